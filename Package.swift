@@ -1,0 +1,77 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Our own targets build with every warning as an error; dependencies keep their own settings.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "pathmond",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PathModel", targets: ["PathModel"]),
+        .library(name: "PathMonitor", targets: ["PathMonitor"]),
+        .executable(name: "pathmond", targets: ["pathmond"]),
+        .executable(name: "pathctl", targets: ["pathctl"]),
+        .executable(name: "pathmond-bench", targets: ["pathmond-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // libnl-3 and libnl-route-3, found through pkg-config; only the Netlink target imports it.
+        .systemLibrary(
+            name: "CNetlink",
+            pkgConfig: "libnl-route-3.0",
+            providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
+        ),
+        // Pure model: no imports, no I/O.
+        .target(name: "PathModel", swiftSettings: strict),
+        // The kernel side: rtnetlink through libnl, turned into PathModel values.
+        .target(name: "Netlink", dependencies: ["CNetlink", "PathModel"], swiftSettings: strict),
+        // The wire format shared by daemon, CLI and client library.
+        .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
+        // The client library apps import.
+        .target(name: "PathMonitor", dependencies: ["PathModel", "PathProtocol"], swiftSettings: strict),
+        .executableTarget(
+            name: "pathmond",
+            dependencies: [
+                "Netlink", "PathModel", "PathProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "pathctl",
+            dependencies: [
+                "PathMonitor", "PathModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "pathmond-bench",
+            dependencies: [
+                "Netlink", "PathMonitor", "PathModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "bench/Sources/pathmond-bench",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
+        .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], swiftSettings: strict),
+        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
+        .testTarget(
+            name: "PathmondIntegrationTests",
+            dependencies: ["PathMonitor", "PathModel", "PathProtocol"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,25 @@
+/// Classifies interfaces: the built-in rules, then the configured overrides (the first matching override wins
+/// for each field it sets).
+public struct Classifier: Sendable, Hashable {
+    /// Overrides in the order the configuration lists them.
+    public var overrides: [InterfaceOverride]
+
+    public init(overrides: [InterfaceOverride] = []) {
+        self.overrides = overrides
+    }
+
+    /// The class of a link after overrides.
+    public func classify(_ link: Link) -> InterfaceClass {
+        var result = Classification.classify(link)
+        let matching = overrides.filter { $0.matches(link.name) }
+        if let kind = matching.lazy.compactMap(\.kind).first {
+            result.kind = kind
+            // A kind forced to cellular is expensive unless an override says otherwise.
+            if kind == .cellular { result.isExpensive = true }
+        }
+        if let expensive = matching.lazy.compactMap(\.isExpensive).first {
+            result.isExpensive = expensive
+        }
+        return result
+    }
+}

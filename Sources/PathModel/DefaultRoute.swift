@@ -1,0 +1,54 @@
+/// A unicast route towards the internet through one interface: a default route (prefix length 0), or one half of
+/// the split default that VPNs install (0.0.0.0/1 and 128.0.0.0/1, ::/1 and 8000::/1). A multipath route
+/// becomes one value per next hop. Only these are kept: the rest of a routing table says nothing about the path.
+public struct DefaultRoute: Sendable, Hashable {
+    /// IPv4 or IPv6.
+    public var family: AddressFamily
+    /// The routing table (RT_TABLE_MAIN is 254); routes in every table count.
+    public var table: UInt32
+    /// 0 for a default route, 1 for half of a split default.
+    public var prefixLength: UInt8
+    /// The destination's first byte, which tells the halves of a split default apart (0 for a default route).
+    public var destinationHighByte: UInt8
+    /// The route priority; lower wins.
+    public var metric: UInt32
+    /// The outgoing interface.
+    public var interfaceIndex: Int32
+    /// The next-hop router, or nil for a device route (point-to-point links).
+    public var gateway: IPAddress?
+
+    public init(
+        family: AddressFamily, table: UInt32 = 254, prefixLength: UInt8 = 0, destinationHighByte: UInt8 = 0,
+        metric: UInt32 = 0, interfaceIndex: Int32, gateway: IPAddress? = nil
+    ) {
+        self.family = family
+        self.table = table
+        self.prefixLength = prefixLength
+        self.destinationHighByte = destinationHighByte
+        self.metric = metric
+        self.interfaceIndex = interfaceIndex
+        self.gateway = gateway
+    }
+
+    /// The largest prefix length that still describes a route towards the whole internet.
+    public static let maximumPrefixLength: UInt8 = 1
+
+    /// Whether two routes occupy the same kernel slot for IPv4: the kernel keys an IPv4 route by table,
+    /// destination and priority, so NLM_F_REPLACE for one drops the other.
+    func sharesIPv4Slot(with other: DefaultRoute) -> Bool {
+        family == .ipv4 && other.family == .ipv4 && table == other.table && prefixLength == other.prefixLength
+            && destinationHighByte == other.destinationHighByte && metric == other.metric
+    }
+
+    /// A total order for listings: by interface, family, metric, table, then the rest.
+    public static func displayOrder(_ lhs: DefaultRoute, _ rhs: DefaultRoute) -> Bool {
+        let left = (lhs.interfaceIndex, lhs.family, lhs.metric, lhs.table, lhs.prefixLength, lhs.destinationHighByte)
+        let right = (rhs.interfaceIndex, rhs.family, rhs.metric, rhs.table, rhs.prefixLength, rhs.destinationHighByte)
+        if left != right { return left < right }
+        switch (lhs.gateway, rhs.gateway) {
+        case (nil, nil), (.some, nil): return false
+        case (nil, .some): return true
+        case (.some(let left), .some(let right)): return left < right
+        }
+    }
+}

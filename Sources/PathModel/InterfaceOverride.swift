@@ -1,0 +1,20 @@
+/// A configured correction for interfaces the built-in rules get wrong, matched by name or glob pattern.
+public struct InterfaceOverride: Sendable, Hashable {
+    /// An interface name, or a shell-style pattern with `*`, `?` and `[...]`.
+    public var pattern: String
+    /// The kind to report instead of the detected one, if set.
+    public var kind: InterfaceKind?
+    /// The expensive flag to report instead of the detected one, if set.
+    public var isExpensive: Bool?
+
+    public init(pattern: String, kind: InterfaceKind? = nil, isExpensive: Bool? = nil) {
+        self.pattern = pattern
+        self.kind = kind
+        self.isExpensive = isExpensive
+    }
+
+    /// Whether this override applies to an interface of that name.
+    public func matches(_ name: String) -> Bool {
+        Glob(pattern).matches(name)
+    }
+}

@@ -1,0 +1,59 @@
+/// How far one interface is from carrying traffic to the internet, with the facts behind it.
+public struct InterfaceStatus: Sendable, Hashable {
+    /// The link as the kernel reports it.
+    public var link: Link
+    /// Its kind and cost.
+    public var interfaceClass: InterfaceClass
+    /// The furthest stage it has reached.
+    public var readiness: InterfaceReadiness
+    /// Its addresses, sorted.
+    public var addresses: [InterfaceAddress]
+    /// The default routes out of it, lowest metric first.
+    public var routes: [DefaultRoute]
+    /// The families it can route to the internet: a usable address and a default route of that family.
+    public var supportedFamilies: Set<AddressFamily>
+
+    public init(
+        link: Link, interfaceClass: InterfaceClass, readiness: InterfaceReadiness, addresses: [InterfaceAddress],
+        routes: [DefaultRoute], supportedFamilies: Set<AddressFamily>
+    ) {
+        self.link = link
+        self.interfaceClass = interfaceClass
+        self.readiness = readiness
+        self.addresses = addresses
+        self.routes = routes
+        self.supportedFamilies = supportedFamilies
+    }
+
+    /// The lowest metric among its default routes: what orders interfaces of one kind.
+    public var bestMetric: UInt32 { routes.map(\.metric).min() ?? .max }
+}
+
+/// The stages an interface goes through on its way to being usable, in order.
+public enum InterfaceReadiness: Int, Sendable, Hashable, CaseIterable, Comparable {
+    /// Administratively down.
+    case down
+    /// Up, but not running: no carrier, not associated, or dormant.
+    case noCarrier
+    /// Running, but no usable address.
+    case noAddress
+    /// Has a usable address, but no default route of that family leaves through it.
+    case noRoute
+    /// Can carry traffic to the internet.
+    case usable
+
+    /// The spelling used in JSON and the CLI.
+    public var name: String {
+        switch self {
+        case .down: return "down"
+        case .noCarrier: return "no-carrier"
+        case .noAddress: return "no-address"
+        case .noRoute: return "no-route"
+        case .usable: return "usable"
+        }
+    }
+
+    public static func < (lhs: InterfaceReadiness, rhs: InterfaceReadiness) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}

@@ -1,0 +1,30 @@
+/// One change the kernel announced, or a full dump that replaces everything known.
+public enum KernelEvent: Sendable, Hashable {
+    /// RTM_NEWLINK: a link appeared or changed (flags, name, operstate).
+    case linkChanged(Link)
+    /// RTM_DELLINK: the link is gone, and with it its addresses and routes.
+    case linkRemoved(index: Int32)
+    /// RTM_NEWADDR.
+    case addressAdded(InterfaceAddress)
+    /// RTM_DELADDR.
+    case addressRemoved(InterfaceAddress)
+    /// RTM_NEWROUTE for a default route; `replacing` when the message carried NLM_F_REPLACE.
+    case routeAdded(DefaultRoute, replacing: Bool)
+    /// RTM_DELROUTE for a default route.
+    case routeRemoved(DefaultRoute)
+    /// A complete dump (at start, and after lost notifications): the only truth from here on.
+    case snapshot(KernelSnapshot)
+}
+
+/// Everything path evaluation needs, as one dump of links, addresses and default routes saw it.
+public struct KernelSnapshot: Sendable, Hashable {
+    public var links: [Link]
+    public var addresses: [InterfaceAddress]
+    public var routes: [DefaultRoute]
+
+    public init(links: [Link] = [], addresses: [InterfaceAddress] = [], routes: [DefaultRoute] = []) {
+        self.links = links
+        self.addresses = addresses
+        self.routes = routes
+    }
+}

@@ -1,0 +1,77 @@
+/// The model's copy of the kernel: links, addresses and default routes, kept current by applying events.
+///
+/// It also supplies what rtnetlink leaves out: when a link goes administratively down the kernel flushes its
+/// IPv4 routes without sending RTM_DELROUTE, and when a link is deleted its addresses and routes go with it.
+public struct KernelState: Sendable, Hashable {
+    /// Links by interface index.
+    public private(set) var links: [Int32: Link] = [:]
+    private var addressTable: [AddressKey: InterfaceAddress] = [:]
+    /// The default routes, in no particular order.
+    public private(set) var routes: Set<DefaultRoute> = []
+
+    public init() {}
+
+    /// A state holding exactly what one dump saw.
+    public init(_ snapshot: KernelSnapshot) {
+        apply(.snapshot(snapshot))
+    }
+
+    /// All addresses, in no particular order.
+    public var addresses: some Collection<InterfaceAddress> { addressTable.values }
+
+    /// The addresses of one interface.
+    public func addresses(of index: Int32) -> [InterfaceAddress] {
+        addressTable.values.filter { $0.interfaceIndex == index }
+    }
+
+    /// The default routes out of one interface.
+    public func routes(through index: Int32) -> [DefaultRoute] {
+        routes.filter { $0.interfaceIndex == index }
+    }
+
+    /// Applies one kernel event.
+    public mutating func apply(_ event: KernelEvent) {
+        switch event {
+        case .linkChanged(let link):
+            let wasUp = links[link.index]?.flags.contains(.up) ?? false
+            links[link.index] = link
+            if wasUp && !link.flags.contains(.up) {
+                // Silent IPv4 flush on administrative down (see KERNEL-NOTES): mirror it.
+                routes = routes.filter { !($0.interfaceIndex == link.index && $0.family == .ipv4) }
+            }
+        case .linkRemoved(let index):
+            links[index] = nil
+            addressTable = addressTable.filter { $0.key.interfaceIndex != index }
+            routes = routes.filter { $0.interfaceIndex != index }
+        case .addressAdded(let address):
+            addressTable[address.key] = address
+        case .addressRemoved(let address):
+            addressTable[address.key] = nil
+        case .routeAdded(let route, let replacing):
+            if replacing { routes = routes.filter { !$0.sharesIPv4Slot(with: route) } }
+            routes.insert(route)
+        case .routeRemoved(let route):
+            routes.remove(route)
+        case .snapshot(let snapshot):
+            links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
+            addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            routes = Set(snapshot.routes)
+        }
+    }
+
+    /// Applies events in order.
+    public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) {
+        for event in events { apply(event) }
+    }
+
+    /// The state as a dump would show it, sorted so that equal states give equal snapshots.
+    public var snapshot: KernelSnapshot {
+        KernelSnapshot(
+            links: links.values.sorted { $0.index < $1.index },
+            addresses: addressTable.values.sorted {
+                ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
+            },
+            routes: routes.sorted(by: DefaultRoute.displayOrder)
+        )
+    }
+}

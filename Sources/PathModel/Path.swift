@@ -1,0 +1,81 @@
+/// The system's network path: whether traffic can leave the machine, over which interfaces, and at what cost.
+/// The names follow Network.framework's NWPath.
+public struct Path: Sendable, Hashable {
+    /// Satisfied when at least one interface can carry traffic to the internet.
+    public var status: PathStatus
+    /// Why the path is unsatisfied; nil when it is satisfied.
+    public var unsatisfiedReason: UnsatisfiedReason?
+    /// The usable interfaces, most preferred first.
+    public var availableInterfaces: [PathInterface]
+    /// The preferred interface is expensive (cellular, tethering, or marked so).
+    public var isExpensive: Bool
+    /// The preferred interface's network is in Low Data Mode.
+    public var isConstrained: Bool
+    /// Some usable interface has a usable IPv4 address and an IPv4 default route.
+    public var supportsIPv4: Bool
+    /// Some usable interface has a usable IPv6 address and an IPv6 default route.
+    public var supportsIPv6: Bool
+    /// The next-hop routers the path uses: per family, those of the first available interface serving it.
+    public var gateways: [IPAddress]
+
+    public init(
+        status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, availableInterfaces: [PathInterface] = [],
+        isExpensive: Bool = false, isConstrained: Bool = false, supportsIPv4: Bool = false,
+        supportsIPv6: Bool = false, gateways: [IPAddress] = []
+    ) {
+        self.status = status
+        self.unsatisfiedReason = unsatisfiedReason
+        self.availableInterfaces = availableInterfaces
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+        self.supportsIPv4 = supportsIPv4
+        self.supportsIPv6 = supportsIPv6
+        self.gateways = gateways
+    }
+
+    /// An unsatisfied path with nothing available.
+    public static func unsatisfied(_ reason: UnsatisfiedReason) -> Path {
+        Path(status: .unsatisfied, unsatisfiedReason: reason)
+    }
+}
+
+/// Whether a path can be used.
+public enum PathStatus: String, Sendable, Hashable, CaseIterable {
+    /// Traffic can leave the machine.
+    case satisfied
+    /// No interface can carry traffic; `unsatisfiedReason` says why.
+    case unsatisfied
+}
+
+/// Why no interface is usable, named after the furthest any interface got towards being usable.
+public enum UnsatisfiedReason: String, Sendable, Hashable, CaseIterable {
+    /// No interface other than loopback exists.
+    case noInterfaces
+    /// Every interface is administratively down.
+    case interfacesDown
+    /// Interfaces are up but none has carrier (cable out, not associated, peer gone).
+    case noCarrier
+    /// Links are running but none has a usable (global, non-tentative) address.
+    case noAddress
+    /// Addresses exist but no default route leaves through an interface that has one.
+    case noDefaultRoute
+}
+
+/// One usable interface of a path.
+public struct PathInterface: Sendable, Hashable {
+    /// The kernel's interface index.
+    public var index: Int32
+    /// The interface name.
+    public var name: String
+    /// Wired, Wi-Fi, cellular or other.
+    public var kind: InterfaceKind
+    /// Traffic over it is expensive.
+    public var isExpensive: Bool
+
+    public init(index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool) {
+        self.index = index
+        self.name = name
+        self.kind = kind
+        self.isExpensive = isExpensive
+    }
+}

@@ -1,0 +1,38 @@
+/// Keeps the kernel state and the current path, and says when the path changed: kernel events in, a new path
+/// out only if it differs (derive, diff, then notify). The caller publishes.
+public struct PathTracker: Sendable {
+    /// The kernel as the applied events describe it.
+    public private(set) var state: KernelState
+    /// How the path is derived.
+    public private(set) var evaluator: PathEvaluator
+    /// The path after the last applied events.
+    public private(set) var path: Path
+
+    public init(state: KernelState = KernelState(), evaluator: PathEvaluator = PathEvaluator()) {
+        self.state = state
+        self.evaluator = evaluator
+        self.path = evaluator.path(in: state)
+    }
+
+    /// Applies a batch of events; returns the new path if it differs from the previous one.
+    public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> Path? {
+        state.apply(events)
+        return reevaluate()
+    }
+
+    /// Changes how interfaces are classified; returns the new path if that changed it.
+    public mutating func setEvaluator(_ evaluator: PathEvaluator) -> Path? {
+        self.evaluator = evaluator
+        return reevaluate()
+    }
+
+    /// Every interface's status.
+    public var interfaces: [InterfaceStatus] { evaluator.interfaces(in: state) }
+
+    private mutating func reevaluate() -> Path? {
+        let newPath = evaluator.path(in: state)
+        guard newPath != path else { return nil }
+        path = newPath
+        return newPath
+    }
+}
