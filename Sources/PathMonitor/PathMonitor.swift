@@ -1,0 +1,160 @@
+import Dispatch
+import PathModel
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Watches the system's network path through pathmond, in the spirit of Network.framework's NWPathMonitor.
+///
+/// Use the updates as an asynchronous sequence:
+/// ```swift
+/// let monitor = PathMonitor()
+/// for await path in monitor.paths { print(path.status) }
+/// ```
+/// or with a handler: `monitor.start(queue: .main) { update in ... }` and `monitor.cancel()`.
+///
+/// The monitor keeps one connection to pathmond. When the daemon stops or restarts it reports
+/// `.unavailable` (the path is then unknown, never guessed) and reconnects by itself.
+public final class PathMonitor: Sendable {
+    /// What the monitor learns.
+    public enum Update: Sendable, Hashable {
+        /// The current path (sent on connecting, then on every change).
+        case path(Path)
+        /// pathmond cannot be reached; the path is unknown until it can. Carries the reason.
+        case unavailable(PathmondClientError)
+    }
+
+    private struct State {
+        var current: Update?
+        var consumers: [UInt64: @Sendable (Update) -> Void] = [:]
+        var nextConsumer: UInt64 = 0
+        var isStarted = false
+        var isCancelled = false
+        var connection: PathmondConnection?
+    }
+
+    private let socketPath: String
+    private let retryDelay: Duration
+    private let state = Mutex(State())
+    /// Signalled by `cancel` to cut a reconnect wait short.
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    /// A monitor of the path pathmond serves at `socketPath`; nothing happens until it is started or iterated.
+    /// - Parameter retryDelay: how long to wait between attempts to reach the daemon.
+    public init(
+        socketPath: String = PathmondConnection.defaultSocketPath, retryDelay: Duration = .milliseconds(250)
+    ) {
+        self.socketPath = socketPath
+        self.retryDelay = retryDelay
+    }
+
+    /// The latest path, or nil while it is unknown (not connected yet, or the daemon is unreachable).
+    public var currentPath: Path? {
+        guard case .path(let path) = state.withLock({ $0.current }) else { return nil }
+        return path
+    }
+
+    /// Starts watching and calls `handler` on `queue` with every update.
+    public func start(queue: DispatchQueue, handler: @escaping @Sendable (Update) -> Void) {
+        _ = addConsumer { update in queue.async { handler(update) } }
+    }
+
+    /// Stops watching for good: the connection closes and every sequence ends.
+    public func cancel() {
+        let connection = state.withLock { state -> PathmondConnection? in
+            state.isCancelled = true
+            state.consumers = [:]
+            return state.connection
+        }
+        connection?.close()
+        wakeUp.signal()
+    }
+
+    /// Every update, starting with the current one if known. Each call makes a new independent sequence.
+    public var updates: AsyncStream<Update> {
+        AsyncStream { continuation in
+            let token = addConsumer { continuation.yield($0) }
+            continuation.onTermination = { [weak self] _ in self?.removeConsumer(token) }
+            if token == nil { continuation.finish() }
+        }
+    }
+
+    /// The paths only: every known path, skipping the times the daemon is unreachable.
+    public var paths: AsyncCompactMapSequence<AsyncStream<Update>, Path> {
+        updates.compactMap { update in
+            if case .path(let path) = update { return path }
+            return nil
+        }
+    }
+
+    /// Registers a consumer, hands it the current update, and starts the connection thread on first use.
+    /// Returns nil if the monitor was cancelled.
+    private func addConsumer(_ consumer: @escaping @Sendable (Update) -> Void) -> UInt64? {
+        let (token, current, mustStart) = state.withLock { state -> (UInt64?, Update?, Bool) in
+            guard !state.isCancelled else { return (nil, nil, false) }
+            let token = state.nextConsumer
+            state.nextConsumer += 1
+            state.consumers[token] = consumer
+            let mustStart = !state.isStarted
+            state.isStarted = true
+            return (token, state.current, mustStart)
+        }
+        if let current { consumer(current) }
+        if mustStart { startConnectionThread() }
+        return token
+    }
+
+    private func removeConsumer(_ token: UInt64?) {
+        guard let token else { return }
+        _ = state.withLock { $0.consumers.removeValue(forKey: token) }
+    }
+
+    private func publish(_ update: Update) {
+        let consumers = state.withLock { state -> [@Sendable (Update) -> Void] in
+            guard !state.isCancelled, state.current != update else { return [] }
+            state.current = update
+            return Array(state.consumers.values)
+        }
+        for consumer in consumers { consumer(update) }
+    }
+
+    private var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// The connection loop runs on its own thread: the socket calls block, and an app's executor must not.
+    private func startConnectionThread() {
+        let thread = Thread { [self] in connectionLoop() }
+        thread.start()
+    }
+
+    private func connectionLoop() {
+        while !isCancelled {
+            do {
+                let connection = try PathmondConnection(socketPath: socketPath)
+                let accepted = state.withLock { state -> Bool in
+                    guard !state.isCancelled else { return false }
+                    state.connection = connection
+                    return true
+                }
+                guard accepted else { return }
+                try connection.watchPath { [self] path in
+                    publish(.path(path))
+                    return !isCancelled
+                }
+            } catch {
+                state.withLock { $0.connection = nil }
+                if isCancelled { return }
+                publish(.unavailable(error))
+            }
+            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(retryDelay.nanoseconds)))
+        }
+    }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import PathProtocol
+
+/// Why a call to pathmond failed.
+public enum PathmondClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing listens on the socket: pathmond is not running, or the path is wrong.
+    case daemonNotRunning(socketPath: String)
+    /// The socket exists but this user may not connect to it.
+    case permissionDenied(socketPath: String)
+    /// Another system error, with its errno.
+    case system(operation: String, errno: Int32)
+    /// pathmond closed the connection.
+    case disconnected
+    /// pathmond sent something this library cannot read.
+    case invalidReply(String)
+    /// pathmond answered with a Varlink error.
+    case remote(VarlinkError)
+
+    public var description: String {
+        switch self {
+        case .daemonNotRunning(let path):
+            return "pathmond is not running (nothing listens on \(path)); start it with 'systemctl start pathmond'"
+                + " or pass --socket"
+        case .permissionDenied(let path):
+            return "permission denied connecting to \(path)"
+        case .system(let operation, let code):
+            return "\(operation) failed: \(String(cString: strerror(code)))"
+        case .disconnected:
+            return "pathmond closed the connection"
+        case .invalidReply(let detail):
+            return "unreadable reply from pathmond: \(detail)"
+        case .remote(let error):
+            return "pathmond answered \(error)"
+        }
+    }
+}

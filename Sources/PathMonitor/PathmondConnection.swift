@@ -1,0 +1,81 @@
+import PathModel
+import PathProtocol
+
+/// A blocking connection to pathmond for one-shot calls and a path stream; `pathctl` is built on it.
+/// For an app, `PathMonitor` is the friendlier interface: asynchronous, and it reconnects.
+public final class PathmondConnection: Sendable {
+    /// Where pathmond listens unless told otherwise.
+    public static let defaultSocketPath = "/run/pathmond/io.pathmond"
+
+    private let socket: VarlinkSocket
+    private let codec = VarlinkCodec()
+
+    /// Connects; throws `.daemonNotRunning` when nothing listens at `socketPath`.
+    public init(socketPath: String = PathmondConnection.defaultSocketPath) throws(PathmondClientError) {
+        socket = try VarlinkSocket(path: socketPath)
+    }
+
+    /// io.pathmond.GetPath.
+    public func path() throws(PathmondClientError) -> Path {
+        try send("io.pathmond.GetPath")
+        return try decodePath(try receive(Methods.PathReply.self).parameters)
+    }
+
+    /// io.pathmond.ListInterfaces, as the wire describes each interface.
+    public func interfaces() throws(PathmondClientError) -> [WireInterface] {
+        try send("io.pathmond.ListInterfaces")
+        return try receive(Methods.InterfacesReply.self).parameters.interfaces
+    }
+
+    /// io.pathmond.WatchPath: calls `handler` with the current path and then every change, until the handler
+    /// returns false or the connection ends (which throws `.disconnected`).
+    public func watchPath(_ handler: (Path) -> Bool) throws(PathmondClientError) {
+        try send("io.pathmond.WatchPath", more: true)
+        while true {
+            let reply = try receive(Methods.PathReply.self)
+            guard handler(try decodePath(reply.parameters)) else { return }
+            guard reply.continues else { throw .disconnected }
+        }
+    }
+
+    /// Unblocks a `watchPath` running on another thread.
+    public func close() {
+        socket.shutdown()
+    }
+
+    private func send(_ method: String, more: Bool = false) throws(PathmondClientError) {
+        try socket.send(
+            codec.encode(VarlinkCallWithParameters(method: method, parameters: NoParameters(), more: more ? true : nil)))
+    }
+
+    private func receive<Parameters: Codable & Sendable>(_ type: Parameters.Type) throws(PathmondClientError)
+        -> (parameters: Parameters, continues: Bool)
+    {
+        let frame = try socket.receive()
+        do {
+            let header = try codec.decode(VarlinkReplyHeader.self, from: frame)
+            if let error = header.error {
+                let parameters = try? codec.decode(
+                    VarlinkReply<VarlinkError.ErrorParameters>.self, from: frame
+                ).parameters
+                throw PathmondClientError.remote(VarlinkError(name: error, parameters: parameters))
+            }
+            guard let parameters = try codec.decode(VarlinkReply<Parameters>.self, from: frame).parameters else {
+                throw PathmondClientError.invalidReply("reply without parameters")
+            }
+            return (parameters, header.continues == true)
+        } catch let error as PathmondClientError {
+            throw error
+        } catch {
+            throw .invalidReply(String(describing: error))
+        }
+    }
+
+    private func decodePath(_ reply: Methods.PathReply) throws(PathmondClientError) -> Path {
+        do {
+            return try reply.path.path()
+        } catch {
+            throw .invalidReply(error.description)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import PathProtocol
+import Synchronization
+
+/// A blocking Varlink connection over a Unix stream socket: send a call, read NUL-framed replies.
+final class VarlinkSocket: Sendable {
+    private let descriptor: Int32
+    /// Reads happen on one thread at a time (the caller's); the framer is guarded only to satisfy Sendable.
+    private let framer = Mutex(NULFramer())
+
+    init(path: String) throws(PathmondClientError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw .system(operation: "connect to \(path)", errno: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            switch code {
+            case ENOENT, ECONNREFUSED, ENOTDIR: throw .daemonNotRunning(socketPath: path)
+            case EACCES, EPERM: throw .permissionDenied(socketPath: path)
+            default: throw .system(operation: "connect to \(path)", errno: code)
+            }
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends one encoded message (NUL included).
+    func send(_ bytes: [UInt8]) throws(PathmondClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { buffer in
+                Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw errno == EPIPE || errno == ECONNRESET ? .disconnected : .system(operation: "send", errno: errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Blocks until one whole message has arrived; returns it without its NUL.
+    func receive() throws(PathmondClientError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let message: [UInt8]?
+            do {
+                message = try framer.withLock { framer throws(FramingError) in try framer.nextMessage() }
+            } catch {
+                throw .invalidReply(error.description)
+            }
+            if let message { return message }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { throw .disconnected }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw errno == ECONNRESET ? .disconnected : .system(operation: "recv", errno: errno)
+            }
+            framer.withLock { $0.append(chunk[..<count]) }
+        }
+    }
+
+    /// Wakes a blocked `receive` (it then reports `.disconnected`); safe from any thread.
+    func shutdown() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}

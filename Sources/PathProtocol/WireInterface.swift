@@ -1,0 +1,90 @@
+import PathModel
+
+/// io.pathmond.Interface on the wire: one interface's status for ListInterfaces.
+public struct WireInterface: Codable, Sendable, Hashable {
+    public var index: Int32
+    public var name: String
+    public var type: String
+    public var isExpensive: Bool
+    public var state: String
+    public var operState: String
+    public var linkKind: String?
+    public var hardwareAddress: String?
+    public var addresses: [WireAddress]
+    public var routes: [WireRoute]
+    public var supportsIPv4: Bool
+    public var supportsIPv6: Bool
+
+    public init(_ status: InterfaceStatus) {
+        index = status.link.index
+        name = status.link.name
+        type = status.interfaceClass.kind.rawValue
+        isExpensive = status.interfaceClass.isExpensive
+        state = status.readiness.wireName
+        operState = status.link.operState.name
+        linkKind = status.link.linkKind
+        hardwareAddress = status.link.hardwareAddress
+        addresses = status.addresses.map(WireAddress.init)
+        routes = status.routes.map(WireRoute.init)
+        supportsIPv4 = status.supportedFamilies.contains(.ipv4)
+        supportsIPv6 = status.supportedFamilies.contains(.ipv6)
+    }
+}
+
+/// io.pathmond.Address on the wire.
+public struct WireAddress: Codable, Sendable, Hashable {
+    public var address: String
+    public var prefixLength: UInt8
+    public var scope: String
+    public var isTentative: Bool
+
+    public init(_ address: InterfaceAddress) {
+        self.address = address.address.description
+        prefixLength = address.prefixLength
+        scope = address.scope.wireName
+        isTentative = address.isTentative
+    }
+}
+
+/// io.pathmond.Route on the wire.
+public struct WireRoute: Codable, Sendable, Hashable {
+    public var destination: String
+    public var gateway: String?
+    public var metric: UInt32
+    public var table: UInt32
+
+    public init(_ route: DefaultRoute) {
+        let zero = route.family == .ipv4 ? "0.0.0.0" : "::"
+        let splitHalf = route.family == .ipv4 ? "128.0.0.0" : "8000::"
+        destination = "\(route.destinationHighByte == 0 ? zero : splitHalf)/\(route.prefixLength)"
+        gateway = route.gateway?.description
+        metric = route.metric
+        table = route.table
+    }
+}
+
+extension InterfaceReadiness {
+    /// The Varlink enum spelling (identifiers, so lowerCamel rather than the CLI's hyphens).
+    public var wireName: String {
+        switch self {
+        case .down: return "down"
+        case .noCarrier: return "noCarrier"
+        case .noAddress: return "noAddress"
+        case .noRoute: return "noRoute"
+        case .usable: return "usable"
+        }
+    }
+}
+
+extension AddressScope {
+    /// The scope's name as `ip address` prints it.
+    public var wireName: String {
+        switch self {
+        case .universe: return "global"
+        case .site: return "site"
+        case .link: return "link"
+        case .host: return "host"
+        case .nowhere: return "nowhere"
+        }
+    }
+}

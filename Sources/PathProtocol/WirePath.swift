@@ -1,0 +1,78 @@
+import PathModel
+
+/// io.pathmond.Path on the wire.
+public struct WirePath: Codable, Sendable, Hashable {
+    public var status: String
+    public var unsatisfiedReason: String?
+    public var availableInterfaces: [WirePathInterface]
+    public var isExpensive: Bool
+    public var isConstrained: Bool
+    public var supportsIPv4: Bool
+    public var supportsIPv6: Bool
+    public var gateways: [String]
+
+    public init(_ path: Path) {
+        status = path.status.rawValue
+        unsatisfiedReason = path.unsatisfiedReason?.rawValue
+        availableInterfaces = path.availableInterfaces.map(WirePathInterface.init)
+        isExpensive = path.isExpensive
+        isConstrained = path.isConstrained
+        supportsIPv4 = path.supportsIPv4
+        supportsIPv6 = path.supportsIPv6
+        gateways = path.gateways.map(\.description)
+    }
+
+    /// The model value; throws if a field holds a value the protocol does not define.
+    public func path() throws(WireFormatError) -> Path {
+        guard let status = PathStatus(rawValue: status) else { throw .unknownValue(field: "status", value: status) }
+        var reason: UnsatisfiedReason?
+        if let unsatisfiedReason {
+            guard let known = UnsatisfiedReason(rawValue: unsatisfiedReason) else {
+                throw .unknownValue(field: "unsatisfiedReason", value: unsatisfiedReason)
+            }
+            reason = known
+        }
+        var interfaces: [PathInterface] = []
+        for interface in availableInterfaces { interfaces.append(try interface.pathInterface()) }
+        var addresses: [IPAddress] = []
+        for gateway in gateways {
+            guard let address = IPAddress(gateway) else { throw .unknownValue(field: "gateways", value: gateway) }
+            addresses.append(address)
+        }
+        return Path(
+            status: status, unsatisfiedReason: reason, availableInterfaces: interfaces, isExpensive: isExpensive,
+            isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6, gateways: addresses)
+    }
+}
+
+/// io.pathmond.PathInterface on the wire.
+public struct WirePathInterface: Codable, Sendable, Hashable {
+    public var index: Int32
+    public var name: String
+    public var type: String
+    public var isExpensive: Bool
+
+    public init(_ interface: PathInterface) {
+        index = interface.index
+        name = interface.name
+        type = interface.kind.rawValue
+        isExpensive = interface.isExpensive
+    }
+
+    func pathInterface() throws(WireFormatError) -> PathInterface {
+        guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
+        return PathInterface(index: index, name: name, kind: kind, isExpensive: isExpensive)
+    }
+}
+
+/// A reply that does not match the protocol.
+public enum WireFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A field held a value the interface definition does not allow.
+    case unknownValue(field: String, value: String)
+
+    public var description: String {
+        switch self {
+        case .unknownValue(let field, let value): return "unexpected value \"\(value)\" for \(field)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import PathModel
+import PathProtocol
+
+/// The human-readable form of `pathctl status`.
+enum StatusTable {
+    /// The path in one line: "satisfied via eth0 (wired), wlan0 (wifi); IPv4, IPv6; gateways 192.0.2.1".
+    static func summary(_ path: Path) -> String {
+        switch path.status {
+        case .satisfied:
+            let via = path.availableInterfaces.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
+            var facts = [path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil].compactMap { $0 }
+            if path.isExpensive { facts.append("expensive") }
+            if path.isConstrained { facts.append("constrained") }
+            let gateways = path.gateways.isEmpty ? "" : "; gateways " + path.gateways.map(\.description).joined(separator: ", ")
+            return "satisfied via \(via); \(facts.joined(separator: ", "))\(gateways)"
+        case .unsatisfied:
+            return "unsatisfied: \(describe(path.unsatisfiedReason))"
+        }
+    }
+
+    static func describe(_ reason: UnsatisfiedReason?) -> String {
+        switch reason {
+        case .noInterfaces: return "no network interfaces"
+        case .interfacesDown: return "every interface is down"
+        case .noCarrier: return "no interface has carrier (cable, association or peer missing)"
+        case .noAddress: return "no interface has a usable address"
+        case .noDefaultRoute: return "no default route"
+        case nil: return "unknown reason"
+        }
+    }
+
+    static func render(path: Path, interfaces: [WireInterface]) -> String {
+        var lines = ["Path: " + summary(path), ""]
+        let header = ["IDX", "INTERFACE", "TYPE", "STATE", "EXPENSIVE", "ADDRESSES", "GATEWAY"]
+        var rows: [[String]] = []
+        for interface in interfaces {
+            let addresses = interface.addresses.map { "\($0.address)/\($0.prefixLength)" }
+            let gateways = interface.routes.compactMap(\.gateway)
+            let height = max(1, addresses.count, gateways.count)
+            for line in 0..<height {
+                let first = line == 0
+                rows.append([
+                    first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
+                    first ? stateText(interface) : "", first ? (interface.isExpensive ? "yes" : "no") : "",
+                    line < addresses.count ? addresses[line] : (first ? "-" : ""),
+                    line < gateways.count ? gateways[line] : (first ? "-" : ""),
+                ])
+            }
+        }
+        lines += table(header: header, rows: rows)
+        return lines.joined(separator: "\n")
+    }
+
+    /// "usable", "no-carrier (lower-layer-down)", ...
+    private static func stateText(_ interface: WireInterface) -> String {
+        let readiness: String
+        switch interface.state {
+        case "noCarrier": readiness = "no-carrier"
+        case "noAddress": readiness = "no-address"
+        case "noRoute": readiness = "no-route"
+        default: readiness = interface.state
+        }
+        return "\(readiness) (\(interface.operState))"
+    }
+
+    private static func table(header: [String], rows: [[String]]) -> [String] {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1) }.joined(separator: "  ")
+                .trimmingTrailingSpaces()
+        }
+        return [line(header)] + rows.map(line)
+    }
+}
+
+extension String {
+    fileprivate func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import PathMonitor
+import PathProtocol
+
+/// `pathctl status`: the path and every interface.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the network path and each interface.")
+
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        do {
+            let connection = try PathmondConnection(socketPath: options.socket)
+            let path = try connection.path()
+            let interfaces = try connection.interfaces()
+            if options.json {
+                print(JSONOutput.encode(StatusDocument(path: WirePath(path), interfaces: interfaces)))
+            } else {
+                print(StatusTable.render(path: path, interfaces: interfaces))
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// The shape of `pathctl status --json`: stable field names, those of the Varlink interface.
+struct StatusDocument: Encodable {
+    let path: WirePath
+    let interfaces: [WireInterface]
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Logging
+import Netlink
+import PathModel
+import ServiceLifecycle
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// pathmond: follows the kernel's links, addresses and routes and serves the network path over Varlink.
+@main
+struct PathmondCommand: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "pathmond",
+        abstract: "Network path monitor: serves the system's network path over Varlink.",
+        version: version
+    )
+
+    @Option(help: "The Unix socket to serve io.pathmond on.")
+    var socket = "/run/pathmond/io.pathmond"
+
+    @Option(help: "A configuration file (INI) with interface overrides; see docs/configuration.md.")
+    var config: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Option(help: "The netlink receive buffer in bytes (set with SO_RCVBUFFORCE when above rmem_max).")
+    var receiveBuffer = 32 * 1024 * 1024
+
+    @Option(help: ArgumentHelp("Where sysfs lists network interfaces.", visibility: .hidden))
+    var sysfsRoot = "/sys/class/net"
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "pathmond")
+        let configuration = try loadConfiguration(logger: logger)
+        let probe = SysfsDeviceProbe(root: sysfsRoot)
+        let watcher: KernelWatcher
+        do {
+            watcher = try KernelWatcher(receiveBufferSize: receiveBuffer) { _, name in
+                probe.facts(forInterfaceNamed: name)
+            }
+        } catch {
+            throw ValidationError("cannot open the netlink socket: \(error)")
+        }
+        let hub = PathHub(evaluator: PathEvaluator(classifier: Classifier(overrides: configuration.overrides)), logger: logger)
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let server = VarlinkServer(
+            socketPath: socket, router: CallRouter(hub: hub, version: Self.version), logger: logger,
+            onListening: { notifier.notify("READY=1\nSTATUS=Serving the network path") })
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: KernelWatchService(watcher: watcher, hub: hub, logger: logger)),
+                    .init(service: server),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            ))
+        try await group.run()
+        notifier.notify("STOPPING=1")
+    }
+
+    private func loadConfiguration(logger: Logger) throws -> Configuration {
+        guard let config else { return Configuration() }
+        let text: String
+        do {
+            text = try String(decoding: Data(contentsOf: URL(filePath: config)), as: UTF8.self)
+        } catch {
+            throw ValidationError("cannot read the configuration file \(config): \(error.localizedDescription)")
+        }
+        do {
+            let configuration = try Configuration.parse(text)
+            for warning in configuration.warnings {
+                logger.warning("\(config): \(warning)")
+            }
+            return configuration
+        } catch {
+            throw ValidationError("\(config): \(error)")
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

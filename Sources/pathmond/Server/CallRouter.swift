@@ -1,0 +1,99 @@
+import PathModel
+import PathProtocol
+
+/// What a connection does with one call: the Varlink semantics of pathmond's methods, free of sockets.
+enum CallOutcome: Equatable {
+    /// Send these bytes (one reply or error, NUL included).
+    case reply([UInt8])
+    /// Send this error, then close: the peer broke the protocol and what follows cannot be trusted.
+    case replyAndClose([UInt8])
+    /// A oneway call: send nothing.
+    case noReply
+    /// Start streaming the path to this connection (WatchPath with "more").
+    case startWatching
+}
+
+/// Routes decoded calls to pathmond's methods and encodes their replies.
+struct CallRouter: Sendable {
+    let hub: PathHub
+    let version: String
+    private let codec = VarlinkCodec()
+
+    init(hub: PathHub, version: String) {
+        self.hub = hub
+        self.version = version
+    }
+
+    /// Handles one framed message (without its NUL).
+    func handle(_ frame: [UInt8]) -> CallOutcome {
+        let call: VarlinkCall
+        do {
+            call = try codec.decode(VarlinkCall.self, from: frame)
+        } catch {
+            return .replyAndClose(codec.encodeError(.protocolError(reason: error.description)))
+        }
+        let outcome: CallOutcome
+        do {
+            outcome = try route(call, frame: frame)
+        } catch {
+            outcome = .reply(codec.encodeError(error))
+        }
+        if call.oneway == true, case .reply = outcome { return .noReply }
+        return outcome
+    }
+
+    private func route(_ call: VarlinkCall, frame: [UInt8]) throws(VarlinkError) -> CallOutcome {
+        if call.upgrade == true { throw .invalidParameter(parameter: "upgrade") }
+        switch call.method {
+        case "org.varlink.service.GetInfo":
+            return .reply(
+                codec.encodeReply(
+                    Methods.InfoReply(
+                        vendor: "pathmond", product: "pathmond", version: version,
+                        url: "https://github.com/pathmond/pathmond",
+                        interfaces: [VarlinkInterfaces.service, VarlinkInterfaces.pathmond])))
+        case "org.varlink.service.GetInterfaceDescription":
+            let parameters = try decodeParameters(Methods.InterfaceDescriptionParameters.self, from: frame)
+            guard let description = VarlinkInterfaces.descriptions[parameters.interface] else {
+                throw .interfaceNotFound(interface: parameters.interface)
+            }
+            return .reply(codec.encodeReply(Methods.InterfaceDescriptionReply(description: description)))
+        case "io.pathmond.GetPath":
+            return .reply(codec.encodeReply(Methods.PathReply(path: WirePath(hub.current.path))))
+        case "io.pathmond.WatchPath":
+            guard call.more == true else {
+                return .reply(codec.encodeReply(Methods.PathReply(path: WirePath(hub.current.path))))
+            }
+            return .startWatching
+        case "io.pathmond.ListInterfaces":
+            let interfaces = hub.interfaces.map(WireInterface.init)
+            return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
+        default:
+            guard VarlinkInterfaces.descriptions[call.interface] != nil else {
+                throw .interfaceNotFound(interface: call.interface)
+            }
+            throw .methodNotFound(method: call.method)
+        }
+    }
+
+    private func decodeParameters<Parameters: Codable & Sendable>(
+        _ type: Parameters.Type, from frame: [UInt8]
+    ) throws(VarlinkError) -> Parameters {
+        do {
+            guard let parameters = try codec.parameters(type, from: frame) else {
+                throw VarlinkDecodingError.invalidField("parameters")
+            }
+            return parameters
+        } catch {
+            switch error {
+            case .invalidField(let field): throw .invalidParameter(parameter: Self.parameterName(field))
+            case .malformed: throw .invalidParameter(parameter: "parameters")
+            }
+        }
+    }
+
+    /// "parameters.interface" names the parameter "interface", as InvalidParameter expects.
+    private static func parameterName(_ field: String) -> String {
+        field.hasPrefix("parameters.") ? String(field.dropFirst("parameters.".count)) : field
+    }
+}

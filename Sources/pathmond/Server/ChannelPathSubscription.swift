@@ -1,0 +1,45 @@
+import NIOCore
+
+/// Streams path updates to one channel, newest wins: while the channel is not writable the latest update waits
+/// in `pending` (replacing any older one), so a stalled client costs one message of memory, not a backlog.
+final class ChannelPathSubscription: PathSubscriber, Sendable {
+    private struct State {
+        var lastGeneration: UInt64?
+        var pending: PathUpdate?
+    }
+
+    private let channel: any Channel
+    /// Touched only on the channel's event loop.
+    private let state: NIOLoopBoundBox<State>
+
+    init(channel: any Channel) {
+        self.channel = channel
+        self.state = NIOLoopBoundBox(State(), eventLoop: channel.eventLoop)
+    }
+
+    func deliver(_ update: PathUpdate) {
+        if channel.eventLoop.inEventLoop {
+            send(update)
+        } else {
+            channel.eventLoop.execute { self.send(update) }
+        }
+    }
+
+    /// Sends now if the channel can take it, else keeps it as the one pending update. On the event loop only.
+    func send(_ update: PathUpdate) {
+        if let last = state.value.lastGeneration, update.generation <= last { return }
+        guard channel.isWritable else {
+            state.value.pending = update
+            return
+        }
+        state.value.pending = nil
+        state.value.lastGeneration = update.generation
+        channel.writeAndFlush(channel.allocator.buffer(bytes: update.streamedReply), promise: nil)
+    }
+
+    /// Sends the pending update once the channel is writable again. On the event loop only.
+    func flushPending() {
+        guard let pending = state.value.pending else { return }
+        send(pending)
+    }
+}

@@ -1,0 +1,37 @@
+import NIOCore
+import PathProtocol
+
+/// Splits the byte stream of one connection into Varlink messages at each NUL. A message over the size limit is
+/// an error, so a client that never sends NUL cannot make the daemon buffer without bound.
+struct VarlinkFrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = [UInt8]
+
+    let maximumSize: Int
+
+    init(maximumSize: Int = VarlinkCodec.maximumMessageSize) {
+        self.maximumSize = maximumSize
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let readable = buffer.readableBytesView
+        guard let end = readable.firstIndex(of: 0) else {
+            if buffer.readableBytes > maximumSize { throw FramingError.messageTooLarge(limit: maximumSize) }
+            return .needMoreData
+        }
+        let length = end - readable.startIndex
+        guard length <= maximumSize else { throw FramingError.messageTooLarge(limit: maximumSize) }
+        // The bytes are there: readBytes(length:) cannot return nil.
+        let message = buffer.readBytes(length: length)!
+        buffer.moveReaderIndex(forwardBy: 1)
+        context.fireChannelRead(wrapInboundOut(message))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
+        // A half-sent message at EOF is dropped: there is nobody left to answer.
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+}
