@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "PathmondIntegrationTests",
             dependencies: ["PathMonitor", "PathModel", "PathProtocol"],
-            resources: [.copy("Fixtures")],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
     ]

@@ -28,11 +28,17 @@ public final class PathMonitor: Sendable {
 
     private struct State {
         var current: Update?
-        var consumers: [UInt64: @Sendable (Update) -> Void] = [:]
+        var consumers: [UInt64: Consumer] = [:]
         var nextConsumer: UInt64 = 0
         var isStarted = false
         var isCancelled = false
         var connection: PathmondConnection?
+    }
+
+    /// Where updates go: a handler, or an AsyncStream that must also be finished on cancel.
+    private struct Consumer {
+        let deliver: @Sendable (Update) -> Void
+        let finish: @Sendable () -> Void
     }
 
     private let socketPath: String
@@ -58,24 +64,26 @@ public final class PathMonitor: Sendable {
 
     /// Starts watching and calls `handler` on `queue` with every update.
     public func start(queue: DispatchQueue, handler: @escaping @Sendable (Update) -> Void) {
-        _ = addConsumer { update in queue.async { handler(update) } }
+        _ = addConsumer(Consumer(deliver: { update in queue.async { handler(update) } }, finish: {}))
     }
 
     /// Stops watching for good: the connection closes and every sequence ends.
     public func cancel() {
-        let connection = state.withLock { state -> PathmondConnection? in
+        let (connection, consumers) = state.withLock { state -> (PathmondConnection?, [Consumer]) in
             state.isCancelled = true
-            state.consumers = [:]
-            return state.connection
+            defer { state.consumers = [:] }
+            return (state.connection, Array(state.consumers.values))
         }
         connection?.close()
+        for consumer in consumers { consumer.finish() }
         wakeUp.signal()
     }
 
     /// Every update, starting with the current one if known. Each call makes a new independent sequence.
     public var updates: AsyncStream<Update> {
         AsyncStream { continuation in
-            let token = addConsumer { continuation.yield($0) }
+            let token = addConsumer(
+                Consumer(deliver: { continuation.yield($0) }, finish: { continuation.finish() }))
             continuation.onTermination = { [weak self] _ in self?.removeConsumer(token) }
             if token == nil { continuation.finish() }
         }
@@ -90,18 +98,19 @@ public final class PathMonitor: Sendable {
     }
 
     /// Registers a consumer, hands it the current update, and starts the connection thread on first use.
-    /// Returns nil if the monitor was cancelled.
-    private func addConsumer(_ consumer: @escaping @Sendable (Update) -> Void) -> UInt64? {
-        let (token, current, mustStart) = state.withLock { state -> (UInt64?, Update?, Bool) in
-            guard !state.isCancelled else { return (nil, nil, false) }
+    /// Returns nil if the monitor was cancelled. Deliveries happen under the lock (they only enqueue), so every
+    /// consumer sees updates in the order the daemon sent them.
+    private func addConsumer(_ consumer: Consumer) -> UInt64? {
+        let (token, mustStart) = state.withLock { state -> (UInt64?, Bool) in
+            guard !state.isCancelled else { return (nil, false) }
             let token = state.nextConsumer
             state.nextConsumer += 1
             state.consumers[token] = consumer
+            if let current = state.current { consumer.deliver(current) }
             let mustStart = !state.isStarted
             state.isStarted = true
-            return (token, state.current, mustStart)
+            return (token, mustStart)
         }
-        if let current { consumer(current) }
         if mustStart { startConnectionThread() }
         return token
     }
@@ -112,12 +121,11 @@ public final class PathMonitor: Sendable {
     }
 
     private func publish(_ update: Update) {
-        let consumers = state.withLock { state -> [@Sendable (Update) -> Void] in
-            guard !state.isCancelled, state.current != update else { return [] }
+        state.withLock { state in
+            guard !state.isCancelled, state.current != update else { return }
             state.current = update
-            return Array(state.consumers.values)
+            for consumer in state.consumers.values { consumer.deliver(update) }
         }
-        for consumer in consumers { consumer(update) }
     }
 
     private var isCancelled: Bool { state.withLock { $0.isCancelled } }

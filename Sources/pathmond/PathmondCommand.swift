@@ -78,7 +78,7 @@ struct PathmondCommand: AsyncParsableCommand {
         do {
             text = try String(decoding: Data(contentsOf: URL(filePath: config)), as: UTF8.self)
         } catch {
-            throw ValidationError("cannot read the configuration file \(config): \(error.localizedDescription)")
+            throw ValidationError("cannot read the configuration file \(config): \(error)")
         }
         do {
             let configuration = try Configuration.parse(text)

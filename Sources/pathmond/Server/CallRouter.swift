@@ -79,7 +79,7 @@ struct CallRouter: Sendable {
     private func decodeParameters<Parameters: Codable & Sendable>(
         _ type: Parameters.Type, from frame: [UInt8]
     ) throws(VarlinkError) -> Parameters {
-        do {
+        do throws(VarlinkDecodingError) {
             guard let parameters = try codec.parameters(type, from: frame) else {
                 throw VarlinkDecodingError.invalidField("parameters")
             }

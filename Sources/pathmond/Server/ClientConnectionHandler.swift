@@ -25,8 +25,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             write(bytes, context: context)
         case .replyAndClose(let bytes):
             logger.notice("closing a client that broke the protocol")
-            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
-                .whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes)))
+                .whenComplete { _ in channel.close(promise: nil) }
         case .noReply:
             break
         case .startWatching:
@@ -44,6 +45,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         self.subscription = subscription
         let initial = router.hub.subscribe(subscription)
         subscription.send(initial)
+        logger.debug("a client subscribed to WatchPath", metadata: ["subscribers": "\(router.hub.subscriberCount)"])
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -61,8 +63,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         if let framing = error as? FramingError {
             logger.notice("closing a client: \(framing)")
             let bytes = VarlinkCodec().encodeError(.protocolError(reason: framing.description))
-            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
-                .whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes)))
+                .whenComplete { _ in channel.close(promise: nil) }
         } else {
             logger.debug("client connection error: \(error)")
             context.close(promise: nil)

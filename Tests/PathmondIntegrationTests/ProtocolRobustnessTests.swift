@@ -1,0 +1,100 @@
+import Foundation
+import PathModel
+import PathMonitor
+import PathProtocol
+import Testing
+
+/// Bad clients get the proper Varlink error or are dropped; the daemon and its other clients go on.
+@Suite(.serialized) struct ProtocolRobustnessTests {
+    static func scenario() throws -> Scenario {
+        try Scenario.start { namespace in
+            try namespace.addVeth("eth0", peer: "eth0-peer")
+            try namespace.ip("address add 192.0.2.10/24 dev eth0")
+        }
+    }
+
+    @Test func badCallsGetVarlinkErrors() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+
+        let unknownMethod = try RawClient(socketPath: socket).call(#"{"method":"io.pathmond.Teleport"}"#)
+        #expect(unknownMethod["error"] as? String == "org.varlink.service.MethodNotFound")
+        #expect((unknownMethod["parameters"] as? [String: Any])?["method"] as? String == "io.pathmond.Teleport")
+
+        let unknownInterface = try RawClient(socketPath: socket).call(#"{"method":"com.example.Nope"}"#)
+        #expect(unknownInterface["error"] as? String == "org.varlink.service.InterfaceNotFound")
+
+        let missingParameter = try RawClient(socketPath: socket).call(
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{}}"#)
+        #expect(missingParameter["error"] as? String == "org.varlink.service.InvalidParameter")
+        #expect((missingParameter["parameters"] as? [String: Any])?["parameter"] as? String == "interface")
+
+        // Several calls on one connection are answered in order.
+        let client = try RawClient(socketPath: socket)
+        let first = try client.call(#"{"method":"io.pathmond.GetPath"}"#)
+        let second = try client.call(#"{"method":"org.varlink.service.GetInfo"}"#)
+        #expect((first["parameters"] as? [String: Any])?["path"] != nil)
+        #expect(((second["parameters"] as? [String: Any])?["interfaces"] as? [String])?.contains("io.pathmond") == true)
+    }
+
+    @Test func garbageAndOversizedMessagesCloseOnlyThatConnection() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        let log = scenario.client.log
+        _ = try await log.nextPath { $0.unsatisfiedReason == .noDefaultRoute }
+
+        let garbage = try RawClient(socketPath: socket)
+        let reply = try garbage.call("this is not json")
+        #expect(reply["error"] as? String == "io.pathmond.ProtocolError")
+        #expect(garbage.isClosedByPeer())
+
+        let oversized = try RawClient(socketPath: socket)
+        try oversized.send(Array(repeating: UInt8(ascii: "x"), count: VarlinkCodec.maximumMessageSize + 1024))
+        let tooLarge = try oversized.receive()
+        #expect(tooLarge["error"] as? String == "io.pathmond.ProtocolError")
+        #expect(oversized.isClosedByPeer())
+
+        // A client that starts a stream and vanishes mid-way.
+        let vanishing = try RawClient(socketPath: socket)
+        try vanishing.send(Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0])
+        _ = try vanishing.receive()
+        vanishing.close()
+
+        // A oneway call gets no reply; the next call's reply is the first thing on the wire.
+        let oneway = try RawClient(socketPath: socket)
+        try oneway.send(Array(#"{"method":"io.pathmond.GetPath","oneway":true}"#.utf8) + [0])
+        let info = try oneway.call(#"{"method":"org.varlink.service.GetInfo"}"#)
+        #expect((info["parameters"] as? [String: Any])?["product"] as? String == "pathmond")
+
+        // The well-behaved subscriber still gets every change.
+        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0")
+        _ = try await log.nextPath { $0.status == .satisfied }
+        #expect(scenario.daemon.isRunning)
+    }
+
+    @Test func stalledReaderDoesNotHoldUpOthers() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        let log = scenario.client.log
+        _ = try await log.nextPath { $0.unsatisfiedReason == .noDefaultRoute }
+
+        // A subscriber that never reads while the path flips hundreds of times.
+        let stalled = try RawClient(socketPath: scenario.daemon.socketPath, receiveBuffer: 4096)
+        try stalled.send(Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0])
+        var commands: [String] = []
+        for _ in 0..<300 {
+            commands += ["route add default via 192.0.2.1 dev eth0", "route del default via 192.0.2.1 dev eth0"]
+        }
+        commands.append("route add default via 192.0.2.1 dev eth0 metric 7")
+        try scenario.namespace.batch(commands)
+        _ = try await log.nextPath { $0.status == .satisfied }
+
+        // The stalled client, once it reads, ends on the same final path: nothing stale is left queued last.
+        var last: [String: Any] = [:]
+        while let message = try stalled.receive(timeout: .milliseconds(500)) { last = message }
+        let path = (last["parameters"] as? [String: Any])?["path"] as? [String: Any]
+        #expect(path?["status"] as? String == "satisfied")
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// A network namespace of the test's own (`ip netns add`), removed again by `delete()`. Everything a test does to
+/// links, addresses and routes happens in here, never on the host's interfaces.
+final class NetworkNamespace: Sendable {
+    let name: String
+
+    private static let counter = Atomic<Int>(0)
+
+    init() throws {
+        let serial = Self.counter.add(1, ordering: .relaxed).newValue
+        name = "pmit-\(getpid())-\(serial)"
+        try runCommand(["ip", "netns", "add", name])
+        try ip("link set lo up")
+    }
+
+    /// Runs `ip -n NAME ARGS` (arguments separated by spaces).
+    @discardableResult
+    func ip(_ arguments: String) throws -> CommandResult {
+        try runCommand(["ip", "-n", name] + arguments.split(separator: " ").map(String.init))
+    }
+
+    /// Runs many `ip` commands in one process (`ip -batch -`): a burst of changes as fast as the kernel takes them.
+    func batch(_ commands: [String]) throws {
+        try runCommand(["ip", "-n", name, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
+    }
+
+    /// The argument prefix that runs a program inside the namespace (with its own /sys, as pathmond expects).
+    var exec: [String] { ["ip", "netns", "exec", name] }
+
+    /// Makes a veth pair whose peer end stays in the namespace, so carrier follows the peer.
+    func addVeth(_ name: String, peer: String, up: Bool = true) throws {
+        try ip("link add name \(name) type veth peer name \(peer)")
+        if up {
+            try ip("link set \(peer) up")
+            try ip("link set \(name) up")
+        }
+    }
+
+    func delete() {
+        _ = try? runCommand(["ip", "netns", "del", name], check: false)
+    }
+}
