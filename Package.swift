@@ -65,7 +65,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
-        .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], swiftSettings: strict),
+        .testTarget(
+            name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",

@@ -11,6 +11,8 @@ public struct Classifier: Sendable, Hashable {
     /// The class of a link after overrides.
     public func classify(_ link: Link) -> InterfaceClass {
         var result = Classification.classify(link)
+        // Loopback is never part of a path, whatever a broad pattern such as "*" says.
+        guard result.kind != .loopback else { return result }
         let matching = overrides.filter { $0.matches(link.name) }
         if let kind = matching.lazy.compactMap(\.kind).first {
             result.kind = kind

@@ -33,10 +33,10 @@ public struct DefaultRoute: Sendable, Hashable {
     /// The largest prefix length that still describes a route towards the whole internet.
     public static let maximumPrefixLength: UInt8 = 1
 
-    /// Whether two routes occupy the same kernel slot for IPv4: the kernel keys an IPv4 route by table,
-    /// destination and priority, so NLM_F_REPLACE for one drops the other.
-    func sharesIPv4Slot(with other: DefaultRoute) -> Bool {
-        family == .ipv4 && other.family == .ipv4 && table == other.table && prefixLength == other.prefixLength
+    /// Whether two routes occupy the same kernel slot: the kernel keys a route by family, table, destination and
+    /// priority, so an RTM_NEWROUTE with NLM_F_REPLACE for one drops the other (IPv4 and IPv6 alike; measured).
+    func sharesSlot(with other: DefaultRoute) -> Bool {
+        family == other.family && table == other.table && prefixLength == other.prefixLength
             && destinationHighByte == other.destinationHighByte && metric == other.metric
     }
 

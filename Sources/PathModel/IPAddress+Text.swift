@@ -40,7 +40,9 @@ extension IPAddress: CustomStringConvertible {
             guard parts.count == 4 else { return nil }
             var bytes: [UInt8] = []
             for part in parts {
-                guard !part.isEmpty, part.count <= 3, let value = UInt8(part) else { return nil }
+                guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCIIDigit), let value = UInt8(part) else {
+                    return nil
+                }
                 bytes.append(value)
             }
             self.init(bytes: bytes)
@@ -54,7 +56,9 @@ extension IPAddress: CustomStringConvertible {
             if part.isEmpty { return [] }
             var result: [UInt16] = []
             for group in part.split(separator: ":", omittingEmptySubsequences: false) {
-                guard !group.isEmpty, group.count <= 4, let value = UInt16(group, radix: 16) else { return nil }
+                guard !group.isEmpty, group.count <= 4, group.allSatisfy(\.isASCIIHexDigit),
+                    let value = UInt16(group, radix: 16)
+                else { return nil }
                 result.append(value)
             }
             return result
@@ -89,4 +93,11 @@ extension String {
         parts.append(self[start..<endIndex])
         return parts
     }
+}
+
+extension Character {
+    /// 0-9 only: integer parsers also take a sign, which no address text has.
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+
+    fileprivate var isASCIIHexDigit: Bool { isASCIIDigit || ("a"..."f").contains(self) || ("A"..."F").contains(self) }
 }

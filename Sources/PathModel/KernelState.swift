@@ -48,7 +48,7 @@ public struct KernelState: Sendable, Hashable {
         case .addressRemoved(let address):
             addressTable[address.key] = nil
         case .routeAdded(let route, let replacing):
-            if replacing { routes = routes.filter { !$0.sharesIPv4Slot(with: route) } }
+            if replacing { routes = routes.filter { !$0.sharesSlot(with: route) } }
             routes.insert(route)
         case .routeRemoved(let route):
             routes.remove(route)

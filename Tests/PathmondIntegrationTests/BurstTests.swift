@@ -36,8 +36,8 @@ import Testing
             "route replace default via 10.1.39.1 dev eth1 metric 5",
             "route del default via 10.1.39.1 dev eth1 metric 101",
             "link set eth2 down",
-            "-6 address add 2001:db8:1::2/64 dev wlan0 nodad",
-            "-6 route add default via 2001:db8:1::1 dev wlan0 metric 300",
+            "address add 2001:db8:1::2/64 dev wlan0 nodad",
+            "route add default via 2001:db8:1::1 dev wlan0 metric 300",
         ]
         try scenario.namespace.batch(commands)
 

@@ -9,9 +9,10 @@ import Testing
         defer { #expect(scenario.tearDown() == 0) }
         let log = scenario.client.log
 
-        let start = try await log.nextPath("the initial path") { _ in true }
+        // Carrier may still be on its way (linkwatch), so noCarrier can come first.
+        let start = try await log.nextPath { $0.unsatisfiedReason == .noAddress }
         #expect(start.status == .unsatisfied)
-        #expect(start.unsatisfiedReason == .noAddress)
+        #expect(start.availableInterfaces.isEmpty)
 
         try scenario.namespace.ip("address add 192.0.2.10/24 dev eth0")
         let addressed = try await log.nextPath { $0.unsatisfiedReason == .noDefaultRoute }
@@ -77,9 +78,9 @@ import Testing
         _ = try await log.nextPath { $0.status == .satisfied }
 
         // The peer going away takes the carrier (reported late by linkwatch), but keeps address and route.
-        try scenario.namespace.ip("link set eth0-peer down")
+        try scenario.namespace.farIP("link set eth0-peer down")
         _ = try await log.nextPath { $0.unsatisfiedReason == .noCarrier }
-        try scenario.namespace.ip("link set eth0-peer up")
+        try scenario.namespace.farIP("link set eth0-peer up")
         _ = try await log.nextPath { $0.status == .satisfied }
 
         // Administratively down: the kernel flushes the IPv4 default route without telling anyone.

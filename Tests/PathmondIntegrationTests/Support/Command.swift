@@ -26,8 +26,8 @@ func runCommand(_ arguments: [String], input: String? = nil, check: Bool = true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let outputURL = directory.appending(path: "out")
     let errorURL = directory.appending(path: "err")
-    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
     let process = Process()
     process.executableURL = URL(filePath: "/usr/bin/env")
     process.arguments = arguments

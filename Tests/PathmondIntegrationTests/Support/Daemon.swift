@@ -41,7 +41,7 @@ final class Daemon: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         process.environment = environment
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(filePath: logPath))
         log.seekToEndOfFile()
         process.standardOutput = log

@@ -1,0 +1,151 @@
+// The line-by-line parser behind `Configuration.parse`. Written by hand because the model imports nothing.
+
+/// Parser state: the section being read and what has been collected so far.
+struct ConfigurationParser {
+    /// The section the following `key = value` lines belong to.
+    private enum Section {
+        /// Before the first header: assignments here are errors.
+        case none
+        /// An `[interface PATTERN]` section being filled in.
+        case interface(OpenInterfaceSection)
+        /// A section this version does not know: its lines are checked for syntax, then skipped.
+        case unknown
+    }
+
+    /// An `[interface PATTERN]` section whose keys are still being read.
+    private struct OpenInterfaceSection {
+        var override: InterfaceOverride
+        var headerLine: Int
+        /// Where each known key was set, to report duplicates.
+        var keyLines: [String: Int] = [:]
+
+        /// Applies one `key = value` line of this section.
+        mutating func set(
+            key: String, value: String, line: Int, warnings: inout [ConfigurationWarning]
+        ) throws(ConfigurationError) {
+            guard key == "type" || key == "expensive" else {
+                warnings.append(.unknownKey(line: line, section: "interface \(override.pattern)", key: key))
+                return
+            }
+            if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+            guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+            let word = value.lowercased()
+            if key == "type" {
+                guard word != InterfaceKind.loopback.rawValue else { throw .loopbackNotAllowed(line: line) }
+                guard let kind = InterfaceKind(rawValue: word) else {
+                    throw .invalidInterfaceType(line: line, value: value)
+                }
+                override.kind = kind
+            } else {
+                switch word {
+                case "true", "yes", "1": override.isExpensive = true
+                case "false", "no", "0": override.isExpensive = false
+                default: throw .invalidBoolean(line: line, key: key, value: value)
+                }
+            }
+            keyLines[key] = line
+        }
+    }
+
+    private var section = Section.none
+    private var overrides: [InterfaceOverride] = []
+    private var warnings: [ConfigurationWarning] = []
+
+    /// Reads one line (`number` is 1-based).
+    mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
+        // Editors on some systems start UTF-8 files with a byte order mark; it is not part of the text.
+        let line = number == 1 && rawLine.first == "\u{FEFF}" ? rawLine.dropFirst() : rawLine
+        let content = Self.removingComment(line).trimmingWhitespace()
+        if content.isEmpty { return }
+        if content.first == "[" {
+            try beginSection(content, line: number)
+        } else {
+            try assign(content, line: number)
+        }
+    }
+
+    /// The configuration once every line has been read.
+    mutating func finish() -> Configuration {
+        closeSection()
+        return Configuration(overrides: overrides, warnings: warnings)
+    }
+
+    private mutating func beginSection(_ content: Substring, line: Int) throws(ConfigurationError) {
+        // The last "]" closes the header, so patterns may hold bracket classes: [interface eth[01]].
+        guard content.count >= 2, content.last == "]" else {
+            throw .malformedSectionHeader(line: line, text: String(content))
+        }
+        let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
+        guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
+        closeSection()
+        guard name == "interface" else {
+            warnings.append(.unknownSection(line: line, name: words.joined(separator: " ")))
+            section = .unknown
+            return
+        }
+        guard words.count >= 2 else { throw .missingPattern(line: line) }
+        guard words.count == 2 else { throw .extraPattern(line: line, pattern: String(words[2])) }
+        section = .interface(
+            OpenInterfaceSection(override: InterfaceOverride(pattern: String(words[1])), headerLine: line))
+    }
+
+    private mutating func assign(_ content: Substring, line: Int) throws(ConfigurationError) {
+        guard let equals = content.firstIndex(of: "=") else {
+            throw .malformedLine(line: line, text: String(content))
+        }
+        let key = content[..<equals].trimmingWhitespace()
+        let value = content[content.index(after: equals)...].trimmingWhitespace()
+        guard !key.isEmpty, key.allSatisfy(Self.isKeyCharacter) else {
+            throw .malformedLine(line: line, text: String(content))
+        }
+        switch section {
+        case .none:
+            throw .keyOutsideSection(line: line, key: String(key))
+        case .unknown:
+            return
+        case .interface(var open):
+            try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
+            section = .interface(open)
+        }
+    }
+
+    /// Files the section being read, if any. A section that set nothing is dropped with a warning.
+    private mutating func closeSection() {
+        if case .interface(let open) = section {
+            if open.keyLines.isEmpty {
+                warnings.append(.emptySection(line: open.headerLine, pattern: open.override.pattern))
+            } else {
+                overrides.append(open.override)
+            }
+        }
+        section = .none
+    }
+
+    /// Key names are ASCII words with dashes or underscores, as in systemd and NetworkManager files.
+    private static func isKeyCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    }
+
+    /// The line up to a "#" or ";" that starts it or follows whitespace. Only there, because interface names
+    /// may contain either character.
+    private static func removingComment(_ line: Substring) -> Substring {
+        var previous: Character? = nil
+        for index in line.indices {
+            let character = line[index]
+            if (character == "#" || character == ";") && (previous?.isWhitespace ?? true) {
+                return line[..<index]
+            }
+            previous = character
+        }
+        return line
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing whitespace (Foundation's trimming, which the model cannot import).
+    fileprivate func trimmingWhitespace() -> Substring {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return self[endIndex...] }
+        return self[first...last]
+    }
+}

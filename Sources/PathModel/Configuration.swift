@@ -1,0 +1,48 @@
+/// The daemon's configuration file, parsed from its text (the daemon reads the file; the model does no I/O).
+///
+/// The format is INI, as systemd and NetworkManager files are written:
+///
+/// ```ini
+/// # A comment starts with "#" or ";" at the start of a line or after whitespace.
+/// [interface wwan-stick*]      # an interface name or a glob pattern: *, ?, [abc], [a-z], [!a]
+/// type = cellular              # wired | wifi | cellular | other
+/// expensive = true             # true | false | yes | no | 1 | 0 (any letter case)
+/// ```
+///
+/// - Each `[interface PATTERN]` section becomes one ``InterfaceOverride``, in file order. Sections whose patterns
+///   overlap are all kept: for each field, the first matching section that sets it wins (``Classifier``).
+/// - `type = loopback` is refused: loopback is told from the kernel's flags and is never part of a path.
+/// - Unknown sections and unknown keys are skipped with a ``ConfigurationWarning``, so that a file written for a
+///   newer daemon still loads on an older one.
+/// - Malformed lines, bad values, a missing pattern and a key set twice in one section fail with a
+///   ``ConfigurationError`` that names the line.
+///
+/// `docs/configuration.md` documents the same format for administrators.
+public struct Configuration: Sendable, Hashable {
+    /// The `[interface ...]` sections, in the order the file lists them.
+    public var overrides: [InterfaceOverride]
+    /// What the parser skipped: unknown sections and keys, sections that set nothing.
+    public var warnings: [ConfigurationWarning]
+
+    /// A configuration with the given overrides; the default is the built-in behaviour.
+    public init(overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = []) {
+        self.overrides = overrides
+        self.warnings = warnings
+    }
+
+    /// The classifier these overrides describe.
+    public var classifier: Classifier {
+        Classifier(overrides: overrides)
+    }
+
+    /// Parses the text of a configuration file.
+    ///
+    /// - Throws: ``ConfigurationError`` for the first line that cannot be understood.
+    public static func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+        var parser = ConfigurationParser()
+        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            try parser.consume(line, number: offset + 1)
+        }
+        return parser.finish()
+    }
+}

@@ -1,0 +1,65 @@
+/// Why a configuration file was refused. Every case names the 1-based line at fault, so that the daemon can
+/// report "pathmond.conf:LINE: ..." and stop before it runs with a half-understood policy.
+public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A line that is neither blank, a comment, a `[section]` header nor a `key = value` assignment.
+    case malformedLine(line: Int, text: String)
+    /// A line starting with `[` that has no closing `]`, or text after the `]` that is not a comment.
+    case malformedSectionHeader(line: Int, text: String)
+    /// `[interface]` without a name or pattern.
+    case missingPattern(line: Int)
+    /// `[interface a b]`: one section matches one pattern.
+    case extraPattern(line: Int, pattern: String)
+    /// A `key = value` line before the first section header.
+    case keyOutsideSection(line: Int, key: String)
+    /// `key =` with nothing after the equals sign.
+    case missingValue(line: Int, key: String)
+    /// A `type` that is not one of wired, wifi, cellular, other.
+    case invalidInterfaceType(line: Int, value: String)
+    /// `type = loopback`: the loopback interface is recognised by its flags and never carries a path.
+    case loopbackNotAllowed(line: Int)
+    /// A boolean key whose value is not true, false, yes, no, 1 or 0.
+    case invalidBoolean(line: Int, key: String, value: String)
+    /// The same key twice in one section; `firstLine` is where it was first set.
+    case duplicateKey(line: Int, key: String, firstLine: Int)
+
+    /// The 1-based line number of the offending line.
+    public var line: Int {
+        switch self {
+        case .malformedLine(let line, _), .malformedSectionHeader(let line, _), .missingPattern(let line),
+            .extraPattern(let line, _), .keyOutsideSection(let line, _), .missingValue(let line, _),
+            .invalidInterfaceType(let line, _), .loopbackNotAllowed(let line), .invalidBoolean(let line, _, _),
+            .duplicateKey(let line, _, _):
+            return line
+        }
+    }
+
+    /// "line N: what is wrong", in words an administrator can act on.
+    public var description: String {
+        "line \(line): " + problem
+    }
+
+    private var problem: String {
+        switch self {
+        case .malformedLine(_, let text):
+            return "expected \"[section]\" or \"key = value\", found \"\(text)\""
+        case .malformedSectionHeader(_, let text):
+            return "malformed section header \"\(text)\"; expected \"[interface NAME-OR-PATTERN]\""
+        case .missingPattern:
+            return "[interface] needs an interface name or pattern, e.g. [interface wwan*]"
+        case .extraPattern(_, let pattern):
+            return "unexpected \"\(pattern)\": a section takes one interface name or pattern"
+        case .keyOutsideSection(_, let key):
+            return "\"\(key)\" is set before any section; put it under a section such as [interface NAME]"
+        case .missingValue(_, let key):
+            return "\"\(key)\" has no value"
+        case .invalidInterfaceType(_, let value):
+            return "unknown interface type \"\(value)\"; expected wired, wifi, cellular or other"
+        case .loopbackNotAllowed:
+            return "type = loopback is not allowed; the loopback interface is recognised by its flags"
+        case .invalidBoolean(_, let key, let value):
+            return "\"\(key)\" must be true, false, yes, no, 1 or 0, not \"\(value)\""
+        case .duplicateKey(_, let key, let firstLine):
+            return "\"\(key)\" is already set in this section on line \(firstLine)"
+        }
+    }
+}

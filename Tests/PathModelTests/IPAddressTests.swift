@@ -1,0 +1,91 @@
+import Testing
+
+@testable import PathModel
+
+@Suite struct IPAddressTests {
+    /// Canonical texts: parsing then printing gives the same text back.
+    @Test(arguments: [
+        "0.0.0.0", "255.255.255.255", "192.168.1.1", "10.0.0.254",
+        "::", "::1", "1::", "2001:db8::1", "fe80::1", "ff02::2", "2001:db8::1:0:0:1", "2001:0:0:1::1",
+        "2001:db8:0:1:1:1:1:1", "1:2:3:4:5:6:7:0", "0:1:2:3:4:5:6:7", "1:0:2:0:3:0:4:0",
+        "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff",
+    ])
+    func roundTrips(_ text: String) throws {
+        let address = try #require(IPAddress(text))
+        #expect(address.description == text)
+        #expect(IPAddress(address.description) == address)
+    }
+
+    /// RFC 5952 section 4: lower case, no leading zeros, the longest zero run (the first on a tie) becomes "::",
+    /// a single zero group is never compressed.
+    @Test(arguments: [
+        ("2001:DB8::1", "2001:db8::1"),
+        ("2001:0db8:0000:0000:0000:0000:0000:0001", "2001:db8::1"),
+        ("2001:db8::0:1", "2001:db8::1"),
+        ("2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"),
+        ("2001:0:0:1:0:0:0:1", "2001:0:0:1::1"),
+        ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"),
+        ("2001:db8::1:1:1:1:1", "2001:db8:0:1:1:1:1:1"),
+        ("0:0:0:0:0:0:0:0", "::"),
+        ("0:0:0:0:0:0:0:1", "::1"),
+        ("1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:0"),
+        ("FE80:0000::0001", "fe80::1"),
+    ])
+    func printsTheCanonicalForm(_ text: String, _ canonical: String) throws {
+        #expect(try #require(IPAddress(text)).description == canonical)
+    }
+
+    @Test func parsesIntoNetworkOrderBytes() throws {
+        let v4 = try #require(IPAddress("10.1.2.3"))
+        #expect(v4.family == .ipv4 && v4.bytes == [10, 1, 2, 3])
+        let v6 = try #require(IPAddress("2001:db8::a:b"))
+        #expect(v6.family == .ipv6)
+        #expect(v6.bytes == [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0, 0x0b])
+    }
+
+    @Test(arguments: [
+        "", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1..2.3", "1.2.3.", ".1.2.3", "1.2.3.4 ", " 1.2.3.4", "a.b.c.d",
+        "1.2.3.0x1", "0001.2.3.4", "1.2.3.-1", "1.2.3.4/24",
+        ":", ":::", "::1::", "1::2::3", ":1::", "::1:", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::",
+        "::1:2:3:4:5:6:7:8", "12345::", "g::", "fe80::1%eth0", "::ffff:1.2.3.4", "1:2:3:4:5:6:7:8:", "2001:db8:::1",
+    ])
+    func rejects(_ text: String) {
+        #expect(IPAddress(text) == nil)
+    }
+
+    // Swift's integer parsers accept a sign, so "+1.2.3.4" parses
+    // as 1.2.3.4 and "::+1" as ::1. inet_pton refuses both; a configuration or protocol field holding them should
+    // be refused too, so the parser checks that every character is a digit.
+    @Test(arguments: ["+1.2.3.4", "1.+2.3.4", "::+1", "+1::", "1:2:3:4:5:6:7:+8"])
+    func rejectsSigns(_ text: String) {
+        #expect(IPAddress(text) == nil)
+    }
+
+    @Test(arguments: [
+        [], [1, 2, 3], [1, 2, 3, 4, 5], [UInt8](repeating: 0, count: 15), [UInt8](repeating: 0, count: 17),
+    ])
+    func refusesByteCountsOtherThanFourOrSixteen(_ bytes: [UInt8]) {
+        #expect(IPAddress(bytes: bytes) == nil)
+    }
+
+    @Test(arguments: [
+        ("169.254.0.1", true), ("169.254.255.255", true), ("169.253.0.1", false), ("10.0.0.1", false),
+        ("fe80::1", true), ("febf::1", true), ("fec0::1", false), ("fe7f::1", false), ("2001:db8::1", false),
+    ])
+    func knowsLinkLocal(_ text: String, _ expected: Bool) {
+        #expect(ip(text).isLinkLocal == expected)
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.255.0.9", true), ("128.0.0.1", false), ("::1", true), ("::", false),
+        ("::2", false), ("1::1", false),
+    ])
+    func knowsLoopback(_ text: String, _ expected: Bool) {
+        #expect(ip(text).isLoopback == expected)
+    }
+
+    @Test func ordersIPv4BeforeIPv6ThenByBytes() {
+        let sorted = ["::1", "10.0.0.2", "2001:db8::1", "10.0.0.10", "9.255.255.255"].map(ip).sorted()
+        #expect(sorted.map(\.description) == ["9.255.255.255", "10.0.0.2", "10.0.0.10", "::1", "2001:db8::1"])
+    }
+}
