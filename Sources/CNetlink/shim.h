@@ -1,7 +1,10 @@
 // The libnl headers pathmond uses; nothing else belongs here.
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
+#include <netlink/attr.h>
+#include <netlink/addr.h>
 #include <netlink/socket.h>
+#include <netlink/handlers.h>
 #include <netlink/errno.h>
 #include <netlink/cache.h>
 #include <netlink/route/rtnl.h>
@@ -9,6 +12,12 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/route.h>
 #include <netlink/route/nexthop.h>
+#include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/if.h>
+#include <linux/if_addr.h>
 #include <linux/if_arp.h>
+#include <linux/sched.h>
+
+// setns(2) sits behind _GNU_SOURCE in glibc's <sched.h>, which Swift's Glibc module is built without.
+extern int setns(int fd, int nstype);

@@ -1,0 +1,39 @@
+internal import CNetlink
+import Glibc
+import PathModel
+
+/// RTM_NEWADDR / RTM_DELADDR → `.addressAdded` / `.addressRemoved`.
+enum AddressConversion {
+    static func events(from message: OpaquePointer, removed: Bool) -> KernelMessage.Conversion {
+        var address: InterfaceAddress?
+        var relevant = true
+        _ = KernelMessage.parseObject(message) { object in
+            let family = rtnl_addr_get_family(object)
+            guard family == AF_INET || family == AF_INET6 else {
+                relevant = false
+                return
+            }
+            address = Self.address(from: object)
+        }
+        guard relevant else { return .notRelevant }
+        guard let address else { return .malformed }
+        return .converted([removed ? .addressRemoved(address) : .addressAdded(address)])
+    }
+
+    /// Copies a borrowed `struct rtnl_addr *`. libnl's local address is IFA_LOCAL, or IFA_ADDRESS when there is
+    /// no IFA_LOCAL (IPv6); for a point-to-point address IFA_ADDRESS is the peer, and the local one is what we want.
+    static func address(from object: OpaquePointer) -> InterfaceAddress? {
+        guard let bytes = KernelMessage.bytes(of: rtnl_addr_get_local(object)),
+            let ip = IPAddress(bytes: bytes),
+            let scope = AddressScope(rawValue: UInt8(truncatingIfNeeded: rtnl_addr_get_scope(object)))
+        else { return nil }
+        let notReady = UInt32(IFA_F_TENTATIVE) | UInt32(IFA_F_DADFAILED)
+        return InterfaceAddress(
+            interfaceIndex: rtnl_addr_get_ifindex(object),
+            address: ip,
+            prefixLength: UInt8(truncatingIfNeeded: rtnl_addr_get_prefixlen(object)),
+            scope: scope,
+            isTentative: UInt32(rtnl_addr_get_flags(object)) & notReady != 0
+        )
+    }
+}

@@ -1,0 +1,44 @@
+import PathModel
+
+/// Remembers the device facts of each link by (index, name), so sysfs is read when a link appears or is renamed,
+/// not on every flag change. Used only on the watcher's queue.
+struct DeviceFactsCache {
+    private let lookup: @Sendable (_ index: Int32, _ name: String) -> DeviceFacts
+    private var entries: [Int32: (name: String, facts: DeviceFacts)] = [:]
+
+    init(lookup: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts) {
+        self.lookup = lookup
+    }
+
+    /// The link with its device facts filled in.
+    mutating func enrich(_ link: Link) -> Link {
+        var link = link
+        if let entry = entries[link.index], entry.name == link.name {
+            link.device = entry.facts
+        } else {
+            link.device = lookup(link.index, link.name)
+            entries[link.index] = (link.name, link.device)
+        }
+        return link
+    }
+
+    /// Adds device facts to link events and forgets removed links.
+    mutating func enrich(_ events: [KernelEvent]) -> [KernelEvent] {
+        events.map { event in
+            switch event {
+            case .linkChanged(let link):
+                return .linkChanged(enrich(link))
+            case .linkRemoved(let index):
+                entries[index] = nil
+                return event
+            default:
+                return event
+            }
+        }
+    }
+
+    /// Keeps only the links a fresh dump saw, so indexes the kernel reuses are looked at anew.
+    mutating func retain(only indexes: Set<Int32>) {
+        entries = entries.filter { indexes.contains($0.key) }
+    }
+}

@@ -1,0 +1,25 @@
+import PathModel
+
+/// The events of one drained read of the notification socket, or one full dump.
+public struct KernelBatch: Sendable, Hashable {
+    /// The events, in the order the kernel sent them. A resync batch holds exactly one `.snapshot`.
+    public var events: [KernelEvent]
+    /// Set when the batch is a full dump that replaces everything known, with the reason for it.
+    public var resync: ResyncReason?
+
+    public init(events: [KernelEvent], resync: ResyncReason? = nil) {
+        self.events = events
+        self.resync = resync
+    }
+}
+
+/// Why a watcher dumped the kernel's state again.
+public enum ResyncReason: Sendable, Hashable {
+    /// The first dump, right after subscribing.
+    case initial
+    /// Notifications were lost (ENOBUFS, which libnl reports as -NLE_NOMEM, or another receive failure).
+    case overflow
+    /// Notifications were lost, and the dump itself was interrupted by concurrent changes (NLM_F_DUMP_INTR) at
+    /// least once before a consistent one was read.
+    case dumpInterrupted
+}

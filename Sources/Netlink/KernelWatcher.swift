@@ -1,0 +1,201 @@
+internal import CNetlink
+import Dispatch
+import PathModel
+import Synchronization
+
+/// Watches the kernel's links, addresses and default routes through rtnetlink and delivers them as batches of
+/// `KernelEvent`s: first a full dump, then one batch per drained read of notifications, and a new full dump whenever
+/// notifications were lost. Driven by events only: no polling, no periodic timer.
+///
+/// @unchecked Sendable: every mutable property and every libnl call is used only on `queue`, a serial queue; the
+/// sockets are created before any of that (possibly on a thread inside another network namespace) and handed over.
+public final class KernelWatcher: @unchecked Sendable {
+    /// The most notifications read in one wake-up before the batch is delivered anyway: a storm still yields
+    /// batches, and `stop()` gets its turn on the queue.
+    static let maximumReceivesPerWakeup = 1024
+    /// A bound on emptying the queue before a resync, so that an endless storm cannot hold the watcher forever.
+    static let maximumDiscardsBeforeResync = 1 << 20
+
+    private let queue = DispatchQueue(label: "pathmond.netlink.watcher")
+    private let calls: NetlinkCalls
+    private let namespacePath: String?
+    /// Subscribed to the groups before any dump, so nothing falls between a dump and the notifications after it.
+    private let notifications: NetlinkSocket
+    /// Request/response only: dumps never mix with notifications. Replaced if a dump fails in a way that could leave
+    /// unread replies behind.
+    private var requests: NetlinkSocket
+    private var deviceFacts: DeviceFactsCache
+    private var source: (any DispatchSourceRead)?
+    private var continuation: AsyncStream<KernelBatch>.Continuation?
+    private var isStopped = false
+    /// A resync that failed and waits for its retry; cleared by any resync that succeeds.
+    private var pendingResync: ResyncReason?
+    private var retryDelayMilliseconds = KernelWatcher.firstRetryDelayMilliseconds
+    private let streamHandedOut = Atomic<Bool>(false)
+
+    private static let firstRetryDelayMilliseconds = 50
+    private static let longestRetryDelayMilliseconds = 5_000
+
+    /// Opens the sockets and subscribes to link, address and route notifications (IPv4 and IPv6).
+    ///
+    /// - Parameters:
+    ///   - receiveBufferSize: The notification socket's receive buffer, set with SO_RCVBUFFORCE (past rmem_max,
+    ///     with CAP_NET_ADMIN), else with SO_RCVBUF. The default rides out storms of routes without loss.
+    ///   - namespacePath: A network namespace to watch instead of the caller's, such as "/var/run/netns/NAME".
+    ///   - deviceFacts: Called on the watcher's queue when a link is first seen or renamed, to fill in
+    ///     `Link.device` from sysfs; the answer is cached per (index, name).
+    public convenience init(
+        receiveBufferSize: Int = 32 << 20, namespacePath: String? = nil,
+        deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts = { _, _ in .unknown }
+    ) throws(NetlinkError) {
+        try self.init(
+            receiveBufferSize: receiveBufferSize, namespacePath: namespacePath, deviceFacts: deviceFacts, calls: .live)
+    }
+
+    /// The seam for tests: `calls` replaces the libnl receive and dump calls.
+    init(
+        receiveBufferSize: Int, namespacePath: String?,
+        deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts, calls: NetlinkCalls
+    ) throws(NetlinkError) {
+        let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
+            let notifications = try NetlinkSocket(role: .notifications(receiveBufferSize: receiveBufferSize))
+            return (notifications, try NetlinkSocket(role: .requests))
+        }
+        self.notifications = sockets.0
+        self.requests = sockets.1
+        self.namespacePath = namespacePath
+        self.deviceFacts = DeviceFactsCache(lookup: deviceFacts)
+        self.calls = calls
+    }
+
+    deinit {
+        source?.cancel()
+        continuation?.finish()
+    }
+
+    /// The batches: one `.snapshot` with resync `.initial`, then one batch per drained read of notifications, and a
+    /// `.snapshot` batch with resync `.overflow` (or `.dumpInterrupted`) whenever notifications were lost.
+    ///
+    /// There is one consumer: calling this twice is a programmer error. Ending the iteration stops the watcher.
+    public func batches() -> AsyncStream<KernelBatch> {
+        let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
+        precondition(first, "KernelWatcher.batches() has one consumer and may be called once")
+        let (stream, continuation) = AsyncStream.makeStream(of: KernelBatch.self, bufferingPolicy: .unbounded)
+        continuation.onTermination = { [weak self] _ in self?.stop() }
+        queue.async { self.start(continuation) }
+        return stream
+    }
+
+    /// Stops watching and finishes the stream. Safe to call more than once and from any thread; the work happens
+    /// on the watcher's queue, after whatever it is doing now.
+    public func stop() {
+        queue.async { self.shutdown() }
+    }
+
+    private func start(_ continuation: AsyncStream<KernelBatch>.Continuation) {
+        guard !isStopped else {
+            continuation.finish()
+            return
+        }
+        self.continuation = continuation
+        resync(.initial)
+    }
+
+    private func shutdown() {
+        isStopped = true
+        source?.cancel()
+        source = nil
+        continuation?.finish()
+        continuation = nil
+    }
+
+    /// Starts reading notifications; called once, after the first dump was delivered.
+    private func startReading() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: notifications.fileDescriptor, queue: queue)
+        source.setEventHandler { [weak self] in self?.drain() }
+        // The descriptor must stay open until the source is cancelled, even if the watcher is gone by then.
+        let socket = notifications
+        source.setCancelHandler { withExtendedLifetime(socket) {} }
+        self.source = source
+        source.resume()
+    }
+
+    /// Reads notifications until the socket is drained (or for at most `maximumReceivesPerWakeup` reads) and
+    /// delivers them as one batch. Lost notifications turn into a resync; nothing here is fatal.
+    private func drain() {
+        var events: [KernelEvent] = []
+        for _ in 0..<Self.maximumReceivesPerWakeup {
+            let result = calls.receiveNotifications(notifications)
+            let received = notifications.sink.take()
+            if result > 0 {
+                events.append(contentsOf: received)
+                continue
+            }
+            if result == 0 || result == -NLE_AGAIN { break }
+            // ENOBUFS (-NLE_NOMEM), a truncated datagram, anything unreadable: some notifications are gone. Only
+            // a dump is the truth now, and it supersedes what this read collected so far.
+            events = []
+            discardQueuedNotifications()
+            resync(.overflow)
+            if isStopped { return }
+        }
+        deliver(KernelBatch(events: deviceFacts.enrich(events)))
+    }
+
+    /// Empties the receive queue before a resync dump. The kernel reports ENOBUFS once per episode of congestion
+    /// and drops silently until the queue has been emptied; a dump taken while still congested could miss changes
+    /// whose notifications were dropped without a word. Emptied first, any loss during or after the dump raises
+    /// ENOBUFS again. What the queue held is older than the dump, so nothing is lost by discarding it.
+    private func discardQueuedNotifications() {
+        for _ in 0..<Self.maximumDiscardsBeforeResync {
+            let result = calls.receiveNotifications(notifications)
+            _ = notifications.sink.take()
+            if result == 0 || result == -NLE_AGAIN { return }
+        }
+    }
+
+    /// Dumps everything and delivers it as one snapshot batch; on failure, tries again later with a growing delay.
+    private func resync(_ reason: ResyncReason) {
+        guard !isStopped else { return }
+        switch KernelDump.read(from: requests, calls: calls) {
+        case .success(let outcome):
+            pendingResync = nil
+            retryDelayMilliseconds = Self.firstRetryDelayMilliseconds
+            var snapshot = outcome.snapshot
+            snapshot.links = snapshot.links.map { deviceFacts.enrich($0) }
+            deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
+            let reported: ResyncReason =
+                reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
+            deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))
+            if source == nil { startReading() }
+        case .failure(let error):
+            if error != .dumpInterrupted { replaceRequestSocket() }
+            scheduleRetry(of: reason)
+        }
+    }
+
+    /// A dump that failed half-way may leave replies in the socket that would confuse the next one: start afresh.
+    private func replaceRequestSocket() {
+        let fresh = try? NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
+            try NetlinkSocket(role: .requests)
+        }
+        if let fresh { requests = fresh }
+    }
+
+    private func scheduleRetry(of reason: ResyncReason) {
+        // The first failed dump's reason wins: an initial dump must be reported as initial.
+        if pendingResync == nil { pendingResync = reason }
+        let delay = DispatchTimeInterval.milliseconds(retryDelayMilliseconds)
+        retryDelayMilliseconds = min(retryDelayMilliseconds * 2, Self.longestRetryDelayMilliseconds)
+        // A one-shot retry after a failure, not a poll: a healthy watcher has no timer at all.
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, let pending = self.pendingResync else { return }
+            self.resync(pending)
+        }
+    }
+
+    private func deliver(_ batch: KernelBatch) {
+        guard !batch.events.isEmpty else { return }
+        continuation?.yield(batch)
+    }
+}

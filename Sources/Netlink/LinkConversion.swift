@@ -1,0 +1,41 @@
+internal import CNetlink
+import Glibc
+import PathModel
+
+/// RTM_NEWLINK / RTM_DELLINK → `.linkChanged` / `.linkRemoved`. Device facts are added later by the watcher.
+enum LinkConversion {
+    static func events(
+        from message: OpaquePointer, header: UnsafeMutablePointer<nlmsghdr>, removed: Bool
+    ) -> KernelMessage.Conversion {
+        guard let info = KernelMessage.payload(of: header, as: ifinfomsg.self) else { return .malformed }
+        // Bridge ports also announce themselves with AF_BRIDGE link messages; only AF_UNSPEC describes the link.
+        guard info.ifi_family == UInt8(AF_UNSPEC) else { return .notRelevant }
+        guard info.ifi_index > 0 else { return .malformed }
+        if removed { return .converted([.linkRemoved(index: info.ifi_index)]) }
+        var link: Link?
+        _ = KernelMessage.parseObject(message) { object in link = Self.link(from: object) }
+        guard let link else { return .malformed }
+        return .converted([.linkChanged(link)])
+    }
+
+    /// Copies a borrowed `struct rtnl_link *` into a `Link`.
+    static func link(from object: OpaquePointer) -> Link? {
+        let index = rtnl_link_get_ifindex(object)
+        guard index > 0, let name = rtnl_link_get_name(object) else { return nil }
+        return Link(
+            index: index,
+            name: String(cString: name),
+            flags: LinkFlags(rawValue: rtnl_link_get_flags(object)),
+            operState: OperState(rawValue: rtnl_link_get_operstate(object)) ?? .unknown,
+            linkKind: rtnl_link_get_type(object).map { String(cString: $0) },
+            hardwareType: UInt16(truncatingIfNeeded: rtnl_link_get_arptype(object)),
+            hardwareAddress: KernelMessage.bytes(of: rtnl_link_get_addr(object)).map(hardwareAddressText)
+        )
+    }
+
+    /// "02:00:5e:10:00:01": two lowercase hex digits per byte, as `ip link` prints them.
+    static func hardwareAddressText(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0xf)]]) }.joined(separator: ":")
+    }
+}

@@ -1,0 +1,34 @@
+internal import CNetlink
+import PathModel
+
+/// Collects the events converted from the messages one receive call delivers.
+///
+/// libnl calls `validMessage` synchronously inside nl_recvmsgs, on the receiving thread, with a message that is only
+/// borrowed for the call: it is converted and copied at once, never kept.
+final class MessageSink {
+    /// Events converted so far, in message order.
+    var events: [KernelEvent] = []
+    /// Messages that could not be converted ("…, ignoring"); kept as a count for tests and diagnostics.
+    var ignoredMessages = 0
+
+    /// Takes the collected events, leaving the sink empty.
+    func take() -> [KernelEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    fileprivate func receive(_ message: OpaquePointer) {
+        switch KernelMessage.events(from: message) {
+        case .converted(let converted): events.append(contentsOf: converted)
+        case .notRelevant: break
+        case .malformed: ignoredMessages += 1
+        }
+    }
+
+    /// The NL_CB_VALID callback; `argument` is an unretained `MessageSink` that its socket keeps alive.
+    static let validMessage: nl_recvmsg_msg_cb_t = { message, argument in
+        guard let message, let argument else { return Int32(NL_SKIP.rawValue) }
+        Unmanaged<MessageSink>.fromOpaque(argument).takeUnretainedValue().receive(message)
+        return Int32(NL_OK.rawValue)
+    }
+}

@@ -1,0 +1,84 @@
+internal import CNetlink
+import Glibc
+
+/// Owns one libnl NETLINK_ROUTE socket and the callback set that feeds its messages to a `MessageSink`.
+///
+/// @unchecked Sendable: a socket is created on one thread (possibly inside another network namespace) and then
+/// handed over to its owner, which makes every later call from its one serial queue (or under its one lock).
+final class NetlinkSocket: @unchecked Sendable {
+    /// The `struct nl_sock *`.
+    let handle: OpaquePointer
+    /// The `struct nl_cb *` used for receiving; its VALID callback converts messages into `sink`.
+    private let callbacks: OpaquePointer
+    /// Where received messages go, converted. Read and emptied by the owner after each receive.
+    let sink = MessageSink()
+
+    /// The kind of socket: subscribed to notifications, or for request/response (dumps, writes).
+    enum Role {
+        /// Subscribed to the link, address and route groups; non-blocking; no sequence checks, since
+        /// notifications carry sequence numbers of other processes' requests.
+        case notifications(receiveBufferSize: Int)
+        /// Blocking, sequence-checked, one request at a time.
+        case requests
+    }
+
+    init(role: Role) throws(NetlinkError) {
+        guard let handle = nl_socket_alloc() else { throw .overflow }
+        self.handle = handle
+        guard let callbacks = nl_socket_get_cb(handle) else {
+            nl_socket_free(handle)
+            throw .overflow
+        }
+        self.callbacks = callbacks
+        nl_cb_set(
+            callbacks, NL_CB_VALID, NL_CB_CUSTOM, MessageSink.validMessage, Unmanaged.passUnretained(sink).toOpaque())
+        if case .notifications = role { nl_socket_disable_seq_check(handle) }
+        let connected = nl_connect(handle, NETLINK_ROUTE)
+        guard connected == 0 else { throw NetlinkError(code: connected) }
+        if case .notifications(let size) = role { try subscribe(receiveBufferSize: size) }
+    }
+
+    deinit {
+        nl_cb_put(callbacks)
+        // Closes the file descriptor too.
+        nl_socket_free(handle)
+    }
+
+    /// The socket's file descriptor, for a read source.
+    var fileDescriptor: Int32 { nl_socket_get_fd(handle) }
+
+    /// One nl_recvmsgs_report: a datagram (or a whole multipart dump on a blocking socket). Returns the number of
+    /// messages read, 0 (or -NLE_AGAIN) when a non-blocking socket is drained, or a negative NLE code.
+    func receive() -> Int32 {
+        nl_recvmsgs_report(handle, callbacks)
+    }
+
+    private func subscribe(receiveBufferSize: Int) throws(NetlinkError) {
+        let groups = [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE]
+        for group in groups {
+            // nl_socket_add_memberships is variadic, which Swift cannot call: one group at a time.
+            let result = nl_socket_add_membership(handle, Int32(group.rawValue))
+            guard result == 0 else { throw NetlinkError(code: result) }
+        }
+        let nonBlocking = nl_socket_set_nonblocking(handle)
+        guard nonBlocking == 0 else { throw NetlinkError(code: nonBlocking) }
+        try setReceiveBuffer(size: receiveBufferSize)
+        // Off by default, but we rely on ENOBUFS to learn that notifications were lost: make it explicit.
+        var noENOBUFS: Int32 = 0
+        guard setOption(level: SOL_NETLINK, name: NETLINK_NO_ENOBUFS, value: &noENOBUFS) else {
+            throw .system(errno: errno)
+        }
+    }
+
+    /// SO_RCVBUFFORCE goes past rmem_max (needs CAP_NET_ADMIN); without the capability, SO_RCVBUF gets as much as
+    /// rmem_max allows.
+    private func setReceiveBuffer(size: Int) throws(NetlinkError) {
+        var value = Int32(clamping: size)
+        if setOption(level: SOL_SOCKET, name: SO_RCVBUFFORCE, value: &value) { return }
+        guard setOption(level: SOL_SOCKET, name: SO_RCVBUF, value: &value) else { throw .system(errno: errno) }
+    }
+
+    private func setOption(level: Int32, name: Int32, value: inout Int32) -> Bool {
+        setsockopt(fileDescriptor, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
+    }
+}
