@@ -1,0 +1,44 @@
+import PathModel
+import PathMonitor
+import Testing
+
+/// A subscriber outlives the daemon: it hears that the path became unknown, then gets the real path again from
+/// the restarted daemon, without the app doing anything.
+@Suite(.serialized) struct ReconnectTests {
+    @Test func monitorReconnectsWhenTheDaemonRestarts() async throws {
+        let scenario = try Scenario.start { namespace in
+            try namespace.addVeth("eth0", peer: "eth0-peer")
+            try namespace.ip("address add 192.0.2.10/24 dev eth0")
+            try namespace.ip("route add default via 192.0.2.1 dev eth0")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let log = scenario.client.log
+        _ = try await log.nextPath { $0.status == .satisfied }
+        #expect(scenario.client.monitor.currentPath?.status == .satisfied)
+
+        // A crash: no goodbye. The monitor must report the path unknown rather than keep the old one.
+        scenario.daemon.kill()
+        let outage = try await log.next { if case .unavailable = $0 { return true } else { return false } }
+        guard case .unavailable(let error) = outage else { return }
+        #expect(error == .disconnected || error == .daemonNotRunning(socketPath: scenario.daemon.socketPath))
+        #expect(scenario.client.monitor.currentPath == nil)
+
+        // The network changes while nobody watches; the restarted daemon tells the truth at once.
+        try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0")
+        try scenario.daemon.start()
+        let after = try await log.nextPath { _ in true }
+        #expect(after.unsatisfiedReason == .noDefaultRoute)
+        #expect(scenario.client.monitor.currentPath == after)
+    }
+
+    @Test func cancelEndsTheSequence() async throws {
+        let scenario = try Scenario.start { try $0.addVeth("eth0", peer: "eth0-peer") }
+        defer { #expect(scenario.tearDown() == 0) }
+        let monitor = PathMonitor(socketPath: scenario.daemon.socketPath)
+        var iterator = monitor.paths.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?.status == .unsatisfied)
+        monitor.cancel()
+        #expect(await iterator.next() == nil)
+    }
+}
