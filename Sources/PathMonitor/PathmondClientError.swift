@@ -1,7 +1,8 @@
+import PathProtocol
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import PathProtocol
 
 /// Why a call to pathmond failed.
 public enum PathmondClientError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -45,7 +45,8 @@ public final class PathmondConnection: Sendable {
 
     private func send(_ method: String, more: Bool = false) throws(PathmondClientError) {
         try socket.send(
-            codec.encode(VarlinkCallWithParameters(method: method, parameters: NoParameters(), more: more ? true : nil)))
+            codec.encode(VarlinkCallWithParameters(method: method, parameters: NoParameters(), more: more ? true : nil))
+        )
     }
 
     private func receive<Parameters: Codable & Sendable>(_ type: Parameters.Type) throws(PathmondClientError)

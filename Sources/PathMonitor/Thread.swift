@@ -14,12 +14,14 @@ struct Thread {
     func start() {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            // The box was retained for exactly this thread; take that reference back.
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                // The box was retained for exactly this thread; take that reference back.
+                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
         precondition(result == 0, "pthread_create failed: \(result)")
         pthread_detach(thread)
     }

@@ -1,8 +1,9 @@
+import PathProtocol
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import PathProtocol
-import Synchronization
 
 /// A blocking Varlink connection over a Unix stream socket: send a call, read NUL-framed replies.
 final class VarlinkSocket: Sendable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
-import PathMonitor
 import PathModel
+import PathMonitor
 import PathProtocol
 
 /// `pathctl monitor`: one line per path change until interrupted.
@@ -39,7 +39,8 @@ enum MonitorLine {
     static func json(_ update: PathMonitor.Update) -> String {
         switch update {
         case .path(let path): return JSONOutput.encode(WirePath(path), pretty: false)
-        case .unavailable(let error): return JSONOutput.encode(["status": "unknown", "error": "\(error)"], pretty: false)
+        case .unavailable(let error):
+            return JSONOutput.encode(["status": "unknown", "error": "\(error)"], pretty: false)
         }
     }
 }

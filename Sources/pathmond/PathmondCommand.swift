@@ -54,7 +54,8 @@ struct PathmondCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot open the netlink socket: \(error)")
         }
-        let hub = PathHub(evaluator: PathEvaluator(classifier: Classifier(overrides: configuration.overrides)), logger: logger)
+        let hub = PathHub(
+            evaluator: PathEvaluator(classifier: Classifier(overrides: configuration.overrides)), logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let server = VarlinkServer(
             socketPath: socket, router: CallRouter(hub: hub, version: Self.version), logger: logger,

@@ -28,7 +28,9 @@ import Testing
         #expect(
             text(codec.encodeError(.methodNotFound(method: "io.pathmond.Nope")))
                 == #"{"error":"org.varlink.service.MethodNotFound","parameters":{"method":"io.pathmond.Nope"}}"#)
-        #expect(text(codec.encodeError(.permissionDenied)) == #"{"error":"org.varlink.service.PermissionDenied","parameters":{}}"#)
+        #expect(
+            text(codec.encodeError(.permissionDenied))
+                == #"{"error":"org.varlink.service.PermissionDenied","parameters":{}}"#)
     }
 
     @Test(arguments: [

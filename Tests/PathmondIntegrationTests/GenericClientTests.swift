@@ -28,7 +28,10 @@ import Testing
         try await waitForSubscribers(scenario, count: 2)
         try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0")
         let watched = try await watcher.value.output.split(separator: "\n")
-        #expect(watched == ["status=satisfied interfaces=eth0 gateways=192.0.2.1", "status=unsatisfied reason=noDefaultRoute"])
+        #expect(
+            watched == [
+                "status=satisfied interfaces=eth0 gateways=192.0.2.1", "status=unsatisfied reason=noDefaultRoute",
+            ])
     }
 
     /// The Python watcher has subscribed once the daemon logs its second WatchPath subscriber.

@@ -22,7 +22,9 @@ import Testing
         #expect(lines.first == "Path: satisfied via eth0 (wired); IPv4; gateways 192.0.2.1")
         #expect(lines.contains { $0.hasPrefix("IDX") && $0.contains("EXPENSIVE") && $0.contains("GATEWAY") })
         // A table row: index, then the name.
-        func row(_ name: String) -> String? { lines.first { $0.split(separator: " ").dropFirst().first == Substring(name) } }
+        func row(_ name: String) -> String? {
+            lines.first { $0.split(separator: " ").dropFirst().first == Substring(name) }
+        }
         let eth0 = try #require(row("eth0"))
         #expect(eth0.contains("wired") && eth0.contains("usable") && eth0.contains("192.0.2.10/24"))
         #expect(eth0.contains("192.0.2.1"))

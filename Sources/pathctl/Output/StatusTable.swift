@@ -11,7 +11,8 @@ enum StatusTable {
             var facts = [path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil].compactMap { $0 }
             if path.isExpensive { facts.append("expensive") }
             if path.isConstrained { facts.append("constrained") }
-            let gateways = path.gateways.isEmpty ? "" : "; gateways " + path.gateways.map(\.description).joined(separator: ", ")
+            let gateways =
+                path.gateways.isEmpty ? "" : "; gateways " + path.gateways.map(\.description).joined(separator: ", ")
             return "satisfied via \(via); \(facts.joined(separator: ", "))\(gateways)"
         case .unsatisfied:
             return "unsatisfied: \(describe(path.unsatisfiedReason))"

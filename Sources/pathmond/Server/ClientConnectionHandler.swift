@@ -38,7 +38,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private func startWatching(context: ChannelHandlerContext) {
         guard subscription == nil else {
             // One stream per connection is all a client needs; a second WatchPath gets the path once.
-            write(VarlinkCodec().encodeReply(Methods.PathReply(path: WirePath(router.hub.current.path))), context: context)
+            write(
+                VarlinkCodec().encodeReply(Methods.PathReply(path: WirePath(router.hub.current.path))), context: context
+            )
             return
         }
         let subscription = ChannelPathSubscription(channel: context.channel)

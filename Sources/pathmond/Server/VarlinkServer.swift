@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Serves io.pathmond over a Unix stream socket. It binds only once the hub holds the first kernel snapshot, so
 /// no client ever sees a path made from an empty state; `onListening` then runs (it sends READY=1).

@@ -32,7 +32,8 @@ struct Scenario {
                 daemon.cleanUp()
                 throw error
             }
-            return Scenario(namespace: namespace, daemon: daemon, client: RecordedMonitor(socketPath: daemon.socketPath))
+            return Scenario(
+                namespace: namespace, daemon: daemon, client: RecordedMonitor(socketPath: daemon.socketPath))
         } catch {
             namespace.delete()
             throw error

@@ -82,7 +82,8 @@ struct TimedOut: Error, CustomStringConvertible {
     let description: String
 
     init(description: String, updates: [PathMonitor.Update]) {
-        self.description = "timed out waiting for \(description); updates seen:\n"
+        self.description =
+            "timed out waiting for \(description); updates seen:\n"
             + updates.map { "  \($0)" }.joined(separator: "\n")
     }
 }
