@@ -42,3 +42,18 @@ import Testing
         #expect(await iterator.next() == nil)
     }
 }
+
+/// A second daemon on a socket in use refuses to start instead of stealing the first one's clients.
+@Suite(.serialized) struct SingleInstanceTests {
+    @Test func secondDaemonOnALiveSocketFails() async throws {
+        let scenario = try Scenario.start { try $0.addVeth("eth0", peer: "eth0-peer") }
+        defer { #expect(scenario.tearDown() == 0) }
+        let result = try runCommand(
+            scenario.namespace.exec + [product("pathmond"), "--socket", scenario.daemon.socketPath], check: false)
+        #expect(result.status != 0)
+        #expect(result.errorOutput.contains("another pathmond is already serving"))
+        // The first daemon still serves.
+        let path = try PathmondConnection(socketPath: scenario.daemon.socketPath).path()
+        #expect(path.status == .unsatisfied)
+    }
+}

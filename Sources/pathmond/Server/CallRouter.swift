@@ -50,7 +50,7 @@ struct CallRouter: Sendable {
                 codec.encodeReply(
                     Methods.InfoReply(
                         vendor: "pathmond", product: "pathmond", version: version,
-                        url: "https://github.com/pathmond/pathmond",
+                        url: "",
                         interfaces: [VarlinkInterfaces.service, VarlinkInterfaces.pathmond])))
         case "org.varlink.service.GetInterfaceDescription":
             let parameters = try decodeParameters(Methods.InterfaceDescriptionParameters.self, from: frame)

@@ -18,6 +18,8 @@ struct VarlinkServer: Service {
     func run() async throws {
         await router.hub.waitUntilReady()
         try prepareDirectory()
+        // Binding removes a stale socket file; make sure it is stale, not another pathmond serving clients.
+        if Self.someoneListens(at: socketPath) { throw ServerError.alreadyServing(socketPath) }
         let router = router
         let logger = logger
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -41,6 +43,23 @@ struct VarlinkServer: Service {
         unlink(socketPath)
     }
 
+    /// True if a connect to the path succeeds: a live server owns it.
+    private static func someoneListens(at path: String) -> Bool {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
     /// Creates the socket's directory if it is missing (systemd's RuntimeDirectory= makes it in production).
     private func prepareDirectory() throws {
         guard let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex else { return }
@@ -54,11 +73,14 @@ struct VarlinkServer: Service {
 /// Why the server could not start.
 enum ServerError: Error, CustomStringConvertible {
     case cannotCreateDirectory(String, errno: Int32)
+    case alreadyServing(String)
 
     var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let code):
             return "cannot create \(path): \(String(cString: strerror(code)))"
+        case .alreadyServing(let path):
+            return "another pathmond is already serving \(path)"
         }
     }
 }
