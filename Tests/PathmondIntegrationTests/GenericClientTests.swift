@@ -7,11 +7,7 @@ import Testing
         .appending(path: "Fixtures/varlink_client.py").path
 
     @Test func pythonVarlinkGetsAndWatchesThePath() async throws {
-        let scenario = try Scenario.start { namespace in
-            try namespace.addVeth("eth0", peer: "eth0-peer")
-            try namespace.ip("address add 192.0.2.10/24 dev eth0")
-            try namespace.ip("route add default via 192.0.2.1 dev eth0")
-        }
+        let scenario = try Scenario.start { try $0.addWiredUplink(routed: true) }
         defer { #expect(scenario.tearDown() == 0) }
 
         let get = try runCommand(["python3", Self.script, scenario.daemon.socketPath, "get"])

@@ -7,9 +7,8 @@ import Testing
 /// the loss, re-dump, say so in its log, and keep serving the right path.
 @Suite(.serialized) struct OverflowTests {
     @Test func routeStormOverflowsAndTheDaemonConverges() async throws {
-        let scenario = try Scenario.start(arguments: ["--receive-buffer", "4096"]) { namespace in
-            try namespace.addVeth("eth0", peer: "eth0-peer")
-            try namespace.ip("address add 192.0.2.10/24 dev eth0")
+        let scenario = try Scenario.start(arguments: ["--receive-buffer", "4096"]) {
+            try $0.addWiredUplink(routed: false)
         }
         defer { #expect(scenario.tearDown() == 0) }
         let log = scenario.client.log

@@ -68,11 +68,7 @@ import Testing
     }
 
     @Test func linksGoingDownGiveTheRightReasons() async throws {
-        let scenario = try Scenario.start { namespace in
-            try namespace.addVeth("eth0", peer: "eth0-peer")
-            try namespace.ip("address add 192.0.2.10/24 dev eth0")
-            try namespace.ip("route add default via 192.0.2.1 dev eth0")
-        }
+        let scenario = try Scenario.start { try $0.addWiredUplink(routed: true) }
         defer { #expect(scenario.tearDown() == 0) }
         let log = scenario.client.log
         _ = try await log.nextPath { $0.status == .satisfied }
@@ -119,11 +115,7 @@ import Testing
     }
 
     @Test func unchangedPathsAreNotSentAgain() async throws {
-        let scenario = try Scenario.start { namespace in
-            try namespace.addVeth("eth0", peer: "eth0-peer")
-            try namespace.ip("address add 192.0.2.10/24 dev eth0")
-            try namespace.ip("route add default via 192.0.2.1 dev eth0")
-        }
+        let scenario = try Scenario.start { try $0.addWiredUplink(routed: true) }
         defer { #expect(scenario.tearDown() == 0) }
         let log = scenario.client.log
         _ = try await log.nextPath { $0.status == .satisfied }

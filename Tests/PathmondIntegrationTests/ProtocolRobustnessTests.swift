@@ -7,10 +7,7 @@ import Testing
 /// Bad clients get the proper Varlink error or are dropped; the daemon and its other clients go on.
 @Suite(.serialized) struct ProtocolRobustnessTests {
     static func scenario() throws -> Scenario {
-        try Scenario.start { namespace in
-            try namespace.addVeth("eth0", peer: "eth0-peer")
-            try namespace.ip("address add 192.0.2.10/24 dev eth0")
-        }
+        try Scenario.start { try $0.addWiredUplink(routed: false) }
     }
 
     @Test func badCallsGetVarlinkErrors() async throws {

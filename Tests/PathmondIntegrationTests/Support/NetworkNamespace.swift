@@ -48,6 +48,13 @@ final class NetworkNamespace: Sendable {
         }
     }
 
+    /// The common starting point: eth0 on 192.0.2.10/24, and with `routed` a default route via 192.0.2.1.
+    func addWiredUplink(routed: Bool) throws {
+        try addVeth("eth0", peer: "eth0-peer")
+        try ip("address add 192.0.2.10/24 dev eth0")
+        if routed { try ip("route add default via 192.0.2.1 dev eth0") }
+    }
+
     func delete() {
         _ = try? runCommand(["ip", "netns", "del", name], check: false)
         _ = try? runCommand(["ip", "netns", "del", far], check: false)
