@@ -1,0 +1,95 @@
+import ArgumentParser
+import PathModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// pathmond-bench: kernel change → raw NETLINK_ROUTE listener vs pathmond subscriber, side by side, in one run.
+/// Run it through `bench/latency`, which builds the namespace, the veth and the daemon it expects.
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pathmond-bench",
+        abstract: "Latency from a link, address or route change to a raw netlink listener and to a pathmond client.",
+        discussion: """
+            Makes the changes itself, through netlink, on an interface that must already be up with the given \
+            IPv4 address and a `default dev` route, and with pathmond serving --socket in the same network \
+            namespace. Never asserts on time: it prints figures. bench/latency sets all of this up.
+            """
+    )
+
+    @Option(help: "The pathmond socket to subscribe to.")
+    var socket: String
+
+    @Option(help: "The interface to change (in the current network namespace).")
+    var interface = "veth0"
+
+    @Option(help: "The global IPv4 address on the interface, with its prefix length.")
+    var address = "10.77.0.1/24"
+
+    @Option(name: [.customShort("n"), .long], help: "Measured changes per kind.")
+    var count = 200
+
+    @Option(help: "The kinds of change to measure, comma-separated: route, address, link.")
+    var kinds = ChangeKinds(ChangeKind.allCases)
+
+    @Option(help: "Unmeasured changes per kind before the measured ones.")
+    var warmup = 6
+
+    @Option(name: .customLong("timeout-ms"), help: "How long to wait for each observer before counting a miss.")
+    var timeoutMilliseconds = 1000
+
+    @Option(name: .customLong("pause-us"), help: "Quiet time before each change, in microseconds.")
+    var pauseMicroseconds: UInt32 = 2000
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be at least 1.") }
+        guard warmup >= 0 else { throw ValidationError("--warmup cannot be negative.") }
+        guard timeoutMilliseconds > 0 else { throw ValidationError("--timeout-ms must be positive.") }
+        guard parsedAddress != nil else {
+            throw ValidationError("--address must be an IPv4 address with a prefix length, like 10.77.0.1/24.")
+        }
+    }
+
+    func run() throws {
+        guard let (ipv4, prefixLength) = parsedAddress else { throw ValidationError("bad --address") }
+        let index = Int32(bitPattern: if_nametoindex(interface))
+        guard index > 0 else { throw ValidationError("no interface named \(interface) in this network namespace.") }
+        let topology = Topology(index: index, ipv4: ipv4, prefixLength: prefixLength)
+
+        let probe = Probe()
+        let listener = try RawListener(probe: probe)
+        listener.start()
+        let subscriber = SubscriberObserver(socketPath: socket, probe: probe)
+        subscriber.start()
+        defer { subscriber.cancel() }
+
+        let runner = Runner(
+            writer: try RequestWriter(), probe: probe, topology: topology, warmup: warmup, count: count,
+            timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000, pauseMicroseconds: pauseMicroseconds)
+        try runner.settle(.satisfied, after: nil)
+        var all = KindSamples()
+        var summaries: [KindSummary] = []
+        for kind in kinds.kinds {
+            let samples = try runner.run(kind)
+            all.merge(samples)
+            summaries.append(KindSummary(kind.rawValue, samples))
+        }
+        let report = Report(
+            changesPerKind: count, warmup: warmup, kinds: summaries, overall: KindSummary("overall", all),
+            extraUpdates: probe.extraUpdates, rawOverflows: probe.overflows)
+        print(json ? try report.json() : report.table())
+    }
+
+    private var parsedAddress: ([UInt8], UInt8)? {
+        let parts = address.split(separator: "/")
+        guard parts.count == 2, let ip = IPAddress(String(parts[0])), ip.family == .ipv4,
+            let prefixLength = UInt8(parts[1]), (1...32).contains(prefixLength)
+        else { return nil }
+        return (Array(ip.bytes), prefixLength)
+    }
+}

@@ -1,0 +1,54 @@
+import PathModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Makes the changes one at a time and collects both observers' latencies.
+struct Runner {
+    var writer: RequestWriter
+    var probe: Probe
+    var topology: Topology
+    var warmup: Int
+    var count: Int
+    var timeoutNanoseconds: UInt64
+    /// Quiet time before each change, so that it meets idle observers: latency, not throughput.
+    var pauseMicroseconds: UInt32
+
+    /// How long a restore may take to show as a satisfied path: carrier after link up can lag (linkwatch).
+    private let settleNanoseconds: UInt64 = 3_000_000_000
+
+    /// Runs warm-up and measured changes of one kind; the path is satisfied before and after.
+    func run(_ kind: ChangeKind) throws(BenchError) -> KindSamples {
+        var samples = KindSamples()
+        let total = warmup + count
+        for i in 0..<total {
+            let change = kind.change(i, on: topology)
+            usleep(pauseMicroseconds)
+            let message = writer.prepare(change.request)
+            _ = probe.arm(raw: change.raw, path: change.path)
+            try writer.send(message)
+            try writer.awaitAcknowledgement(for: change.request)
+            let observation = probe.awaitObservation(timeoutNanoseconds: timeoutNanoseconds)
+            probe.disarm()
+            if i >= warmup { samples.record(observation) }
+            // After a miss the path may still be on its way; wait for it so the next change starts clean.
+            if observation.subscriber == nil { try settle(change.path, after: change.request) }
+            for request in change.restore { try writer.perform(request) }
+            if !change.restore.isEmpty { try settle(.satisfied, after: change.request) }
+        }
+        for request in kind.finishing(after: total, on: topology) { try writer.perform(request) }
+        try settle(.satisfied, after: nil)
+        return samples
+    }
+
+    /// Waits for the path the bench is about to build on; starting the next change early would blur figures.
+    func settle(_ expected: PathMatch, after request: KernelRequest?) throws(BenchError) {
+        guard probe.awaitPath(expected, timeoutNanoseconds: settleNanoseconds) else {
+            let seen = probe.lastPath.map { PathMatch(status: $0.status, reason: $0.unsatisfiedReason).description }
+            throw .setup(
+                "the path did not become \(expected)\(request.map { " after \($0.summary)" } ?? "") "
+                    + "(last seen: \(seen ?? "none")); is pathmond running in this namespace?")
+        }
+    }
+}
