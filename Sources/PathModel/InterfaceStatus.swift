@@ -12,10 +12,17 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var routes: [DefaultRoute]
     /// The families it can route to the internet: a usable address and a default route of that family.
     public var supportedFamilies: Set<AddressFamily>
+    /// The network it is attached to, when known.
+    public var identity: NetworkIdentity?
+    /// Expensive after detection and the user's policy (the policy wins).
+    public var isExpensive: Bool
+    /// In Low Data Mode: the user marked its network constrained.
+    public var isConstrained: Bool
 
     public init(
         link: Link, interfaceClass: InterfaceClass, readiness: InterfaceReadiness, addresses: [InterfaceAddress],
-        routes: [DefaultRoute], supportedFamilies: Set<AddressFamily>
+        routes: [DefaultRoute], supportedFamilies: Set<AddressFamily>, identity: NetworkIdentity? = nil,
+        isExpensive: Bool? = nil, isConstrained: Bool = false
     ) {
         self.link = link
         self.interfaceClass = interfaceClass
@@ -23,6 +30,9 @@ public struct InterfaceStatus: Sendable, Hashable {
         self.addresses = addresses
         self.routes = routes
         self.supportedFamilies = supportedFamilies
+        self.identity = identity
+        self.isExpensive = isExpensive ?? interfaceClass.isExpensive
+        self.isConstrained = isConstrained
     }
 
     /// The lowest metric among its default routes: what orders interfaces of one kind.

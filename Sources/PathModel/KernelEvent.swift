@@ -12,19 +12,28 @@ public enum KernelEvent: Sendable, Hashable {
     case routeAdded(DefaultRoute, replacing: Bool)
     /// RTM_DELROUTE for a default route.
     case routeRemoved(DefaultRoute)
+    /// RTM_NEWNEIGH with a link-layer address (reachable, stale, permanent, ...).
+    case neighbourChanged(Neighbour)
+    /// RTM_DELNEIGH, or an entry that lost its link-layer address (failed, incomplete).
+    case neighbourRemoved(interfaceIndex: Int32, address: IPAddress)
     /// A complete dump (at start, and after lost notifications): the only truth from here on.
     case snapshot(KernelSnapshot)
 }
 
-/// Everything path evaluation needs, as one dump of links, addresses and default routes saw it.
+/// Everything path evaluation needs, as one dump of links, addresses, default routes and neighbours saw it.
 public struct KernelSnapshot: Sendable, Hashable {
     public var links: [Link]
     public var addresses: [InterfaceAddress]
     public var routes: [DefaultRoute]
+    public var neighbours: [Neighbour]
 
-    public init(links: [Link] = [], addresses: [InterfaceAddress] = [], routes: [DefaultRoute] = []) {
+    public init(
+        links: [Link] = [], addresses: [InterfaceAddress] = [], routes: [DefaultRoute] = [],
+        neighbours: [Neighbour] = []
+    ) {
         self.links = links
         self.addresses = addresses
         self.routes = routes
+        self.neighbours = neighbours
     }
 }

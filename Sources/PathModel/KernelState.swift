@@ -8,6 +8,7 @@ public struct KernelState: Sendable, Hashable {
     private var addressTable: [AddressKey: InterfaceAddress] = [:]
     /// The default routes, in no particular order.
     public private(set) var routes: Set<DefaultRoute> = []
+    private var neighbourTable: [NeighbourKey: Neighbour] = [:]
 
     public init() {}
 
@@ -29,6 +30,11 @@ public struct KernelState: Sendable, Hashable {
         routes.filter { $0.interfaceIndex == index }
     }
 
+    /// The link-layer address of a neighbour, if the kernel has resolved it.
+    public func neighbour(_ address: IPAddress, on index: Int32) -> Neighbour? {
+        neighbourTable[NeighbourKey(interfaceIndex: index, address: address)]
+    }
+
     /// Applies one kernel event.
     public mutating func apply(_ event: KernelEvent) {
         switch event {
@@ -43,6 +49,11 @@ public struct KernelState: Sendable, Hashable {
             links[index] = nil
             addressTable = addressTable.filter { $0.key.interfaceIndex != index }
             routes = routes.filter { $0.interfaceIndex != index }
+            neighbourTable = neighbourTable.filter { $0.key.interfaceIndex != index }
+        case .neighbourChanged(let neighbour):
+            neighbourTable[neighbour.key] = neighbour
+        case .neighbourRemoved(let index, let address):
+            neighbourTable[NeighbourKey(interfaceIndex: index, address: address)] = nil
         case .addressAdded(let address):
             addressTable[address.key] = address
         case .addressRemoved(let address):
@@ -56,6 +67,7 @@ public struct KernelState: Sendable, Hashable {
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
             routes = Set(snapshot.routes)
+            neighbourTable = Dictionary(snapshot.neighbours.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         }
     }
 
@@ -71,7 +83,10 @@ public struct KernelState: Sendable, Hashable {
             addresses: addressTable.values.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
             },
-            routes: routes.sorted(by: DefaultRoute.displayOrder)
+            routes: routes.sorted(by: DefaultRoute.displayOrder),
+            neighbours: neighbourTable.values.sorted {
+                ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
+            }
         )
     }
 }

@@ -71,11 +71,14 @@ public struct PathInterface: Sendable, Hashable {
     public var kind: InterfaceKind
     /// Traffic over it is expensive.
     public var isExpensive: Bool
+    /// Its network is in Low Data Mode.
+    public var isConstrained: Bool
 
-    public init(index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool) {
+    public init(index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool, isConstrained: Bool = false) {
         self.index = index
         self.name = name
         self.kind = kind
         self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
     }
 }

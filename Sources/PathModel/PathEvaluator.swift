@@ -9,12 +9,14 @@ public struct PathEvaluator: Sendable, Hashable {
     }
 
     /// Every interface, loopback included, by index.
-    public func interfaces(in state: KernelState) -> [InterfaceStatus] {
-        state.links.values.sorted { $0.index < $1.index }.map { status(of: $0, in: state) }
+    public func interfaces(in state: KernelState, context: NetworkContext = NetworkContext()) -> [InterfaceStatus] {
+        state.links.values.sorted { $0.index < $1.index }.map { status(of: $0, in: state, context: context) }
     }
 
     /// The status of one link.
-    public func status(of link: Link, in state: KernelState) -> InterfaceStatus {
+    public func status(
+        of link: Link, in state: KernelState, context: NetworkContext = NetworkContext()
+    ) -> InterfaceStatus {
         let addresses = state.addresses(of: link.index).sorted { $0.address < $1.address }
         let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)
         let addressFamilies = Set(addresses.filter(\.isUsable).map(\.family))
@@ -31,15 +33,35 @@ public struct PathEvaluator: Sendable, Hashable {
         } else {
             readiness = .usable
         }
+        let interfaceClass = classifier.classify(link)
+        let identity = Self.identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
+        let policy = identity.map { context.policy[$0.key] } ?? NetworkPolicy()
+        let detectedExpensive = interfaceClass.isExpensive || context.meteredInterfaces.contains(link.index)
         return InterfaceStatus(
-            link: link, interfaceClass: classifier.classify(link), readiness: readiness, addresses: addresses,
-            routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : []
+            link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
+            routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
+            isExpensive: policy.isExpensive ?? detectedExpensive, isConstrained: policy.isConstrained ?? false
         )
     }
 
+    /// The network a link is on: from an identity source (Wi-Fi, cellular) or, for wired links, the link-layer
+    /// address of the gateway of its best default route, once the kernel has resolved it.
+    static func identity(
+        of link: Link, kind: InterfaceKind, routes: [DefaultRoute], in state: KernelState, context: NetworkContext
+    ) -> NetworkIdentity? {
+        if let identity = context.identities[link.index] { return identity }
+        guard kind == .wired else { return nil }
+        for gateway in routes.compactMap(\.gateway) {
+            if let neighbour = state.neighbour(gateway, on: link.index) {
+                return .wired(gateway: neighbour.linkLayerAddress)
+            }
+        }
+        return nil
+    }
+
     /// The system path.
-    public func path(in state: KernelState) -> Path {
-        path(from: interfaces(in: state))
+    public func path(in state: KernelState, context: NetworkContext = NetworkContext()) -> Path {
+        path(from: interfaces(in: state, context: context))
     }
 
     /// The system path from interface statuses already derived.
@@ -61,9 +83,10 @@ public struct PathEvaluator: Sendable, Hashable {
             availableInterfaces: available.map {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
-                    isExpensive: $0.interfaceClass.isExpensive)
+                    isExpensive: $0.isExpensive, isConstrained: $0.isConstrained)
             },
-            isExpensive: primary.interfaceClass.isExpensive,
+            isExpensive: primary.isExpensive,
+            isConstrained: primary.isConstrained,
             supportsIPv4: families.contains(.ipv4),
             supportsIPv6: families.contains(.ipv6),
             gateways: uniqued(gateways)

@@ -5,13 +5,19 @@ public struct PathTracker: Sendable {
     public private(set) var state: KernelState
     /// How the path is derived.
     public private(set) var evaluator: PathEvaluator
+    /// Identities, detection and the user's policy.
+    public private(set) var context: NetworkContext
     /// The path after the last applied events.
     public private(set) var path: Path
 
-    public init(state: KernelState = KernelState(), evaluator: PathEvaluator = PathEvaluator()) {
+    public init(
+        state: KernelState = KernelState(), evaluator: PathEvaluator = PathEvaluator(),
+        context: NetworkContext = NetworkContext()
+    ) {
         self.state = state
         self.evaluator = evaluator
-        self.path = evaluator.path(in: state)
+        self.context = context
+        self.path = evaluator.path(in: state, context: context)
     }
 
     /// Applies a batch of events; returns the new path if it differs from the previous one.
@@ -26,11 +32,17 @@ public struct PathTracker: Sendable {
         return reevaluate()
     }
 
+    /// Changes identities, detection or policy; returns the new path if that changed it.
+    public mutating func updateContext(_ update: (inout NetworkContext) -> Void) -> Path? {
+        update(&context)
+        return reevaluate()
+    }
+
     /// Every interface's status.
-    public var interfaces: [InterfaceStatus] { evaluator.interfaces(in: state) }
+    public var interfaces: [InterfaceStatus] { evaluator.interfaces(in: state, context: context) }
 
     private mutating func reevaluate() -> Path? {
-        let newPath = evaluator.path(in: state)
+        let newPath = evaluator.path(in: state, context: context)
         guard newPath != path else { return nil }
         path = newPath
         return newPath

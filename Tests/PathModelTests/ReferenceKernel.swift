@@ -30,6 +30,9 @@ struct ReferenceKernel {
             if !routes.contains(route) { routes.append(route) }
         case .routeRemoved(let route):
             routes.removeAll { $0 == route }
+        case .neighbourChanged, .neighbourRemoved:
+            // Neighbours only name wired networks; without a policy they never change the path.
+            break
         case .snapshot(let snapshot):
             self = ReferenceKernel()
             for link in snapshot.links { links[link.index] = link }

@@ -27,7 +27,7 @@ import Testing
         #expect(scenario.client.monitor.currentPath == after)
     }
 
-    @Test func cancelEndsTheSequence() async throws {
+    @Test(.timeLimit(.minutes(1))) func cancelEndsTheSequence() async throws {
         let scenario = try Scenario.start { try $0.addVeth("eth0", peer: "eth0-peer") }
         defer { #expect(scenario.tearDown() == 0) }
         let monitor = PathMonitor(socketPath: scenario.daemon.socketPath)
@@ -35,7 +35,10 @@ import Testing
         let first = await iterator.next()
         #expect(first?.status == .unsatisfied)
         monitor.cancel()
-        #expect(await iterator.next() == nil)
+        // Updates already buffered may still come out; then the sequence must end.
+        var leftovers = 0
+        while await iterator.next() != nil { leftovers += 1 }
+        #expect(leftovers < 10)
     }
 }
 

@@ -1,0 +1,19 @@
+/// What the path depends on beyond the kernel's links, addresses and routes: which network each interface is on,
+/// what detection says about cost, and the user's policy.
+public struct NetworkContext: Sendable, Hashable {
+    /// Identities from sources the kernel's route tables do not hold (Wi-Fi SSID, SIM), by interface index.
+    /// Wired identities come from the kernel's neighbour table and are derived, not stored here.
+    public var identities: [Int32: NetworkIdentity]
+    /// Interfaces detection found metered (a DHCP lease with ANDROID_METERED, for instance), by index.
+    public var meteredInterfaces: Set<Int32>
+    /// The user's settings.
+    public var policy: Policy
+
+    public init(
+        identities: [Int32: NetworkIdentity] = [:], meteredInterfaces: Set<Int32> = [], policy: Policy = Policy()
+    ) {
+        self.identities = identities
+        self.meteredInterfaces = meteredInterfaces
+        self.policy = policy
+    }
+}
