@@ -31,6 +31,10 @@ let package = Package(
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel"], swiftSettings: strict),
+        // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
+        .target(name: "PolicyStore", dependencies: ["PathModel"], swiftSettings: strict),
+        // What the kernel's tables do not say: metered DHCP leases, the SIM behind a modem.
+        .target(name: "NetworkHints", dependencies: ["PathModel"], swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
         // The client library apps import.
@@ -38,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "pathmond",
             dependencies: [
-                "Netlink", "PathModel", "PathProtocol",
+                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -67,6 +71,10 @@ let package = Package(
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
         .testTarget(
             name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel"], swiftSettings: strict),
+        .testTarget(
+            name: "NetworkHintsTests", dependencies: ["NetworkHints", "PathModel"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
