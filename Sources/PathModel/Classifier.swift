@@ -24,4 +24,9 @@ public struct Classifier: Sendable, Hashable {
         }
         return result
     }
+
+    /// The network identity the configuration gives a link, if any (first matching override that sets one).
+    public func configuredIdentity(of link: Link) -> NetworkIdentity? {
+        overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.network).first.map(NetworkIdentity.init(key:))
+    }
 }

@@ -8,6 +8,8 @@ struct ConfigurationParser {
         case none
         /// An `[interface PATTERN]` section being filled in.
         case interface(OpenInterfaceSection)
+        /// `[policy]`: who may change policy.
+        case policy(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -23,14 +25,17 @@ struct ConfigurationParser {
         mutating func set(
             key: String, value: String, line: Int, warnings: inout [ConfigurationWarning]
         ) throws(ConfigurationError) {
-            guard key == "type" || key == "expensive" else {
+            guard key == "type" || key == "expensive" || key == "network" else {
                 warnings.append(.unknownKey(line: line, section: "interface \(override.pattern)", key: key))
                 return
             }
             if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
             guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
             let word = value.lowercased()
-            if key == "type" {
+            if key == "network" {
+                guard let network = NetworkKey(value) else { throw .invalidNetworkKey(line: line, value: value) }
+                override.network = network
+            } else if key == "type" {
                 guard word != InterfaceKind.loopback.rawValue else { throw .loopbackNotAllowed(line: line) }
                 guard let kind = InterfaceKind(rawValue: word) else {
                     throw .invalidInterfaceType(line: line, value: value)
@@ -50,6 +55,7 @@ struct ConfigurationParser {
     private var section = Section.none
     private var overrides: [InterfaceOverride] = []
     private var warnings: [ConfigurationWarning] = []
+    private var adminGroup: String?
 
     /// Reads one line (`number` is 1-based).
     mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
@@ -67,7 +73,7 @@ struct ConfigurationParser {
     /// The configuration once every line has been read.
     mutating func finish() -> Configuration {
         closeSection()
-        return Configuration(overrides: overrides, warnings: warnings)
+        return Configuration(overrides: overrides, warnings: warnings, adminGroup: adminGroup)
     }
 
     private mutating func beginSection(_ content: Substring, line: Int) throws(ConfigurationError) {
@@ -78,6 +84,10 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
+        if name == "policy" && words.count == 1 {
+            section = .policy(keyLines: [:])
+            return
+        }
         guard name == "interface" else {
             warnings.append(.unknownSection(line: line, name: words.joined(separator: " ")))
             section = .unknown
@@ -103,10 +113,31 @@ struct ConfigurationParser {
             throw .keyOutsideSection(line: line, key: String(key))
         case .unknown:
             return
+        case .policy(var keyLines):
+            try setPolicy(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .policy(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)
         }
+    }
+
+    /// Applies one `key = value` line of `[policy]`.
+    private mutating func setPolicy(
+        key: String, value: String, line: Int, keyLines: inout [String: Int]
+    ) throws(ConfigurationError) {
+        guard key == "admin-group" else {
+            warnings.append(.unknownKey(line: line, section: "policy", key: key))
+            return
+        }
+        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        // POSIX portable user and group names: letters, digits, ".", "_", "-", not starting with "-".
+        guard value.first != "-",
+            value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else { throw .invalidGroupName(line: line, value: value) }
+        adminGroup = value
+        keyLines[key] = line
     }
 
     /// Files the section being read, if any. A section that set nothing is dropped with a warning.

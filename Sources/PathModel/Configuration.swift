@@ -7,6 +7,10 @@
 /// [interface wwan-stick*]      # an interface name or a glob pattern: *, ?, [abc], [a-z], [!a]
 /// type = cellular              # wired | wifi | cellular | other
 /// expensive = true             # true | false | yes | no | 1 | 0 (any letter case)
+/// network = wifi:HomeNet       # the network it is on, for devices whose identity cannot be read (and tests)
+///
+/// [policy]
+/// admin-group = pathmond       # members of this group may change policy (root always may)
 /// ```
 ///
 /// - Each `[interface PATTERN]` section becomes one ``InterfaceOverride``, in file order. Sections whose patterns
@@ -23,11 +27,16 @@ public struct Configuration: Sendable, Hashable {
     public var overrides: [InterfaceOverride]
     /// What the parser skipped: unknown sections and keys, sections that set nothing.
     public var warnings: [ConfigurationWarning]
+    /// The group whose members may change policy besides root (`[policy] admin-group`).
+    public var adminGroup: String?
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
-    public init(overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = []) {
+    public init(
+        overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = [], adminGroup: String? = nil
+    ) {
         self.overrides = overrides
         self.warnings = warnings
+        self.adminGroup = adminGroup
     }
 
     /// The classifier these overrides describe.

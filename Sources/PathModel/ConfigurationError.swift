@@ -21,6 +21,10 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidBoolean(line: Int, key: String, value: String)
     /// The same key twice in one section; `firstLine` is where it was first set.
     case duplicateKey(line: Int, key: String, firstLine: Int)
+    /// A `network` that is not a network key such as `wifi:HomeNet`, `cellular:sim-...` or `wired:02:00:...`.
+    case invalidNetworkKey(line: Int, value: String)
+    /// An `admin-group` that is not a valid group name.
+    case invalidGroupName(line: Int, value: String)
 
     /// The 1-based line number of the offending line.
     public var line: Int {
@@ -28,7 +32,7 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .malformedLine(let line, _), .malformedSectionHeader(let line, _), .missingPattern(let line),
             .extraPattern(let line, _), .keyOutsideSection(let line, _), .missingValue(let line, _),
             .invalidInterfaceType(let line, _), .loopbackNotAllowed(let line), .invalidBoolean(let line, _, _),
-            .duplicateKey(let line, _, _):
+            .duplicateKey(let line, _, _), .invalidNetworkKey(let line, _), .invalidGroupName(let line, _):
             return line
         }
     }
@@ -60,6 +64,11 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return "\"\(key)\" must be true, false, yes, no, 1 or 0, not \"\(value)\""
         case .duplicateKey(_, let key, let firstLine):
             return "\"\(key)\" is already set in this section on line \(firstLine)"
+        case .invalidNetworkKey(_, let value):
+            return "\"\(value)\" is not a network key; expected e.g. wifi:HomeNet (SSID bytes outside printable "
+                + "ASCII, and %, written %XX), cellular:ID or wired:MAC"
+        case .invalidGroupName(_, let value):
+            return "\"\(value)\" is not a group name"
         }
     }
 }

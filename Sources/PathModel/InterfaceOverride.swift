@@ -6,11 +6,14 @@ public struct InterfaceOverride: Sendable, Hashable {
     public var kind: InterfaceKind?
     /// The expensive flag to report instead of the detected one, if set.
     public var isExpensive: Bool?
+    /// The network the interface is on, for devices whose identity pathmond cannot read (and for tests).
+    public var network: NetworkKey?
 
-    public init(pattern: String, kind: InterfaceKind? = nil, isExpensive: Bool? = nil) {
+    public init(pattern: String, kind: InterfaceKind? = nil, isExpensive: Bool? = nil, network: NetworkKey? = nil) {
         self.pattern = pattern
         self.kind = kind
         self.isExpensive = isExpensive
+        self.network = network
     }
 
     /// Whether this override applies to an interface of that name.

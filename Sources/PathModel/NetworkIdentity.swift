@@ -10,6 +10,15 @@ public enum NetworkIdentity: Sendable, Hashable {
     /// the same port.
     case wired(gateway: String)
 
+    /// The identity a key stands for.
+    public init(key: NetworkKey) {
+        switch key.kind {
+        case .wifi: self = .wifi(ssid: key.ssid ?? [])
+        case .cellular: self = .cellular(subscriber: key.value)
+        case .wired: self = .wired(gateway: key.value)
+        }
+    }
+
     /// The stable, lossless key the policy store files this network under.
     public var key: NetworkKey {
         switch self {

@@ -34,7 +34,7 @@ public struct PathEvaluator: Sendable, Hashable {
             readiness = .usable
         }
         let interfaceClass = classifier.classify(link)
-        let identity = Self.identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
+        let identity = identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
         let policy = identity.map { context.policy[$0.key] } ?? NetworkPolicy()
         let detectedExpensive = interfaceClass.isExpensive || context.meteredInterfaces.contains(link.index)
         return InterfaceStatus(
@@ -46,10 +46,11 @@ public struct PathEvaluator: Sendable, Hashable {
 
     /// The network a link is on: from an identity source (Wi-Fi, cellular) or, for wired links, the link-layer
     /// address of the gateway of its best default route, once the kernel has resolved it.
-    static func identity(
+    func identity(
         of link: Link, kind: InterfaceKind, routes: [DefaultRoute], in state: KernelState, context: NetworkContext
     ) -> NetworkIdentity? {
         if let identity = context.identities[link.index] { return identity }
+        if let identity = classifier.configuredIdentity(of: link) { return identity }
         guard kind == .wired else { return nil }
         for gateway in routes.compactMap(\.gateway) {
             if let neighbour = state.neighbour(gateway, on: link.index) {

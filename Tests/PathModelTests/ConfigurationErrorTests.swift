@@ -32,7 +32,7 @@ import Testing
         ("[interface x]\nexpensive = 2", .invalidBoolean(line: 2, key: "expensive", value: "2")),
         ("[interface x]\ntype = wifi\n\ntype = wired", .duplicateKey(line: 4, key: "type", firstLine: 2)),
         ("[interface x]\r\nexpensive = 1\r\nexpensive = 1", .duplicateKey(line: 3, key: "expensive", firstLine: 2)),
-        ("[policy]\nnot an assignment", .malformedLine(line: 2, text: "not an assignment")),
+        ("[routing]\nnot an assignment", .malformedLine(line: 2, text: "not an assignment")),
     ])
     func refuses(_ text: String, _ expected: ConfigurationError) {
         #expect(throws: expected) { try Configuration.parse(text) }

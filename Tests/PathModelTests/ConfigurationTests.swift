@@ -72,7 +72,7 @@ import Testing
 
     @Test func unknownSectionsAreSkippedWithAWarning() throws {
         let text = """
-            [policy]
+            [routing]
             admin-group = pathmond
             anything = at all
             [interface wg0]
@@ -80,7 +80,7 @@ import Testing
             """
         let configuration = try Configuration.parse(text)
         #expect(configuration.overrides == [InterfaceOverride(pattern: "wg0", kind: .other)])
-        #expect(configuration.warnings == [.unknownSection(line: 1, name: "policy")])
+        #expect(configuration.warnings == [.unknownSection(line: 1, name: "routing")])
     }
 
     @Test func unknownKeysAreSkippedWithAWarning() throws {
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (ConfigurationWarning.unknownSection(line: 4, name: "policy"), 4, "line 4: unknown section [policy] ignored"),
+        (ConfigurationWarning.unknownSection(line: 4, name: "routing"), 4, "line 4: unknown section [routing] ignored"),
         (
             .unknownKey(line: 2, section: "interface x", key: "mtu"), 2,
             "line 2: unknown key \"mtu\" in [interface x] ignored"
