@@ -71,6 +71,14 @@ let package = Package(
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
         .testTarget(
             name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(
+            name: "pathmondTests",
+            dependencies: [
+                "pathmond", "PathModel", "PathProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel"], swiftSettings: strict),
         .testTarget(
             name: "NetworkHintsTests", dependencies: ["NetworkHints", "PathModel"], exclude: ["Fixtures"],

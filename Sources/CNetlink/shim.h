@@ -12,11 +12,16 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/route.h>
 #include <netlink/route/nexthop.h>
+#include <netlink/route/neighbour.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/if_arp.h>
+#include <linux/neighbour.h>
+#include <linux/nl80211.h>
 #include <linux/sched.h>
 
 // setns(2) sits behind _GNU_SOURCE in glibc's <sched.h>, which Swift's Glibc module is built without.

@@ -1,7 +1,7 @@
 internal import CNetlink
 import PathModel
 
-/// Reads links, addresses and default routes with three dump requests on a request socket.
+/// Reads links, addresses, default routes and neighbours with four dump requests on a request socket.
 enum KernelDump {
     /// How many times an interrupted dump (NLM_F_DUMP_INTR) is repeated before giving up for now.
     static let maximumAttempts = 10
@@ -31,13 +31,13 @@ enum KernelDump {
     }
 
     /// One attempt. Every dump is read to its end even if an earlier one was interrupted, so the socket is left
-    /// clean; a single interruption spoils the whole attempt, since the three dumps must describe one moment.
+    /// clean; a single interruption spoils the whole attempt, since the four dumps must describe one moment.
     private static func readOnce(from socket: NetlinkSocket, calls: NetlinkCalls) -> Result<
         KernelSnapshot, NetlinkError
     > {
         var snapshot = KernelSnapshot()
         var interrupted = false
-        for type in [RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE] {
+        for type in [RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH] {
             _ = socket.sink.take()
             let result = calls.dump(socket, Int32(type))
             if result == -NLE_DUMP_INTR {
@@ -51,6 +51,7 @@ enum KernelDump {
                 case .linkChanged(let link): snapshot.links.append(link)
                 case .addressAdded(let address): snapshot.addresses.append(address)
                 case .routeAdded(let route, _): snapshot.routes.append(route)
+                case .neighbourChanged(let neighbour): snapshot.neighbours.append(neighbour)
                 default: break  // a dump only holds RTM_NEW* messages
                 }
             }

@@ -23,12 +23,14 @@ enum KernelMessage {
             return AddressConversion.events(from: message, removed: type == Int(RTM_DELADDR))
         case Int(RTM_NEWROUTE), Int(RTM_DELROUTE):
             return RouteConversion.events(from: header, removed: type == Int(RTM_DELROUTE))
+        case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
+            return NeighbourConversion.events(from: header, removed: type == Int(RTM_DELNEIGH))
         default:
             return .notRelevant
         }
     }
 
-    /// The fixed header after the netlink header (ifinfomsg, ifaddrmsg, rtmsg), if the message is long enough.
+    /// The fixed header after the netlink header (ifinfomsg, ifaddrmsg, rtmsg, ndmsg), if the message is long enough.
     static func payload<Header>(of header: UnsafeMutablePointer<nlmsghdr>, as _: Header.Type) -> Header? {
         guard nlmsg_datalen(header) >= MemoryLayout<Header>.size else { return nil }
         return nlmsg_data(header).loadUnaligned(as: Header.self)

@@ -3,7 +3,7 @@ import Dispatch
 import PathModel
 import Synchronization
 
-/// Watches the kernel's links, addresses and default routes through rtnetlink and delivers them as batches of
+/// Watches the kernel's links, addresses, default routes and neighbours through rtnetlink and delivers them as batches of
 /// `KernelEvent`s: first a full dump, then one batch per drained read of notifications, and a new full dump whenever
 /// notifications were lost. Driven by events only: no polling, no periodic timer.
 ///
@@ -36,7 +36,7 @@ public final class KernelWatcher: @unchecked Sendable {
     private static let firstRetryDelayMilliseconds = 50
     private static let longestRetryDelayMilliseconds = 5_000
 
-    /// Opens the sockets and subscribes to link, address and route notifications (IPv4 and IPv6).
+    /// Opens the sockets and subscribes to link, address, route and neighbour notifications (IPv4 and IPv6).
     ///
     /// - Parameters:
     ///   - receiveBufferSize: The notification socket's receive buffer, set with SO_RCVBUFFORCE (past rmem_max,

@@ -7,7 +7,7 @@ struct NetlinkCalls: Sendable {
     /// One nl_recvmsgs_report on the notification socket: messages read (> 0), drained (0 or -NLE_AGAIN), or a
     /// negative NLE code.
     var receiveNotifications: @Sendable (_ socket: NetlinkSocket) -> Int32
-    /// Sends one dump request (RTM_GETLINK, RTM_GETADDR or RTM_GETROUTE, all families) and reads the whole reply:
+    /// Sends one dump request (RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE or RTM_GETNEIGH, all families) and reads the whole reply:
     /// messages read, or a negative NLE code (-NLE_DUMP_INTR when the kernel flagged the dump inconsistent).
     var dump: @Sendable (_ socket: NetlinkSocket, _ type: Int32) -> Int32
 

@@ -15,7 +15,7 @@ final class NetlinkSocket: @unchecked Sendable {
 
     /// The kind of socket: subscribed to notifications, or for request/response (dumps, writes).
     enum Role {
-        /// Subscribed to the link, address and route groups; non-blocking; no sequence checks, since
+        /// Subscribed to the link, address, route and neighbour groups; non-blocking; no sequence checks, since
         /// notifications carry sequence numbers of other processes' requests.
         case notifications(receiveBufferSize: Int)
         /// Blocking, sequence-checked, one request at a time.
@@ -54,7 +54,10 @@ final class NetlinkSocket: @unchecked Sendable {
     }
 
     private func subscribe(receiveBufferSize: Int) throws(NetlinkError) {
-        let groups = [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE]
+        let groups = [
+            RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE,
+            RTNLGRP_NEIGH,
+        ]
         for group in groups {
             // nl_socket_add_memberships is variadic, which Swift cannot call: one group at a time.
             let result = nl_socket_add_membership(handle, Int32(group.rawValue))

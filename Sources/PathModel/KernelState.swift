@@ -58,6 +58,14 @@ public struct KernelState: Sendable, Hashable {
             addressTable[address.key] = address
         case .addressRemoved(let address):
             addressTable[address.key] = nil
+            if address.family == .ipv4
+                && !addressTable.values.contains(where: {
+                    $0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4
+                })
+            {
+                // The last IPv4 address gone: the kernel flushes the link's IPv4 routes without RTM_DELROUTE.
+                routes = routes.filter { !($0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4) }
+            }
         case .routeAdded(let route, let replacing):
             if replacing { routes = routes.filter { !$0.sharesSlot(with: route) } }
             routes.insert(route)

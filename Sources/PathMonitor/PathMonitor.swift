@@ -79,12 +79,18 @@ public final class PathMonitor: Sendable {
         wakeUp.signal()
     }
 
+    deinit {
+        // The connection thread holds the monitor only weakly; closing its socket lets it notice and end.
+        cancel()
+    }
+
     /// Every update, starting with the current one if known. Each call makes a new independent sequence.
     public var updates: AsyncStream<Update> {
         AsyncStream { continuation in
             let token = addConsumer(
                 Consumer(deliver: { continuation.yield($0) }, finish: { continuation.finish() }))
-            continuation.onTermination = { [weak self] _ in self?.removeConsumer(token) }
+            // The stream keeps the monitor alive while someone iterates it: `for await p in PathMonitor().paths`.
+            continuation.onTermination = { _ in self.removeConsumer(token) }
             if token == nil { continuation.finish() }
         }
     }
@@ -130,34 +136,62 @@ public final class PathMonitor: Sendable {
 
     private var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
-    /// The connection loop runs on its own thread: the socket calls block, and an app's executor must not.
+    /// The connection loop runs on its own thread: the socket calls block, and an app's executor must not. The
+    /// thread refers to the monitor weakly, and only between blocking calls, so dropping the monitor ends it.
     private func startConnectionThread() {
-        let thread = Thread { [self] in connectionLoop() }
-        thread.start()
+        let monitor = WeakMonitor(self)
+        Thread { PathMonitor.connectionLoop(monitor) }.start()
     }
 
-    private func connectionLoop() {
-        while !isCancelled {
-            do {
-                let connection = try PathmondConnection(socketPath: socketPath)
-                let accepted = state.withLock { state -> Bool in
-                    guard !state.isCancelled else { return false }
-                    state.connection = connection
-                    return true
+    private static func connectionLoop(_ monitor: WeakMonitor) {
+        while let connection = monitor.value?.connect() {
+            if let connection {
+                do {
+                    try connection.watchPath { path in
+                        guard let current = monitor.value else { return false }
+                        current.publish(.path(path))
+                        return !current.isCancelled
+                    }
+                } catch {
+                    monitor.value?.connectionEnded(error)
                 }
-                guard accepted else { return }
-                try connection.watchPath { [self] path in
-                    publish(.path(path))
-                    return !isCancelled
-                }
-            } catch {
-                state.withLock { $0.connection = nil }
-                if isCancelled { return }
-                publish(.unavailable(error))
             }
-            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(retryDelay.nanoseconds)))
+            guard let (wakeUp, delay) = monitor.value?.retryWait() else { return }
+            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay.nanoseconds)))
         }
     }
+
+    /// One attempt to reach the daemon: nil when cancelled (stop), `.some(nil)` when it failed (retry).
+    private func connect() -> PathmondConnection?? {
+        guard !isCancelled else { return nil }
+        do {
+            let connection = try PathmondConnection(socketPath: socketPath, replyTimeout: nil)
+            let accepted = state.withLock { state -> Bool in
+                guard !state.isCancelled else { return false }
+                state.connection = connection
+                return true
+            }
+            return accepted ? .some(connection) : nil
+        } catch {
+            publish(.unavailable(error))
+            return .some(nil)
+        }
+    }
+
+    private func connectionEnded(_ error: PathmondClientError) {
+        state.withLock { $0.connection = nil }
+        if !isCancelled { publish(.unavailable(error)) }
+    }
+
+    private func retryWait() -> (DispatchSemaphore, Duration)? {
+        isCancelled ? nil : (wakeUp, retryDelay)
+    }
+}
+
+/// A weak reference the connection thread can hold without keeping the monitor alive.
+private final class WeakMonitor: Sendable {
+    weak let value: PathMonitor?
+    init(_ value: PathMonitor) { self.value = value }
 }
 
 extension Duration {

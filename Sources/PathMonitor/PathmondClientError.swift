@@ -14,6 +14,8 @@ public enum PathmondClientError: Error, Sendable, Hashable, CustomStringConverti
     case system(operation: String, errno: Int32)
     /// pathmond closed the connection.
     case disconnected
+    /// Something listens on the socket but did not answer in time: not pathmond, or a daemon that is stuck.
+    case timedOut(socketPath: String)
     /// pathmond sent something this library cannot read.
     case invalidReply(String)
     /// pathmond answered with a Varlink error.
@@ -30,6 +32,8 @@ public enum PathmondClientError: Error, Sendable, Hashable, CustomStringConverti
             return "\(operation) failed: \(String(cString: strerror(code)))"
         case .disconnected:
             return "pathmond closed the connection"
+        case .timedOut(let path):
+            return "no answer on \(path): is that pathmond's socket?"
         case .invalidReply(let detail):
             return "unreadable reply from pathmond: \(detail)"
         case .remote(let error):

@@ -11,8 +11,13 @@ public final class PathmondConnection: Sendable {
     private let codec = VarlinkCodec()
 
     /// Connects; throws `.daemonNotRunning` when nothing listens at `socketPath`.
-    public init(socketPath: String = PathmondConnection.defaultSocketPath) throws(PathmondClientError) {
+    /// - Parameter replyTimeout: how long a one-shot call waits for its reply before `.timedOut`; nil waits for
+    ///   ever. `watchPath` always waits for ever: a path may stay the same for days.
+    public init(
+        socketPath: String = PathmondConnection.defaultSocketPath, replyTimeout: Duration? = .seconds(10)
+    ) throws(PathmondClientError) {
         socket = try VarlinkSocket(path: socketPath)
+        socket.setReceiveTimeout(replyTimeout)
     }
 
     /// io.pathmond.GetPath.
@@ -27,9 +32,41 @@ public final class PathmondConnection: Sendable {
         return try receive(Methods.InterfacesReply.self).parameters.interfaces
     }
 
+    /// io.pathmond.ListNetworks: remembered and attached networks.
+    public func networks() throws(PathmondClientError) -> [WireNetwork] {
+        try call("io.pathmond.ListNetworks", NoParameters(), reply: Methods.NetworksReply.self).networks
+    }
+
+    /// io.pathmond.GetStatus: the daemon's version and the condition of its policy file.
+    public func status() throws(PathmondClientError) -> WireDaemonStatus {
+        try call("io.pathmond.GetStatus", NoParameters(), reply: Methods.StatusReply.self).status
+    }
+
+    /// io.pathmond.SetConstrained: Low Data Mode for the network on `interface`, or the one `key` names.
+    public func setConstrained(
+        _ constrained: Bool, interface: String? = nil, key: String? = nil
+    ) throws(PathmondClientError) -> WireNetwork {
+        let parameters = Methods.SetConstrainedParameters(interface: interface, key: key, constrained: constrained)
+        return try call("io.pathmond.SetConstrained", parameters, reply: Methods.NetworkReply.self).network
+    }
+
+    /// io.pathmond.SetExpensive: true or false pins the flag; nil leaves it to detection again.
+    public func setExpensive(
+        _ expensive: Bool?, interface: String? = nil, key: String? = nil
+    ) throws(PathmondClientError) -> WireNetwork {
+        let parameters = Methods.SetExpensiveParameters(interface: interface, key: key, expensive: expensive)
+        return try call("io.pathmond.SetExpensive", parameters, reply: Methods.NetworkReply.self).network
+    }
+
+    /// io.pathmond.ForgetNetwork.
+    public func forgetNetwork(key: String) throws(PathmondClientError) {
+        _ = try call("io.pathmond.ForgetNetwork", Methods.ForgetNetworkParameters(key: key), reply: NoParameters.self)
+    }
+
     /// io.pathmond.WatchPath: calls `handler` with the current path and then every change, until the handler
     /// returns false or the connection ends (which throws `.disconnected`).
     public func watchPath(_ handler: (Path) -> Bool) throws(PathmondClientError) {
+        socket.setReceiveTimeout(nil)
         try send("io.pathmond.WatchPath", more: true)
         while true {
             let reply = try receive(Methods.PathReply.self)
@@ -41,6 +78,13 @@ public final class PathmondConnection: Sendable {
     /// Unblocks a `watchPath` running on another thread.
     public func close() {
         socket.shutdown()
+    }
+
+    private func call<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
+        _ method: String, _ parameters: Parameters, reply: Reply.Type
+    ) throws(PathmondClientError) -> Reply {
+        try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters)))
+        return try receive(reply).parameters
     }
 
     private func send(_ method: String, more: Bool = false) throws(PathmondClientError) {

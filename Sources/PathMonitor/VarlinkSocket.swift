@@ -8,6 +8,7 @@ import Synchronization
 /// A blocking Varlink connection over a Unix stream socket: send a call, read NUL-framed replies.
 final class VarlinkSocket: Sendable {
     private let descriptor: Int32
+    private let path: String
     /// Reads happen on one thread at a time (the caller's); the framer is guarded only to satisfy Sendable.
     private let framer = Mutex(NULFramer())
 
@@ -36,6 +37,14 @@ final class VarlinkSocket: Sendable {
             }
         }
         self.descriptor = descriptor
+        self.path = path
+    }
+
+    /// Makes `receive` give up after `timeout` (nil: wait as long as it takes, as a stream must).
+    func setReceiveTimeout(_ timeout: Duration?) {
+        let (seconds, attoseconds) = timeout?.components ?? (0, 0)
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit {
@@ -72,6 +81,7 @@ final class VarlinkSocket: Sendable {
             if count == 0 { throw .disconnected }
             if count < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(socketPath: path) }
                 throw errno == ECONNRESET ? .disconnected : .system(operation: "recv", errno: errno)
             }
             framer.withLock { $0.append(chunk[..<count]) }

@@ -40,4 +40,90 @@ public enum Methods {
         public var description: String
         public init(description: String) { self.description = description }
     }
+
+    /// io.pathmond.SetConstrained parameters: exactly one of `interface` and `key`.
+    public struct SetConstrainedParameters: Codable, Sendable, Hashable {
+        public var interface: String?
+        public var key: String?
+        public var constrained: Bool
+        public init(interface: String? = nil, key: String? = nil, constrained: Bool) {
+            self.interface = interface
+            self.key = key
+            self.constrained = constrained
+        }
+    }
+
+    /// io.pathmond.SetExpensive parameters: exactly one of `interface` and `key`; `expensive` nil clears.
+    public struct SetExpensiveParameters: Codable, Sendable, Hashable {
+        public var interface: String?
+        public var key: String?
+        public var expensive: Bool?
+        public init(interface: String? = nil, key: String? = nil, expensive: Bool?) {
+            self.interface = interface
+            self.key = key
+            self.expensive = expensive
+        }
+
+        // `expensive: null` must reach the wire: it says "leave it to detection".
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(interface, forKey: .interface)
+            try container.encodeIfPresent(key, forKey: .key)
+            try container.encode(expensive, forKey: .expensive)
+        }
+    }
+
+    /// io.pathmond.ForgetNetwork parameters.
+    public struct ForgetNetworkParameters: Codable, Sendable, Hashable {
+        public var key: String
+        public init(key: String) { self.key = key }
+    }
+
+    /// SetConstrained and SetExpensive reply.
+    public struct NetworkReply: Codable, Sendable, Hashable {
+        public var network: WireNetwork
+        public init(network: WireNetwork) { self.network = network }
+    }
+
+    /// io.pathmond.ListNetworks reply.
+    public struct NetworksReply: Codable, Sendable, Hashable {
+        public var networks: [WireNetwork]
+        public init(networks: [WireNetwork]) { self.networks = networks }
+    }
+
+    /// io.pathmond.GetStatus reply.
+    public struct StatusReply: Codable, Sendable, Hashable {
+        public var status: WireDaemonStatus
+        public init(status: WireDaemonStatus) { self.status = status }
+    }
+}
+
+/// io.pathmond.Network on the wire.
+public struct WireNetwork: Codable, Sendable, Hashable {
+    public var key: String
+    public var displayName: String
+    public var constrained: Bool?
+    public var expensive: Bool?
+    public var interfaces: [String]
+
+    public init(key: String, displayName: String, constrained: Bool?, expensive: Bool?, interfaces: [String]) {
+        self.key = key
+        self.displayName = displayName
+        self.constrained = constrained
+        self.expensive = expensive
+        self.interfaces = interfaces
+    }
+}
+
+/// io.pathmond.DaemonStatus on the wire.
+public struct WireDaemonStatus: Codable, Sendable, Hashable {
+    public var version: String
+    public var policyFile: String
+    public var policyProblem: String?
+
+    public init(version: String, policyFile: String, policyProblem: String?) {
+        self.version = version
+        self.policyFile = policyFile
+        self.policyProblem = policyProblem
+    }
 }

@@ -12,6 +12,18 @@ public enum VarlinkError: Error, Sendable, Hashable {
     case expectedMore
     /// io.pathmond.ProtocolError: the message was unreadable; the connection closes after it.
     case protocolError(reason: String)
+    /// io.pathmond.PermissionDenied: only root and the admin group may change policy.
+    case pathmondPermissionDenied(reason: String)
+    /// io.pathmond.NoSuchInterface.
+    case noSuchInterface(interface: String)
+    /// io.pathmond.NetworkNotIdentified: the interface's network is not known yet.
+    case networkNotIdentified(interface: String)
+    /// io.pathmond.InvalidNetworkKey.
+    case invalidNetworkKey(key: String)
+    /// io.pathmond.NoSuchNetwork.
+    case noSuchNetwork(key: String)
+    /// io.pathmond.PolicyNotSaved: the write failed, nothing changed.
+    case policyNotSaved(reason: String)
     /// An error name this library does not know, with its parameters as text.
     case other(name: String)
 
@@ -24,6 +36,12 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .permissionDenied: return "org.varlink.service.PermissionDenied"
         case .expectedMore: return "org.varlink.service.ExpectedMore"
         case .protocolError: return "io.pathmond.ProtocolError"
+        case .pathmondPermissionDenied: return "io.pathmond.PermissionDenied"
+        case .noSuchInterface: return "io.pathmond.NoSuchInterface"
+        case .networkNotIdentified: return "io.pathmond.NetworkNotIdentified"
+        case .invalidNetworkKey: return "io.pathmond.InvalidNetworkKey"
+        case .noSuchNetwork: return "io.pathmond.NoSuchNetwork"
+        case .policyNotSaved: return "io.pathmond.PolicyNotSaved"
         case .other(let name): return name
         }
     }
@@ -34,7 +52,11 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .interfaceNotFound(let interface): return ErrorParameters(interface: interface)
         case .methodNotFound(let method): return ErrorParameters(method: method)
         case .invalidParameter(let parameter): return ErrorParameters(parameter: parameter)
-        case .protocolError(let reason): return ErrorParameters(reason: reason)
+        case .protocolError(let reason), .pathmondPermissionDenied(let reason), .policyNotSaved(let reason):
+            return ErrorParameters(reason: reason)
+        case .noSuchInterface(let interface), .networkNotIdentified(let interface):
+            return ErrorParameters(interface: interface)
+        case .invalidNetworkKey(let key), .noSuchNetwork(let key): return ErrorParameters(key: key)
         case .permissionDenied, .expectedMore, .other: return ErrorParameters()
         }
     }
@@ -49,6 +71,12 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case "org.varlink.service.PermissionDenied": self = .permissionDenied
         case "org.varlink.service.ExpectedMore": self = .expectedMore
         case "io.pathmond.ProtocolError": self = .protocolError(reason: parameters.reason ?? "")
+        case "io.pathmond.PermissionDenied": self = .pathmondPermissionDenied(reason: parameters.reason ?? "")
+        case "io.pathmond.NoSuchInterface": self = .noSuchInterface(interface: parameters.interface ?? "")
+        case "io.pathmond.NetworkNotIdentified": self = .networkNotIdentified(interface: parameters.interface ?? "")
+        case "io.pathmond.InvalidNetworkKey": self = .invalidNetworkKey(key: parameters.key ?? "")
+        case "io.pathmond.NoSuchNetwork": self = .noSuchNetwork(key: parameters.key ?? "")
+        case "io.pathmond.PolicyNotSaved": self = .policyNotSaved(reason: parameters.reason ?? "")
         default: self = .other(name: name)
         }
     }
@@ -59,12 +87,17 @@ public enum VarlinkError: Error, Sendable, Hashable {
         public var method: String?
         public var parameter: String?
         public var reason: String?
+        public var key: String?
 
-        public init(interface: String? = nil, method: String? = nil, parameter: String? = nil, reason: String? = nil) {
+        public init(
+            interface: String? = nil, method: String? = nil, parameter: String? = nil, reason: String? = nil,
+            key: String? = nil
+        ) {
             self.interface = interface
             self.method = method
             self.parameter = parameter
             self.reason = reason
+            self.key = key
         }
     }
 }
@@ -76,6 +109,13 @@ extension VarlinkError: CustomStringConvertible {
         case .methodNotFound(let method): return "\(name): \(method)"
         case .invalidParameter(let parameter): return "\(name): \(parameter)"
         case .protocolError(let reason): return "\(name): \(reason)"
+        case .pathmondPermissionDenied(let reason): return "permission denied: \(reason)"
+        case .noSuchInterface(let interface): return "no interface named \(interface)"
+        case .networkNotIdentified(let interface):
+            return "the network on \(interface) is not identified yet (no SSID, SIM or resolved gateway)"
+        case .invalidNetworkKey(let key): return "\"\(key)\" is not a network key"
+        case .noSuchNetwork(let key): return "no setting is remembered for \(key)"
+        case .policyNotSaved(let reason): return "the policy could not be saved: \(reason)"
         case .permissionDenied, .expectedMore, .other: return name
         }
     }

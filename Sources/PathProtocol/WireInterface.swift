@@ -14,12 +14,15 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var routes: [WireRoute]
     public var supportsIPv4: Bool
     public var supportsIPv6: Bool
+    public var network: String?
+    public var networkName: String?
+    public var isConstrained: Bool
 
     public init(_ status: InterfaceStatus) {
         index = status.link.index
         name = status.link.name
         type = status.interfaceClass.kind.rawValue
-        isExpensive = status.interfaceClass.isExpensive
+        isExpensive = status.isExpensive
         state = status.readiness.wireName
         operState = status.link.operState.name
         linkKind = status.link.linkKind
@@ -28,6 +31,9 @@ public struct WireInterface: Codable, Sendable, Hashable {
         routes = status.routes.map(WireRoute.init)
         supportsIPv4 = status.supportedFamilies.contains(.ipv4)
         supportsIPv6 = status.supportedFamilies.contains(.ipv6)
+        network = status.identity?.key.description
+        networkName = status.identity?.displayName
+        isConstrained = status.isConstrained
     }
 }
 

@@ -51,17 +51,20 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var name: String
     public var type: String
     public var isExpensive: Bool
+    public var isConstrained: Bool
 
     public init(_ interface: PathInterface) {
         index = interface.index
         name = interface.name
         type = interface.kind.rawValue
         isExpensive = interface.isExpensive
+        isConstrained = interface.isConstrained
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
         guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
-        return PathInterface(index: index, name: name, kind: kind, isExpensive: isExpensive)
+        return PathInterface(
+            index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained)
     }
 }
 

@@ -23,7 +23,9 @@ public enum VarlinkInterfaces {
           name: string,
           type: InterfaceType,
           # Traffic over it is metered or otherwise costly (cellular, phone tethering, configured).
-          isExpensive: bool
+          isExpensive: bool,
+          # Its network is in Low Data Mode.
+          isConstrained: bool
         )
 
         # The system's network path.
@@ -88,7 +90,37 @@ public enum VarlinkInterfaces {
           addresses: []Address,
           routes: []Route,
           supportsIPv4: bool,
-          supportsIPv6: bool
+          supportsIPv6: bool,
+          # The key of the network it is attached to (see Network), when known.
+          network: ?string,
+          # That network's name for people, e.g. Wi-Fi "Home".
+          networkName: ?string,
+          # Its network is in Low Data Mode.
+          isConstrained: bool
+        )
+
+        # A network pathmond remembers (the user set something for it) or sees attached now.
+        type Network (
+          # The stable key: "wifi:" and the SSID (bytes outside printable ASCII, and "%", as %XX),
+          # "cellular:" and a keyed hash of the SIM, or "wired:" and the gateway's link-layer address.
+          key: string,
+          # A name for people, e.g. Wi-Fi "Home".
+          displayName: string,
+          # Low Data Mode as the user set it; absent when never set.
+          constrained: ?bool,
+          # Expensive as the user set it, winning over detection; absent when left to detection.
+          expensive: ?bool,
+          # The interfaces attached to it now.
+          interfaces: []string
+        )
+
+        # Who pathmond is and how its state file is.
+        type DaemonStatus (
+          version: string,
+          # The policy file.
+          policyFile: string,
+          # What went wrong loading it (the bad file is kept aside, never deleted); absent when all is well.
+          policyProblem: ?string
         )
 
         # The current path.
@@ -100,6 +132,41 @@ public enum VarlinkInterfaces {
 
         # Every interface the kernel has, loopback included, by index.
         method ListInterfaces() -> (interfaces: []Interface)
+
+        # Marks the network on an interface, or the one a key names, as constrained (Low Data Mode), or
+        # clears the mark. Give exactly one of interface and key. Root, or the configured admin group.
+        method SetConstrained(interface: ?string, key: ?string, constrained: bool) -> (network: Network)
+
+        # Marks the network as expensive (true) or not expensive (false) whatever detection says, or
+        # leaves it to detection again (expensive absent). Same targets and rights as SetConstrained.
+        method SetExpensive(interface: ?string, key: ?string, expensive: ?bool) -> (network: Network)
+
+        # Every network the user set something for, and every network attached now, by key.
+        method ListNetworks() -> (networks: []Network)
+
+        # Forgets what the user set for a network.
+        method ForgetNetwork(key: string) -> ()
+
+        # The daemon's own condition.
+        method GetStatus() -> (status: DaemonStatus)
+
+        # The caller may not change policy: only root and the configured admin group may.
+        error PermissionDenied (reason: string)
+
+        # No interface has that name.
+        error NoSuchInterface (interface: string)
+
+        # The interface's network is not known (yet): no SSID, SIM or resolved gateway.
+        error NetworkNotIdentified (interface: string)
+
+        # The key is not a network key.
+        error InvalidNetworkKey (key: string)
+
+        # No setting is remembered for that network.
+        error NoSuchNetwork (key: string)
+
+        # The policy could not be written to disk; nothing changed.
+        error PolicyNotSaved (reason: string)
 
         # The message could not be read: not JSON, not a Varlink call, or larger than the limit.
         # The connection is closed after this error.

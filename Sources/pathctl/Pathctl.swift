@@ -8,7 +8,9 @@ struct Pathctl: ParsableCommand {
         commandName: "pathctl",
         abstract: "Show and follow the network path served by pathmond.",
         version: "0.1.0",
-        subcommands: [Status.self, Monitor.self],
+        subcommands: [
+            Status.self, Monitor.self, SetConstrained.self, SetExpensive.self, Networks.self, Forget.self,
+        ],
         defaultSubcommand: Status.self
     )
 }
@@ -27,7 +29,8 @@ struct ConnectionOptions: ParsableArguments {
 func fail(_ error: PathmondClientError) -> ExitCode {
     printError("pathctl: \(error)")
     switch error {
-    case .daemonNotRunning, .permissionDenied, .disconnected: return ExitCode(69)
+    case .daemonNotRunning, .permissionDenied, .disconnected, .timedOut: return ExitCode(69)
+    case .remote(.pathmondPermissionDenied): return ExitCode(77)
     default: return ExitCode.failure
     }
 }

@@ -13,10 +13,11 @@ struct Status: ParsableCommand {
             let connection = try PathmondConnection(socketPath: options.socket)
             let path = try connection.path()
             let interfaces = try connection.interfaces()
+            let status = try connection.status()
             if options.json {
-                print(JSONOutput.encode(StatusDocument(path: WirePath(path), interfaces: interfaces)))
+                print(JSONOutput.encode(StatusDocument(path: WirePath(path), interfaces: interfaces, daemon: status)))
             } else {
-                print(StatusTable.render(path: path, interfaces: interfaces))
+                print(StatusTable.render(path: path, interfaces: interfaces, status: status))
             }
         } catch {
             throw fail(error)
@@ -28,4 +29,5 @@ struct Status: ParsableCommand {
 struct StatusDocument: Encodable {
     let path: WirePath
     let interfaces: [WireInterface]
+    let daemon: WireDaemonStatus
 }

@@ -32,8 +32,8 @@ final class PathHub: Sendable {
     private let codec = VarlinkCodec()
     private let logger: Logger
 
-    init(evaluator: PathEvaluator, logger: Logger) {
-        let tracker = PathTracker(evaluator: evaluator)
+    init(evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger) {
+        let tracker = PathTracker(evaluator: evaluator, context: context)
         let initial = PathUpdate(
             generation: 0, path: tracker.path,
             streamedReply: codec.encodeReply(Methods.PathReply(path: WirePath(tracker.path)), continues: true))
@@ -41,25 +41,54 @@ final class PathHub: Sendable {
         self.logger = logger
     }
 
-    /// Applies kernel events; when the path changes, publishes it to every subscriber.
+    /// Applies kernel events; when the path changes, publishes it to every subscriber. The first snapshot makes
+    /// the hub ready.
     func apply(_ events: [KernelEvent]) {
-        typealias Outcome = (PathUpdate?, [any PathSubscriber], [CheckedContinuation<Void, Never>])
-        let (update, subscribers, waiters) = state.withLock { state -> Outcome in
-            var waiters: [CheckedContinuation<Void, Never>] = []
-            if !state.isReady && events.contains(where: \.isSnapshot) {
-                state.isReady = true
-                swap(&waiters, &state.readyWaiters)
-            }
-            guard let path = state.tracker.apply(events) else { return (nil, [], waiters) }
+        let isSnapshot = events.contains(where: \.isSnapshot)
+        let waiters = update { state in
+            guard !state.isReady && isSnapshot else { return [] }
+            state.isReady = true
+            defer { state.readyWaiters = [] }
+            return state.readyWaiters
+        } change: { tracker in
+            tracker.apply(events)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Changes identities, detection or policy; publishes the path if that changed it.
+    func updateContext(_ change: (inout NetworkContext) -> Void) {
+        _ = update { _ in
+            []
+        } change: { tracker in
+            tracker.updateContext(change)
+        }
+    }
+
+    /// The identities, detection and policy in force.
+    var context: NetworkContext { state.withLock { $0.tracker.context } }
+
+    /// Runs `change` on the tracker under the lock and, if it produced a new path, encodes it once and hands it
+    /// to every subscriber outside the lock. Generations keep subscribers from going back to an older path when
+    /// two callers publish at once.
+    private func update(
+        _ prepare: (inout State) -> [CheckedContinuation<Void, Never>],
+        change: (inout PathTracker) -> Path?
+    ) -> [CheckedContinuation<Void, Never>] {
+        let (update, subscribers, waiters) = state.withLock {
+            state -> (PathUpdate?, [any PathSubscriber], [CheckedContinuation<Void, Never>]) in
+            let waiters = prepare(&state)
+            guard let path = change(&state.tracker) else { return (nil, [], waiters) }
             state.current = PathUpdate(
                 generation: state.current.generation + 1, path: path,
                 streamedReply: codec.encodeReply(Methods.PathReply(path: WirePath(path)), continues: true))
             return (state.current, Array(state.subscribers.values), waiters)
         }
-        for waiter in waiters { waiter.resume() }
-        guard let update else { return }
-        logger.info("path changed", metadata: ["path": "\(update.path.logSummary)"])
-        for subscriber in subscribers { subscriber.deliver(update) }
+        if let update {
+            logger.info("path changed", metadata: ["path": "\(update.path.logSummary)"])
+            for subscriber in subscribers { subscriber.deliver(update) }
+        }
+        return waiters
     }
 
     /// The current path.
@@ -84,7 +113,16 @@ final class PathHub: Sendable {
     /// The number of live subscribers.
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Returns once the first kernel snapshot has been applied.
+    /// Wakes everyone waiting for readiness without making the hub ready: the daemon is stopping.
+    func releaseWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.readyWaiters = [] }
+            return state.readyWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the first kernel snapshot has been applied (or `releaseWaiters` was called).
     func waitUntilReady() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state in

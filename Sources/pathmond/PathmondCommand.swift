@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import Netlink
 import PathModel
+import PolicyStore
 import ServiceLifecycle
 
 #if canImport(FoundationEssentials)
@@ -26,6 +27,9 @@ struct PathmondCommand: AsyncParsableCommand {
 
     @Option(help: "A configuration file (INI) with interface overrides; see docs/configuration.md.")
     var config: String?
+
+    @Option(help: "Where the policy (the networks the user marked) is kept.")
+    var stateDir = "/var/lib/pathmond"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
@@ -54,11 +58,19 @@ struct PathmondCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot open the netlink socket: \(error)")
         }
+        let store = PolicyStore(stateDirectory: stateDir)
+        let (policy, loadProblem) = loadPolicy(store, logger: logger)
         let hub = PathHub(
-            evaluator: PathEvaluator(classifier: Classifier(overrides: configuration.overrides)), logger: logger)
+            evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
+            logger: logger)
+        let policyController = PolicyController(
+            hub: hub, store: store, policyFile: store.path, loadProblem: loadProblem, logger: logger)
+        let router = CallRouter(
+            hub: hub, policy: policyController, authorizer: Authorizer(adminGroup: configuration.adminGroup),
+            version: Self.version)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let server = VarlinkServer(
-            socketPath: socket, router: CallRouter(hub: hub, version: Self.version), logger: logger,
+            socketPath: socket, router: router, logger: logger,
             onListening: { notifier.notify("READY=1\nSTATUS=Serving the network path") })
         let group = ServiceGroup(
             configuration: .init(
@@ -71,6 +83,23 @@ struct PathmondCommand: AsyncParsableCommand {
             ))
         try await group.run()
         notifier.notify("STOPPING=1")
+    }
+
+    /// Loads the policy. A damaged file does not stop the daemon: it was kept aside, what could be salvaged is in
+    /// force, and the problem is logged here and shown by `pathctl status`.
+    private func loadPolicy(_ store: PolicyStore, logger: Logger) -> (Policy, String?) {
+        do {
+            let (policy, report) = try store.load()
+            if let report {
+                logger.error("policy file damaged: \(report)")
+                return (policy, "\(report)")
+            }
+            logger.info("policy loaded", metadata: ["networks": "\(policy.networks.count)", "file": "\(store.path)"])
+            return (policy, nil)
+        } catch {
+            logger.error("cannot load the policy: \(error); starting with none, and saving is refused until fixed")
+            return (Policy(), "\(error)")
+        }
     }
 
     private func loadConfiguration(logger: Logger) throws -> Configuration {

@@ -124,6 +124,7 @@ extension BatchStepper {
         return [
             describe("links", mine.links, fresh.links), describe("addresses", mine.addresses, fresh.addresses),
             describe("routes", mine.routes, fresh.routes),
+            describe("neighbours", mine.neighbours, fresh.neighbours),
         ].joined(separator: "; ")
     }
 }

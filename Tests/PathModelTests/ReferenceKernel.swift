@@ -24,6 +24,12 @@ struct ReferenceKernel {
             addresses.append(address)
         case .addressRemoved(let address):
             addresses.removeAll { Self.sameAddress($0, address) }
+            // Losing its last IPv4 address silently takes a link's IPv4 routes with it (measured).
+            if address.family == .ipv4
+                && !addresses.contains(where: { $0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4 })
+            {
+                routes.removeAll { $0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4 }
+            }
         case .routeAdded(let route, let replacing):
             // NLM_F_REPLACE takes the slot of table, destination and metric, for IPv4 and IPv6 alike (measured).
             if replacing { routes.removeAll { Self.sameSlot($0, route) } }

@@ -117,17 +117,25 @@ import Testing
     @Test func unchangedPathsAreNotSentAgain() async throws {
         let scenario = try Scenario.start { try $0.addWiredUplink(routed: true) }
         defer { #expect(scenario.tearDown() == 0) }
-        let log = scenario.client.log
-        _ = try await log.nextPath { $0.status == .satisfied }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        // Count what the daemon sends on the wire: the client library would hide a duplicate.
+        let raw = try RawClient(socketPath: scenario.daemon.socketPath)
+        try raw.send(Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0])
+        let first = try raw.receive()
+        #expect(Self.status(of: first) == "satisfied")
 
         // Kernel changes that leave the path as it is: a second address, a non-default route, a new link.
         try scenario.namespace.ip("address add 192.0.2.11/24 dev eth0")
         try scenario.namespace.ip("route add 10.0.0.0/8 via 192.0.2.1 dev eth0")
         try scenario.namespace.addVeth("eth1", peer: "eth1-peer")
-        // Then one that changes it; it must be the very next update the client gets.
+        // Then one that changes it; it must be the very next message on the wire.
         try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0")
-        _ = try await log.nextPath { $0.status == .unsatisfied }
-        let paths = await log.paths
-        #expect(paths.count == 2, "updates: \(paths)")
+        let next = try raw.receive()
+        #expect(Self.status(of: next) == "unsatisfied")
+        #expect(next["continues"] as? Bool == true)
+    }
+
+    static func status(of reply: [String: Any]) -> String? {
+        ((reply["parameters"] as? [String: Any])?["path"] as? [String: Any])?["status"] as? String
     }
 }

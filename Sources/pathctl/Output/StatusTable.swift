@@ -30,9 +30,15 @@ enum StatusTable {
         }
     }
 
-    static func render(path: Path, interfaces: [WireInterface]) -> String {
-        var lines = ["Path: " + summary(path), ""]
-        let header = ["IDX", "INTERFACE", "TYPE", "STATE", "EXPENSIVE", "ADDRESSES", "GATEWAY"]
+    static func render(path: Path, interfaces: [WireInterface], status: WireDaemonStatus?) -> String {
+        var lines = ["Path: " + summary(path)]
+        if let problem = status?.policyProblem {
+            lines.append("Warning: the policy file \(status?.policyFile ?? "") was damaged: \(problem)")
+        }
+        lines.append("")
+        let header = [
+            "IDX", "INTERFACE", "TYPE", "STATE", "EXPENSIVE", "CONSTRAINED", "NETWORK", "ADDRESSES", "GATEWAY",
+        ]
         var rows: [[String]] = []
         for interface in interfaces {
             let addresses = interface.addresses.map { "\($0.address)/\($0.prefixLength)" }
@@ -43,12 +49,13 @@ enum StatusTable {
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
                     first ? stateText(interface) : "", first ? (interface.isExpensive ? "yes" : "no") : "",
+                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? (interface.networkName ?? "-") : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
                 ])
             }
         }
-        lines += table(header: header, rows: rows)
+        lines.append(TextTable.render(header: header, rows: rows))
         return lines.joined(separator: "\n")
     }
 
@@ -62,28 +69,5 @@ enum StatusTable {
         default: readiness = interface.state
         }
         return "\(readiness) (\(interface.operState))"
-    }
-
-    private static func table(header: [String], rows: [[String]]) -> [String] {
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
-        }
-        func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padding(toLength: $1) }.joined(separator: "  ")
-                .trimmingTrailingSpaces()
-        }
-        return [line(header)] + rows.map(line)
-    }
-}
-
-extension String {
-    fileprivate func padding(toLength length: Int) -> String {
-        count >= length ? self : self + String(repeating: " ", count: length - count)
-    }
-
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var result = self
-        while result.last == " " { result.removeLast() }
-        return result
     }
 }

@@ -2,7 +2,7 @@ import PathModel
 import PathProtocol
 
 /// What a connection does with one call: the Varlink semantics of pathmond's methods, free of sockets.
-enum CallOutcome: Equatable {
+enum CallOutcome {
     /// Send these bytes (one reply or error, NUL included).
     case reply([UInt8])
     /// Send this error, then close: the peer broke the protocol and what follows cannot be trusted.
@@ -11,21 +11,27 @@ enum CallOutcome: Equatable {
     case noReply
     /// Start streaming the path to this connection (WatchPath with "more").
     case startWatching
+    /// The reply comes later (a policy write): run `start`, which calls back once with the reply.
+    case deferred(start: @Sendable (_ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
 }
 
 /// Routes decoded calls to pathmond's methods and encodes their replies.
 struct CallRouter: Sendable {
     let hub: PathHub
+    let policy: PolicyController
+    let authorizer: Authorizer
     let version: String
     private let codec = VarlinkCodec()
 
-    init(hub: PathHub, version: String) {
+    init(hub: PathHub, policy: PolicyController, authorizer: Authorizer, version: String) {
         self.hub = hub
+        self.policy = policy
+        self.authorizer = authorizer
         self.version = version
     }
 
-    /// Handles one framed message (without its NUL).
-    func handle(_ frame: [UInt8]) -> CallOutcome {
+    /// Handles one framed message (without its NUL) from a peer whose credentials the kernel gave.
+    func handle(_ frame: [UInt8], from peer: PeerCredentials?) -> CallOutcome {
         let call: VarlinkCall
         do {
             call = try codec.decode(VarlinkCall.self, from: frame)
@@ -34,7 +40,7 @@ struct CallRouter: Sendable {
         }
         let outcome: CallOutcome
         do {
-            outcome = try route(call, frame: frame)
+            outcome = try route(call, frame: frame, peer: peer)
         } catch {
             outcome = .reply(codec.encodeError(error))
         }
@@ -42,7 +48,9 @@ struct CallRouter: Sendable {
         return outcome
     }
 
-    private func route(_ call: VarlinkCall, frame: [UInt8]) throws(VarlinkError) -> CallOutcome {
+    private func route(_ call: VarlinkCall, frame: [UInt8], peer: PeerCredentials?) throws(VarlinkError)
+        -> CallOutcome
+    {
         if call.upgrade == true { throw .invalidParameter(parameter: "upgrade") }
         switch call.method {
         case "org.varlink.service.GetInfo":
@@ -68,11 +76,61 @@ struct CallRouter: Sendable {
         case "io.pathmond.ListInterfaces":
             let interfaces = hub.interfaces.map(WireInterface.init)
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
+        case "io.pathmond.ListNetworks":
+            return .reply(codec.encodeReply(Methods.NetworksReply(networks: policy.networks())))
+        case "io.pathmond.GetStatus":
+            let status = WireDaemonStatus(
+                version: version, policyFile: policy.policyFile, policyProblem: policy.loadProblem)
+            return .reply(codec.encodeReply(Methods.StatusReply(status: status)))
+        case "io.pathmond.SetConstrained":
+            let parameters = try decodeParameters(Methods.SetConstrainedParameters.self, from: frame)
+            try authorize(peer)
+            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
+            let constrained = parameters.constrained
+            // Off clears the mark: Low Data Mode is a choice to make, not a default to pin.
+            return changePolicy(target) { $0.isConstrained = constrained ? true : nil }
+        case "io.pathmond.SetExpensive":
+            let parameters = try decodeParameters(Methods.SetExpensiveParameters.self, from: frame)
+            try authorize(peer)
+            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
+            let expensive = parameters.expensive
+            return changePolicy(target) { $0.isExpensive = expensive }
+        case "io.pathmond.ForgetNetwork":
+            let parameters = try decodeParameters(Methods.ForgetNetworkParameters.self, from: frame)
+            try authorize(peer)
+            let codec = codec
+            return .deferred { reply in
+                policy.forget(parameters.key) { result in
+                    switch result {
+                    case .success: reply(codec.encodeReply(NoParameters()))
+                    case .failure(let error): reply(codec.encodeError(error))
+                    }
+                }
+            }
         default:
             guard VarlinkInterfaces.descriptions[call.interface] != nil else {
                 throw .interfaceNotFound(interface: call.interface)
             }
             throw .methodNotFound(method: call.method)
+        }
+    }
+
+    private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
+        if let refusal = authorizer.refusal(for: peer) { throw .pathmondPermissionDenied(reason: refusal) }
+    }
+
+    private func changePolicy(
+        _ target: PolicyController.Target, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void
+    ) -> CallOutcome {
+        let codec = codec
+        let policy = policy
+        return .deferred { reply in
+            policy.change(target, change) { result in
+                switch result {
+                case .success(let network): reply(codec.encodeReply(Methods.NetworkReply(network: network)))
+                case .failure(let error): reply(codec.encodeError(error))
+                }
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import NIOCore
 final class ChannelPathSubscription: PathSubscriber, Sendable {
     private struct State {
         var lastGeneration: UInt64?
+        var lastSent: PathUpdate?
         var pending: PathUpdate?
     }
 
@@ -34,6 +35,9 @@ final class ChannelPathSubscription: PathSubscriber, Sendable {
         }
         state.value.pending = nil
         state.value.lastGeneration = update.generation
+        // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent.
+        if let lastSent = state.value.lastSent, lastSent.path == update.path { return }
+        state.value.lastSent = update
         channel.writeAndFlush(channel.allocator.buffer(bytes: update.streamedReply), promise: nil)
     }
 

@@ -7,6 +7,9 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = [UInt8]
 
     let maximumSize: Int
+    /// How many readable bytes are known to hold no NUL, so a message trickling in is scanned once, not again on
+    /// every read.
+    private var scanned = 0
 
     init(maximumSize: Int = VarlinkCodec.maximumMessageSize) {
         self.maximumSize = maximumSize
@@ -14,10 +17,12 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let readable = buffer.readableBytesView
-        guard let end = readable.firstIndex(of: 0) else {
+        guard let end = readable.dropFirst(scanned).firstIndex(of: 0) else {
+            scanned = readable.count
             if buffer.readableBytes > maximumSize { throw FramingError.messageTooLarge(limit: maximumSize) }
             return .needMoreData
         }
+        scanned = 0
         let length = end - readable.startIndex
         guard length <= maximumSize else { throw FramingError.messageTooLarge(limit: maximumSize) }
         // The bytes are there: readBytes(length:) cannot return nil.

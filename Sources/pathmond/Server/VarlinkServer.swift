@@ -16,7 +16,14 @@ struct VarlinkServer: Service {
     let onListening: @Sendable () -> Void
 
     func run() async throws {
-        await router.hub.waitUntilReady()
+        // A first dump that never succeeds must not keep SIGTERM from stopping the daemon.
+        let hub = router.hub
+        await withGracefulShutdownHandler {
+            await hub.waitUntilReady()
+        } onGracefulShutdown: {
+            hub.releaseWaiters()
+        }
+        guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
         try prepareDirectory()
         // Binding removes a stale socket file; make sure it is stale, not another pathmond serving clients.
         if Self.someoneListens(at: socketPath) { throw ServerError.alreadyServing(socketPath) }

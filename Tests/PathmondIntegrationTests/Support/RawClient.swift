@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// A deliberately bare Varlink client for misbehaving on purpose: raw bytes out, NUL-split JSON in.
-final class RawClient {
+/// @unchecked Sendable: each instance is used by one task at a time.
+final class RawClient: @unchecked Sendable {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 

@@ -1,0 +1,195 @@
+internal import CNetlink
+import Dispatch
+import Synchronization
+
+/// Follows the SSID of every wireless interface through nl80211 (libnl-genl): subscribed to the "mlme" and "config"
+/// multicast groups first, then one NL80211_CMD_GET_INTERFACE dump; after that, every CONNECT, ROAM, DISCONNECT,
+/// NEW/SET/DEL_INTERFACE notification makes it ask the kernel again about that one interface, since CONNECT and ROAM
+/// carry the BSSID but not the SSID. Events only: no polling, no periodic timer.
+///
+/// Without cfg80211 there is no "nl80211" family: the watcher reports `.unavailable` and yields nothing.
+///
+/// @unchecked Sendable: every mutable property and every libnl call is used only on `queue`, a serial queue; the
+/// sockets are created in `init` (possibly on a thread inside another network namespace) and handed over.
+public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendable {
+    static let maximumReceivesPerWakeup = 256
+
+    private let queue = DispatchQueue(label: "pathmond.nl80211.watcher")
+    private let supportState: WiFiSupport
+    /// Subscribed before the first dump, so nothing falls between the dump and the notifications after it.
+    private let notifications: NL80211Socket?
+    /// Requests only: GET_INTERFACE replies never mix with notifications.
+    private let requests: NL80211Socket?
+    private var table: [Int32: WiFiAssociation] = [:]
+    private var source: (any DispatchSourceRead)?
+    private var continuation: AsyncStream<WiFiAssociation>.Continuation?
+    private var isStopped = false
+    private var isResyncPending = false
+    private var retryDelayMilliseconds = 50
+    /// Notifications and replies that could not be decoded ("…, ignoring"); for tests and diagnostics.
+    private(set) var ignoredMessages = 0
+    private let streamHandedOut = Atomic<Bool>(false)
+
+    /// Opens the sockets, resolves nl80211 and joins its groups. Never fails: a machine without Wi-Fi, or any error
+    /// on the way, gives a watcher whose `support()` says why and whose stream finishes at once.
+    ///
+    /// - Parameter namespacePath: A network namespace to watch instead of the caller's ("/var/run/netns/NAME").
+    public init(namespacePath: String? = nil) {
+        do throws(NetlinkError) {
+            let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
+                let notifications = try NL80211Socket(nonBlocking: true)
+                try notifications.subscribe(toGroup: NL80211_MULTICAST_GROUP_MLME)
+                try notifications.subscribe(toGroup: NL80211_MULTICAST_GROUP_CONFIG)
+                return (notifications, try NL80211Socket(nonBlocking: false))
+            }
+            (notifications, requests) = sockets
+            supportState = .available
+        } catch .objectNotFound {
+            (notifications, requests) = (nil, nil)
+            supportState = .unavailable(reason: "no Wi-Fi support: the kernel has no nl80211 (cfg80211)")
+        } catch {
+            (notifications, requests) = (nil, nil)
+            supportState = .unavailable(reason: "no Wi-Fi support: nl80211 could not be reached: \(error)")
+        }
+    }
+
+    deinit {
+        source?.cancel()
+        continuation?.finish()
+    }
+
+    public func support() async -> WiFiSupport { supportState }
+
+    public func associations() -> AsyncStream<WiFiAssociation> {
+        let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
+        precondition(first, "NL80211IdentityWatcher.associations() has one consumer and may be called once")
+        let (stream, continuation) = AsyncStream.makeStream(of: WiFiAssociation.self, bufferingPolicy: .unbounded)
+        guard supportState == .available else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in self?.stop() }
+        queue.async { self.start(continuation) }
+        return stream
+    }
+
+    public func snapshot() async -> [WiFiAssociation] {
+        await withCheckedContinuation { result in
+            queue.async { result.resume(returning: self.table.values.sorted { $0.interfaceIndex < $1.interfaceIndex }) }
+        }
+    }
+
+    /// Stops watching and finishes the stream; safe from any thread, more than once.
+    public func stop() {
+        queue.async {
+            self.isStopped = true
+            self.source?.cancel()
+            self.source = nil
+            self.continuation?.finish()
+            self.continuation = nil
+        }
+    }
+
+    private func start(_ continuation: AsyncStream<WiFiAssociation>.Continuation) {
+        guard !isStopped else { return continuation.finish() }
+        self.continuation = continuation
+        resync()
+    }
+
+    private func startReading(_ socket: NL80211Socket) {
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fileDescriptor, queue: queue)
+        source.setEventHandler { [weak self] in self?.drain() }
+        // The descriptor must stay open until the source is cancelled, even if the watcher is gone by then.
+        source.setCancelHandler { withExtendedLifetime(socket) {} }
+        self.source = source
+        source.resume()
+    }
+
+    /// Reads notifications until drained, then asks about each interface they named, once, in order.
+    private func drain() {
+        guard let notifications else { return }
+        var indices: [Int32] = []
+        for _ in 0..<Self.maximumReceivesPerWakeup {
+            let result = notifications.receive()
+            for bytes in notifications.take() {
+                guard let message = decoded(bytes), NL80211Message.changeCommands.contains(message.command),
+                    let index = message.interfaceIndex, !indices.contains(index)
+                else { continue }
+                indices.append(index)
+            }
+            if result > 0 { continue }
+            if result == 0 || result == -NLE_AGAIN { break }
+            // ENOBUFS (-NLE_NOMEM) or an unreadable datagram: notifications are gone; only a dump is the truth.
+            while notifications.receive() > 0 { _ = notifications.take() }
+            return resync()
+        }
+        for index in indices { refresh(index) }
+    }
+
+    /// GET_INTERFACE for one interface: its reply is the truth, ENODEV means it has gone.
+    private func refresh(_ index: Int32) {
+        guard let requests else { return }
+        switch requests.getInterfaces(index: index) {
+        case .success(let replies):
+            let found = replies.compactMap(decoded).compactMap(NL80211Message.association(in:))
+            update(index, to: found.last { $0.interfaceIndex == index })
+        case .failure(.noDevice), .failure(.objectNotFound), .failure(.invalidInput):
+            // Deleted, or no longer a wireless interface (moved to another namespace, say).
+            update(index, to: nil)
+        case .failure:
+            resync()
+        }
+    }
+
+    /// Dumps every interface and reports what differs from what was known; on failure tries again later.
+    private func resync() {
+        guard !isStopped, let requests, let notifications else { return }
+        switch requests.getInterfaces() {
+        case .success(let replies):
+            isResyncPending = false
+            retryDelayMilliseconds = 50
+            var fresh: [Int32: WiFiAssociation] = [:]
+            for association in replies.compactMap(decoded).compactMap(NL80211Message.association(in:)) {
+                fresh[association.interfaceIndex] = association
+            }
+            for index in Set(table.keys).union(fresh.keys).sorted() { update(index, to: fresh[index]) }
+            if source == nil { startReading(notifications) }
+        case .failure:
+            scheduleRetry()
+        }
+    }
+
+    private func scheduleRetry() {
+        guard !isResyncPending else { return }
+        isResyncPending = true
+        let delay = DispatchTimeInterval.milliseconds(retryDelayMilliseconds)
+        retryDelayMilliseconds = min(retryDelayMilliseconds * 2, 5_000)
+        // A one-shot retry after a failure, not a poll: a healthy watcher has no timer at all.
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, self.isResyncPending else { return }
+            self.isResyncPending = false
+            self.resync()
+        }
+    }
+
+    /// Records what the kernel said about one interface (nil: not a wireless interface any more) and yields it if
+    /// it differs: a new interface, another SSID, or the loss of an association.
+    private func update(_ index: Int32, to association: WiFiAssociation?) {
+        let old = table[index]
+        table[index] = association
+        if let association {
+            if association != old { continuation?.yield(association) }
+        } else if old?.ssid != nil {
+            continuation?.yield(WiFiAssociation(interfaceIndex: index, ssid: nil))
+        }
+    }
+
+    private func decoded(_ bytes: [UInt8]) -> NL80211Message? {
+        do {
+            return try NL80211Message.parse(bytes)
+        } catch {
+            ignoredMessages += 1
+            return nil
+        }
+    }
+}

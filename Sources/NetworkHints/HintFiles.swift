@@ -1,0 +1,59 @@
+import Glibc
+
+/// The few file-system calls the hints need, each answering nil or empty on any failure: lease files and sysfs
+/// entries come and go under our feet, and a hint that cannot be read is simply not a hint.
+enum HintFiles {
+    /// The contents of a regular file of at most `maximumSize` bytes; nil if missing, unreadable or larger (a
+    /// lease file that big is not one we understand, and reading it whole would be a cost for nothing).
+    static func read(_ path: String, maximumSize: Int = 1 << 20) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        // Only regular files: a FIFO or device planted in a lease directory must not block or flood us.
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var contents: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return contents }
+            contents.append(contentsOf: buffer[..<count])
+            if contents.count > maximumSize { return nil }
+        }
+    }
+
+    /// A text file, decoded as UTF-8 with invalid bytes replaced.
+    static func readText(_ path: String, maximumSize: Int = 1 << 20) -> String? {
+        read(path, maximumSize: maximumSize).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The names in a directory, without "." and ".."; empty if it is missing or unreadable.
+    static func list(_ directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The canonical path of `path` with every symbolic link resolved; nil if some component is missing.
+    static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The current wall-clock time in seconds since the epoch, which dhclient's expiry dates are written in.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec)
+    }
+}

@@ -1,0 +1,97 @@
+import Glibc
+
+/// Why the keyer's secret could not be had. A daemon that gets one keys no SIM rather than keying them under a
+/// fresh secret: a new secret would silently detach every remembered cellular network.
+public enum SubscriberSecretError: Error, Sendable, Hashable {
+    /// The file exists but could not be read (errno).
+    case unreadable(path: String, errno: Int32)
+    /// The file holds something other than exactly `SubscriberKeyer.secretCount` bytes.
+    case malformed(path: String, byteCount: Int)
+    /// The file could not be created (errno).
+    case unwritable(path: String, errno: Int32)
+    /// The kernel's random source could not be read (errno).
+    case noRandomness(errno: Int32)
+}
+
+extension SubscriberKeyer {
+    /// The secret's length: 256 bits, the HMAC-SHA-256 key size that RFC 2104 recommends.
+    public static let secretCount = 32
+    /// The secret's file name inside the state directory.
+    public static let secretFileName = "subscriber-secret"
+
+    /// The machine's secret from `stateDirectory`, created on first use: 32 bytes from /dev/urandom, written to a
+    /// private temporary file (mode 0600), synced, then linked into place. `link(2)` never replaces, so two racing
+    /// daemons end up with one secret, and a crash leaves either no secret or a whole one.
+    public static func loadOrCreateSecret(stateDirectory: String) throws(SubscriberSecretError) -> [UInt8] {
+        let path = stateDirectory + "/" + secretFileName
+        if let existing = try readSecret(path) { return existing }
+        let secret = try randomBytes(secretCount)
+        let temporary = path + ".tmp-\(getpid())"
+        _ = unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .unwritable(path: temporary, errno: errno) }
+        defer { _ = unlink(temporary) }
+        let written = secret.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        let writeErrno = errno
+        close(descriptor)
+        guard written == secret.count, synced else { throw .unwritable(path: temporary, errno: writeErrno) }
+        if link(temporary, path) != 0 {
+            guard errno == EEXIST else { throw .unwritable(path: path, errno: errno) }
+            // Another process won the race: its secret is the one.
+            if let theirs = try readSecret(path) { return theirs }
+            throw .unwritable(path: path, errno: EEXIST)
+        }
+        syncDirectory(stateDirectory)
+        return secret
+    }
+
+    /// The secret in `path`; nil when there is no file yet.
+    private static func readSecret(_ path: String) throws(SubscriberSecretError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadable(path: path, errno: errno)
+        }
+        defer { close(descriptor) }
+        // One byte more than a secret: a longer file is malformed, not silently truncated.
+        var buffer = [UInt8](repeating: 0, count: secretCount + 1)
+        var count = 0
+        while count < buffer.count {
+            // The buffer is never empty, so its base address exists.
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw .unreadable(path: path, errno: errno) }
+            if got == 0 { break }
+            count += got
+        }
+        guard count == secretCount else { throw .malformed(path: path, byteCount: count) }
+        return Array(buffer[..<count])
+    }
+
+    /// `count` bytes from /dev/urandom, which never blocks once the pool is initialised and is what getrandom(2)
+    /// reads; Glibc's Swift overlay does not export getrandom itself.
+    static func randomBytes(_ count: Int) throws(SubscriberSecretError) -> [UInt8] {
+        let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .noRandomness(errno: errno) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            // The buffer holds `count` > `filled` bytes, so its base address exists.
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw .noRandomness(errno: got == 0 ? EIO : errno) }
+            filled += got
+        }
+        return bytes
+    }
+
+    /// Makes the new directory entry durable; failure only weakens durability, so it is not an error.
+    private static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}

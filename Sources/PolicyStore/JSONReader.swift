@@ -1,0 +1,208 @@
+/// Where and why the bytes stopped being JSON.
+struct JSONSyntaxError: Error, Sendable, Hashable {
+    /// Offset of the offending byte from the start of the file; the file's length if it ended too early.
+    var offset: Int
+    var reason: String
+}
+
+/// A strict RFC 8259 reader over bytes. Hand-written rather than JSONSerialization so that a damaged file can be
+/// read up to the damage: the recovering decoder drives `parseValue` element by element and keeps what was whole.
+struct JSONReader {
+    private let bytes: [UInt8]
+    private(set) var offset = 0
+    /// Nesting deeper than any policy file could need is garbage; the limit keeps recursion off the stack's edge.
+    private static let maximumDepth = 32
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The whole input as one value, with nothing but whitespace after it.
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes)
+        let value = try reader.parseValue()
+        reader.skipWhitespace()
+        guard reader.isAtEnd else { throw reader.error("unexpected text after the end of the document") }
+        return value
+    }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    /// The next byte that is not whitespace, without consuming it.
+    mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return isAtEnd ? nil : bytes[offset]
+    }
+
+    /// Consumes `byte` (after whitespace) or fails naming what was expected.
+    mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
+        guard peek() == byte else { throw error("expected \(what)") }
+        offset += 1
+    }
+
+    /// Consumes `byte` if it comes next.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        guard peek() == byte else { return false }
+        offset += 1
+        return true
+    }
+
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        try parseValue(depth: 0)
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < Self.maximumDepth else { throw error("nested too deeply") }
+        guard let next = peek() else { throw error("unexpected end of file") }
+        switch next {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        try expect(UInt8(ascii: "{"), "\"{\"")
+        var members: [(String, JSONValue)] = []
+        if consume(UInt8(ascii: "}")) { return .object(members) }
+        repeat {
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let name = try parseString()
+            try expect(UInt8(ascii: ":"), "\":\"")
+            members.append((name, try parseValue(depth: depth + 1)))
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"), "\",\" or \"}\"")
+        return .object(members)
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        try expect(UInt8(ascii: "["), "\"[\"")
+        var elements: [JSONValue] = []
+        if consume(UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
+            elements.append(try parseValue(depth: depth + 1))
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"), "\",\" or \"]\"")
+        return .array(elements)
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        for byte in word.utf8 {
+            guard !isAtEnd, bytes[offset] == byte else { throw error("expected \"\(word)\"") }
+            offset += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = offset
+        _ = consumeRaw { $0 == UInt8(ascii: "-") }
+        if !consumeRaw({ $0 == UInt8(ascii: "0") }) {
+            guard consumeDigits() else { throw error("expected a digit") }
+        }
+        if consumeRaw({ $0 == UInt8(ascii: ".") }) {
+            guard consumeDigits() else { throw error("expected a digit after \".\"") }
+        }
+        if consumeRaw({ $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            _ = consumeRaw { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+            guard consumeDigits() else { throw error("expected a digit in the exponent") }
+        }
+        return .number(String(decoding: bytes[start..<offset], as: UTF8.self))
+    }
+
+    mutating func parseString() throws(JSONSyntaxError) -> String {
+        try expect(UInt8(ascii: "\""), "a string")
+        var utf8: [UInt8] = []
+        while true {
+            guard !isAtEnd else { throw error("unterminated string") }
+            let byte = bytes[offset]
+            switch byte {
+            case UInt8(ascii: "\""):
+                offset += 1
+                guard let text = String(validating: utf8, as: UTF8.self) else {
+                    throw error("string is not valid UTF-8")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                offset += 1
+                try parseEscape(into: &utf8)
+            case 0..<0x20:
+                throw error("control character in a string")
+            default:
+                utf8.append(byte)
+                offset += 1
+            }
+        }
+    }
+
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
+        guard !isAtEnd else { throw error("unterminated string") }
+        let byte = bytes[offset]
+        offset += 1
+        let simple: [UInt8: UInt8] = [
+            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5c, UInt8(ascii: "/"): 0x2f, UInt8(ascii: "b"): 0x08,
+            UInt8(ascii: "f"): 0x0c, UInt8(ascii: "n"): 0x0a, UInt8(ascii: "r"): 0x0d, UInt8(ascii: "t"): 0x09,
+        ]
+        if let replacement = simple[byte] {
+            utf8.append(replacement)
+            return
+        }
+        guard byte == UInt8(ascii: "u") else { throw error("unknown escape") }
+        var scalar = try parseHex4()
+        if (0xD800..<0xDC00).contains(scalar) {
+            // A high surrogate is only meaningful followed by its low half.
+            guard consumeRaw({ $0 == UInt8(ascii: "\\") }), consumeRaw({ $0 == UInt8(ascii: "u") }) else {
+                throw error("unpaired surrogate")
+            }
+            let low = try parseHex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw error("unpaired surrogate") }
+        utf8.append(contentsOf: String(Character(unicode)).utf8)
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard !isAtEnd, let digit = Self.hexValue(bytes[offset]) else { throw error("bad \\u escape") }
+            value = value << 4 | UInt32(digit)
+            offset += 1
+        }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private mutating func consumeRaw(_ matches: (UInt8) -> Bool) -> Bool {
+        guard !isAtEnd, matches(bytes[offset]) else { return false }
+        offset += 1
+        return true
+    }
+
+    private mutating func consumeDigits() -> Bool {
+        let start = offset
+        while consumeRaw({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {}
+        return offset > start
+    }
+
+    mutating func skipWhitespace() {
+        while consumeRaw({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {}
+    }
+
+    func error(_ reason: String) -> JSONSyntaxError {
+        JSONSyntaxError(offset: min(offset, bytes.count), reason: reason)
+    }
+}

@@ -1,0 +1,29 @@
+/// A parsed JSON value. Objects keep their members in file order, duplicates included, so that the policy decoder
+/// can tell a repeated field from a single one instead of letting the last silently win.
+enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    /// The number's text as written: the decoder only needs small integers and must not round anything.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    /// The members named `name`, in file order.
+    func members(named name: String) -> [JSONValue] {
+        guard case .object(let members) = self else { return [] }
+        return members.filter { $0.0 == name }.map(\.1)
+    }
+
+    /// A short name of the value's type, for error messages.
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

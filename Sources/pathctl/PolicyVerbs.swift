@@ -1,0 +1,102 @@
+import ArgumentParser
+import PathMonitor
+import PathProtocol
+
+/// Which network a policy verb is about: the one on an interface now, or one named by its key.
+struct NetworkTarget: ParsableArguments {
+    @Argument(help: "The interface whose current network to mark, e.g. wlan0.")
+    var interface: String?
+
+    @Option(help: "A network key from 'pathctl networks', for a network that is not attached now.")
+    var key: String?
+
+    func validate() throws {
+        if (interface == nil) == (key == nil) {
+            throw ValidationError("name an interface or give --key, not both")
+        }
+    }
+}
+
+/// `pathctl set-constrained wlan0 [--off]`: Low Data Mode for a network.
+struct SetConstrained: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark the network on an interface (or --key) as constrained (Low Data Mode), or clear it with --off.")
+
+    @OptionGroup var target: NetworkTarget
+    @Flag(help: "Clear the mark.") var off = false
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try runPolicyChange(options) { connection throws(PathmondClientError) in
+            try connection.setConstrained(!off, interface: target.interface, key: target.key)
+        }
+    }
+}
+
+/// `pathctl set-expensive wlan0 [--off | --auto]`: the expensive flag for a network, over detection.
+struct SetExpensive: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark the network on an interface (or --key) as expensive; --off as not expensive; --auto to"
+            + " leave it to detection.")
+
+    @OptionGroup var target: NetworkTarget
+    @Flag(help: "Mark it not expensive, whatever detection says.") var off = false
+    @Flag(help: "Forget the setting: detection decides again.") var auto = false
+    @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        if off && auto { throw ValidationError("--off and --auto exclude each other") }
+    }
+
+    func run() throws {
+        let value: Bool? = auto ? nil : !off
+        try runPolicyChange(options) { connection throws(PathmondClientError) in
+            try connection.setExpensive(value, interface: target.interface, key: target.key)
+        }
+    }
+}
+
+/// `pathctl networks`: the networks pathmond remembers or sees.
+struct Networks: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List remembered and attached networks.")
+
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        do {
+            let networks = try PathmondConnection(socketPath: options.socket).networks()
+            print(options.json ? JSONOutput.encode(networks) : NetworkTable.render(networks))
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// `pathctl forget KEY`.
+struct Forget: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Forget what was set for a network.")
+
+    @Argument(help: "The network key, as 'pathctl networks' shows it.") var key: String
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        do {
+            try PathmondConnection(socketPath: options.socket).forgetNetwork(key: key)
+            if !options.json { print("forgot \(key)") }
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// Connects, runs one policy call, and prints the network as it now stands.
+private func runPolicyChange(
+    _ options: ConnectionOptions, _ body: (PathmondConnection) throws(PathmondClientError) -> WireNetwork
+) throws {
+    do {
+        let network = try body(try PathmondConnection(socketPath: options.socket))
+        print(options.json ? JSONOutput.encode(network) : NetworkTable.render([network]))
+    } catch {
+        throw fail(error)
+    }
+}

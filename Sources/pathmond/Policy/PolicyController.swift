@@ -1,0 +1,114 @@
+import Dispatch
+import Logging
+import PathModel
+import PathProtocol
+import PolicyStore
+
+/// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
+/// the one in force, so a reply of success means the setting survives a crash. Writes run one at a time on a
+/// queue of their own: fsync must not stall the event loops that serve clients.
+final class PolicyController: Sendable {
+    private let hub: PathHub
+    private let store: PolicyStore
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "pathmond.policy")
+    /// The policy file's path, and what went wrong loading it at start, for GetStatus.
+    let policyFile: String
+    let loadProblem: String?
+
+    init(hub: PathHub, store: PolicyStore, policyFile: String, loadProblem: String?, logger: Logger) {
+        self.hub = hub
+        self.store = store
+        self.policyFile = policyFile
+        self.loadProblem = loadProblem
+        self.logger = logger
+    }
+
+    /// Which network a call is about.
+    enum Target: Sendable {
+        case interface(String)
+        case key(String)
+
+        init(interface: String?, key: String?) throws(VarlinkError) {
+            switch (interface, key) {
+            case (let interface?, nil): self = .interface(interface)
+            case (nil, let key?): self = .key(key)
+            default: throw .invalidParameter(parameter: interface == nil ? "interface" : "key")
+            }
+        }
+    }
+
+    /// Applies `change` to the target network's settings; calls `completion` with the network as it now stands.
+    func change(
+        _ target: Target, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void,
+        completion: @escaping @Sendable (Result<WireNetwork, VarlinkError>) -> Void
+    ) {
+        queue.async { [self] in
+            completion(
+                Result { () throws(VarlinkError) -> WireNetwork in
+                    let key = try resolve(target)
+                    var policy = hub.context.policy
+                    change(&policy[key])
+                    try save(policy)
+                    hub.updateContext { $0.policy = policy }
+                    logger.notice("policy changed", metadata: ["network": "\(key)", "setting": "\(policy[key])"])
+                    return network(key)
+                })
+        }
+    }
+
+    /// Forgets a network's settings.
+    func forget(_ keyText: String, completion: @escaping @Sendable (Result<Void, VarlinkError>) -> Void) {
+        queue.async { [self] in
+            completion(
+                Result { () throws(VarlinkError) in
+                    guard let key = NetworkKey(keyText) else { throw .invalidNetworkKey(key: keyText) }
+                    var policy = hub.context.policy
+                    guard policy.forget(key) else { throw .noSuchNetwork(key: keyText) }
+                    try save(policy)
+                    hub.updateContext { $0.policy = policy }
+                    logger.notice("policy forgotten", metadata: ["network": "\(key)"])
+                })
+        }
+    }
+
+    /// Every remembered network and every network attached now.
+    func networks() -> [WireNetwork] {
+        let policy = hub.context.policy
+        let attached = Set(hub.interfaces.compactMap { $0.identity?.key })
+        return Set(policy.networks.keys).union(attached).sorted().map(network)
+    }
+
+    private func resolve(_ target: Target) throws(VarlinkError) -> NetworkKey {
+        switch target {
+        case .key(let text):
+            guard let key = NetworkKey(text) else { throw .invalidNetworkKey(key: text) }
+            return key
+        case .interface(let name):
+            guard let status = hub.interfaces.first(where: { $0.link.name == name }) else {
+                throw .noSuchInterface(interface: name)
+            }
+            guard let identity = status.identity else { throw .networkNotIdentified(interface: name) }
+            return identity.key
+        }
+    }
+
+    private func save(_ policy: Policy) throws(VarlinkError) {
+        do {
+            try store.save(policy)
+        } catch {
+            logger.error("cannot save the policy: \(error)")
+            throw .policyNotSaved(reason: "\(error)")
+        }
+    }
+
+    private func network(_ key: NetworkKey) -> WireNetwork {
+        let setting = hub.context.policy[key]
+        let interfaces = hub.interfaces.filter { $0.identity?.key == key }
+        return WireNetwork(
+            key: key.description,
+            displayName: (interfaces.first?.identity ?? NetworkIdentity(key: key)).displayName,
+            constrained: setting.isConstrained, expensive: setting.isExpensive,
+            interfaces: interfaces.map(\.link.name))
+    }
+}

@@ -1,0 +1,142 @@
+import PathModel
+import Testing
+
+@testable import Netlink
+
+/// The neighbour table: static entries added, changed and deleted, an ARP resolution across a veth pair, and what
+/// the watcher leaves out (proxy entries, the kernel's silent NOARP entries).
+@Suite struct KernelWatcherNeighbourTests {
+    @Test func staticEntriesAreAddedChangedAndRemoved() async throws {
+        try await withTestNamespace { namespace in
+            let va = try namespace.index(of: "va")
+            let watcher = try KernelWatcher(namespacePath: namespace.path)
+            defer { watcher.stop() }
+            var stepper = BatchStepper(watcher.batches())
+            try await stepper.next()
+            let v4 = IPAddress("192.0.2.1")!
+            let v6 = IPAddress("2001:db8::1")!
+
+            try namespace.ip(
+                "neigh", "add", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
+            try namespace.ip("-6", "neigh", "add", "2001:db8::1", "lladdr", "02:00:00:00:00:AA", "dev", "va")
+            try await stepper.waitUntil {
+                $0.neighbour(v4, on: va)?.linkLayerAddress == "02:00:00:00:00:01"
+                    && $0.neighbour(v6, on: va)?.linkLayerAddress == "02:00:00:00:00:aa"
+            }
+            #expect(Set((try await freshSnapshot(of: namespace)).neighbours) == Set(stepper.state.snapshot.neighbours))
+
+            try namespace.ip(
+                "neigh", "change", "192.0.2.1", "lladdr", "02:00:00:00:00:02", "dev", "va", "nud", "permanent")
+            try await stepper.waitUntil { $0.neighbour(v4, on: va)?.linkLayerAddress == "02:00:00:00:00:02" }
+
+            try namespace.ip("neigh", "del", "192.0.2.1", "dev", "va")
+            try namespace.ip("-6", "neigh", "del", "2001:db8::1", "dev", "va")
+            try await stepper.waitUntil { $0.snapshot.neighbours.isEmpty }
+            try await stepper.waitUntilConverged(with: namespace)
+        }
+    }
+
+    @Test func anEntryThatFailsIsRemoved() async throws {
+        try await withTestNamespace { namespace in
+            let va = try namespace.index(of: "va")
+            let watcher = try KernelWatcher(namespacePath: namespace.path)
+            defer { watcher.stop() }
+            var stepper = BatchStepper(watcher.batches())
+            try await stepper.next()
+            let address = IPAddress("192.0.2.5")!
+
+            try namespace.ip(
+                "neigh", "replace", "192.0.2.5", "lladdr", "02:00:00:00:00:05", "dev", "va", "nud", "stale")
+            try await stepper.waitUntil { $0.neighbour(address, on: va) != nil }
+            try namespace.ip("neigh", "replace", "192.0.2.5", "dev", "va", "nud", "failed")
+            try await stepper.next { $0.events.contains(.neighbourRemoved(interfaceIndex: va, address: address)) }
+            #expect(stepper.state.neighbour(address, on: va) == nil)
+        }
+    }
+
+    @Test func proxyAndSilentNoARPEntriesAreLeftOut() async throws {
+        try await withTestNamespace { namespace in
+            try namespace.ip("link", "set", "lo", "up")
+            try namespace.ip("neigh", "add", "proxy", "192.0.2.9", "dev", "va")
+            // Traffic to ::1 and multicast makes the kernel create NOARP entries without announcing them.
+            try namespace.exec("bash", "-c", "echo x > /dev/udp/::1/9; echo x > /dev/udp/224.0.0.251/5353 || true")
+            try namespace.ip(
+                "neigh", "add", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
+            let everything = try namespace.ip("neigh", "show", "nud", "all")
+            #expect(everything.contains("NOARP"), "the kernel made no NOARP entries: \(everything)")
+
+            let snapshot = try await freshSnapshot(of: namespace)
+            #expect(snapshot.neighbours.map(\.address) == [IPAddress("192.0.2.1")!])
+        }
+    }
+
+    @Test func anARPResolutionIsReportedAndInTheSnapshot() async throws {
+        try await withTestNamespace { namespace in
+            let peer = try PeerNamespace(taking: "vb", from: namespace)
+            defer { peer.remove() }
+            try namespace.ip("address", "add", "10.5.0.1/24", "dev", "va")
+            try peer.ip("address", "add", "10.5.0.2/24", "dev", "vb")
+            try peer.ip("link", "set", "vb", "up")
+            let va = try namespace.index(of: "va")
+            let peerMAC = try peer.hardwareAddress(of: "vb")
+            let watcher = try KernelWatcher(namespacePath: namespace.path)
+            defer { watcher.stop() }
+            var stepper = BatchStepper(watcher.batches())
+            try await stepper.next()
+
+            // One UDP datagram to the peer makes the kernel resolve it over ARP (no ping on these machines).
+            try namespace.exec("bash", "-c", "echo x > /dev/udp/10.5.0.2/9")
+            let expected = Neighbour(interfaceIndex: va, address: IPAddress("10.5.0.2")!, linkLayerAddress: peerMAC)
+            try await stepper.waitUntil { $0.neighbour(expected.address, on: va) == expected }
+            #expect((try await freshSnapshot(of: namespace)).neighbours.contains(expected))
+
+            // Administrative down flushes the link's neighbours; the watcher must follow (announced, unlike routes).
+            try namespace.ip("link", "set", "va", "down")
+            try await stepper.waitUntil { $0.neighbour(expected.address, on: va) == nil }
+            try await stepper.waitUntilConverged(with: namespace)
+        }
+    }
+}
+
+/// A second namespace holding the far end of a veth pair, so that traffic between the two ends crosses the link
+/// (within one namespace both addresses would be local and nothing would be resolved).
+struct PeerNamespace {
+    let name: String
+
+    init(taking link: String, from namespace: TestNamespace) throws {
+        name = namespace.name + "-peer"
+        try TestNamespace.run(["netns", "add", name])
+        do {
+            try namespace.ip("link", "set", link, "netns", name)
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    func remove() {
+        _ = try? TestNamespace.run(["netns", "delete", name])
+    }
+
+    @discardableResult
+    func ip(_ arguments: String...) throws -> String {
+        try TestNamespace.run(["-n", name] + arguments)
+    }
+
+    /// "02:…" from `ip -o link show`.
+    func hardwareAddress(of link: String) throws -> String {
+        let words = try ip("-o", "link", "show", "dev", link).split(separator: " ")
+        guard let position = words.firstIndex(of: "link/ether"), position + 1 < words.count else {
+            throw CommandFailure(command: "ip link show \(link)", output: words.joined(separator: " "))
+        }
+        return String(words[position + 1])
+    }
+}
+
+extension TestNamespace {
+    /// Runs a command inside the namespace (`ip netns exec NAME ...`).
+    @discardableResult
+    func exec(_ arguments: String...) throws -> String {
+        try Self.run(["netns", "exec", name] + arguments)
+    }
+}
