@@ -9,7 +9,10 @@ final class Daemon: @unchecked Sendable {
     let directory: URL
     let socketPath: String
     let logPath: String
-    private let configuration: String?
+    /// The configuration file's text; a test may change it before a restart.
+    var configuration: String?
+    /// The daemon's --state-dir: it survives restarts, as /var/lib/pathmond does.
+    let stateDirectory: String
     private let extraArguments: [String]
     private var process: Process?
 
@@ -22,13 +25,17 @@ final class Daemon: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = directory.appending(path: "io.pathmond").path
         logPath = directory.appending(path: "pathmond.log").path
+        stateDirectory = directory.appending(path: "state").path
     }
 
     /// Starts pathmond and waits for READY=1.
     func start(timeout: Duration = .seconds(20)) throws {
         let notify = try NotifyListener(path: directory.appending(path: "notify").path)
         defer { notify.close() }
-        var arguments = namespace.exec + [product("pathmond"), "--socket", socketPath, "--log-level", "debug"]
+        var arguments =
+            namespace.exec + [
+                product("pathmond"), "--socket", socketPath, "--state-dir", stateDirectory, "--log-level", "debug",
+            ]
         if let configuration {
             let configPath = directory.appending(path: "pathmond.conf")
             try Data(configuration.utf8).write(to: configPath)
