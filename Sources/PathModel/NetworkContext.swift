@@ -8,12 +8,16 @@ public struct NetworkContext: Sendable, Hashable {
     public var meteredInterfaces: Set<Int32>
     /// The user's settings.
     public var policy: Policy
+    /// The DNS servers in use.
+    public var resolvers: ResolverConfiguration
 
     public init(
-        identities: [Int32: NetworkIdentity] = [:], meteredInterfaces: Set<Int32> = [], policy: Policy = Policy()
+        identities: [Int32: NetworkIdentity] = [:], meteredInterfaces: Set<Int32> = [], policy: Policy = Policy(),
+        resolvers: ResolverConfiguration = ResolverConfiguration()
     ) {
         self.identities = identities
         self.meteredInterfaces = meteredInterfaces
         self.policy = policy
+        self.resolvers = resolvers
     }
 }

@@ -15,13 +15,15 @@ public struct Path: Sendable, Hashable {
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
     public var supportsIPv6: Bool
+    /// A DNS server is configured for the path: globally in the resolver configuration, or on one of its links.
+    public var supportsDNS: Bool
     /// The next-hop routers the path uses: per family, those of the first available interface serving it.
     public var gateways: [IPAddress]
 
     public init(
         status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, availableInterfaces: [PathInterface] = [],
         isExpensive: Bool = false, isConstrained: Bool = false, supportsIPv4: Bool = false,
-        supportsIPv6: Bool = false, gateways: [IPAddress] = []
+        supportsIPv6: Bool = false, supportsDNS: Bool = false, gateways: [IPAddress] = []
     ) {
         self.status = status
         self.unsatisfiedReason = unsatisfiedReason
@@ -30,6 +32,7 @@ public struct Path: Sendable, Hashable {
         self.isConstrained = isConstrained
         self.supportsIPv4 = supportsIPv4
         self.supportsIPv6 = supportsIPv6
+        self.supportsDNS = supportsDNS
         self.gateways = gateways
     }
 
@@ -59,6 +62,14 @@ public enum UnsatisfiedReason: String, Sendable, Hashable, CaseIterable {
     case noAddress
     /// Addresses exist but no default route leaves through an interface that has one.
     case noDefaultRoute
+    /// Interfaces are usable, but none of a kind or name the parameters allow: wait for one, or relax them.
+    case onlyProhibitedInterfaces
+    /// Usable interfaces of allowed kinds exist, but none routes the IP version the parameters require.
+    case familyUnavailable
+    /// Only expensive interfaces are usable and the parameters prohibit expensive ones.
+    case onlyExpensiveInterfaces
+    /// Only interfaces on Low Data Mode networks are usable and the parameters prohibit constrained ones.
+    case onlyConstrainedInterfaces
 }
 
 /// One usable interface of a path.

@@ -60,21 +60,31 @@ public struct PathEvaluator: Sendable, Hashable {
         return nil
     }
 
-    /// The system path.
-    public func path(in state: KernelState, context: NetworkContext = NetworkContext()) -> Path {
-        path(from: interfaces(in: state, context: context))
+    /// The path for a client's parameters (the system path by default).
+    public func path(
+        in state: KernelState, context: NetworkContext = NetworkContext(),
+        parameters: PathParameters = .unrestricted
+    ) -> Path {
+        path(from: interfaces(in: state, context: context), resolvers: context.resolvers, parameters: parameters)
     }
 
-    /// The system path from interface statuses already derived.
-    public func path(from interfaces: [InterfaceStatus]) -> Path {
+    /// The path from interface statuses already derived.
+    public func path(
+        from interfaces: [InterfaceStatus], resolvers: ResolverConfiguration = ResolverConfiguration(),
+        parameters: PathParameters = .unrestricted
+    ) -> Path {
         let candidates = interfaces.filter { $0.interfaceClass.kind != .loopback }
-        let available = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
-        guard let primary = available.first else {
+        let usable = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
+        guard !usable.isEmpty else {
             guard let furthest = candidates.map(\.readiness).max() else { return .unsatisfied(.noInterfaces) }
             return .unsatisfied(Self.reason(furthest))
         }
+        let allowed = Self.narrow(usable, to: parameters)
+        guard let primary = allowed.interfaces.first else { return .unsatisfied(allowed.reason) }
+        let available = allowed.interfaces
         let families = available.reduce(into: Set<AddressFamily>()) { $0.formUnion($1.supportedFamilies) }
-        let gateways = AddressFamily.allCases.flatMap { family in
+            .intersection(parameters.family.families)
+        let gateways = families.sorted().flatMap { family in
             available.first { $0.supportedFamilies.contains(family) }.map { status in
                 status.routes.filter { $0.family == family }.compactMap(\.gateway)
             } ?? []
@@ -90,6 +100,7 @@ public struct PathEvaluator: Sendable, Hashable {
             isConstrained: primary.isConstrained,
             supportsIPv4: families.contains(.ipv4),
             supportsIPv6: families.contains(.ipv6),
+            supportsDNS: resolvers.supportsDNS(over: available.map(\.link.index)),
             gateways: uniqued(gateways)
         )
     }

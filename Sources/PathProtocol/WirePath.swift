@@ -9,6 +9,7 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var isConstrained: Bool
     public var supportsIPv4: Bool
     public var supportsIPv6: Bool
+    public var supportsDNS: Bool
     public var gateways: [String]
 
     public init(_ path: Path) {
@@ -19,6 +20,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         isConstrained = path.isConstrained
         supportsIPv4 = path.supportsIPv4
         supportsIPv6 = path.supportsIPv6
+        supportsDNS = path.supportsDNS
         gateways = path.gateways.map(\.description)
     }
 
@@ -41,7 +43,8 @@ public struct WirePath: Codable, Sendable, Hashable {
         }
         return Path(
             status: status, unsatisfiedReason: reason, availableInterfaces: interfaces, isExpensive: isExpensive,
-            isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6, gateways: addresses)
+            isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
+            supportsDNS: supportsDNS, gateways: addresses)
     }
 }
 

@@ -32,10 +32,13 @@ public enum VarlinkInterfaces {
         type Path (
           # satisfied: at least one interface can carry traffic to the internet.
           status: (satisfied, unsatisfied),
-          # Why the path is unsatisfied, named after the furthest any interface got: no interface but
-          # loopback exists; all are down; up without carrier; running without a usable address;
-          # addressed without a default route. Absent when satisfied.
-          unsatisfiedReason: ?(noInterfaces, interfacesDown, noCarrier, noAddress, noDefaultRoute),
+          # Why the path is unsatisfied. With no usable interface at all, named after the furthest any
+          # interface got: no interface but loopback exists; all are down; up without carrier; running
+          # without a usable address; addressed without a default route. Otherwise, the first of the
+          # client's parameters that ruled out every usable interface: its kind or name; the IP version;
+          # expensive prohibited; constrained prohibited. Absent when satisfied.
+          unsatisfiedReason: ?(noInterfaces, interfacesDown, noCarrier, noAddress, noDefaultRoute,
+            onlyProhibitedInterfaces, familyUnavailable, onlyExpensiveInterfaces, onlyConstrainedInterfaces),
           # The usable interfaces, most preferred first.
           availableInterfaces: []PathInterface,
           # The preferred interface is expensive.
@@ -46,6 +49,8 @@ public enum VarlinkInterfaces {
           supportsIPv4: bool,
           # The same for IPv6.
           supportsIPv6: bool,
+          # A DNS server is configured for the path (resolv.conf, or systemd-resolved on one of its links).
+          supportsDNS: bool,
           # The next-hop routers the path uses, IPv4 first.
           gateways: []string
         )

@@ -8,7 +8,8 @@ enum StatusTable {
         switch path.status {
         case .satisfied:
             let via = path.availableInterfaces.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
-            var facts = [path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil].compactMap { $0 }
+            var facts = [path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil, path.supportsDNS ? "DNS" : nil]
+                .compactMap { $0 }
             if path.isExpensive { facts.append("expensive") }
             if path.isConstrained { facts.append("constrained") }
             let gateways =
@@ -26,6 +27,10 @@ enum StatusTable {
         case .noCarrier: return "no interface has carrier (cable, association or peer missing)"
         case .noAddress: return "no interface has a usable address"
         case .noDefaultRoute: return "no default route"
+        case .onlyProhibitedInterfaces: return "only interfaces the parameters prohibit are usable"
+        case .familyUnavailable: return "no usable interface routes the required IP version"
+        case .onlyExpensiveInterfaces: return "only expensive interfaces are usable, and expensive is prohibited"
+        case .onlyConstrainedInterfaces: return "only Low Data Mode networks are usable, and constrained is prohibited"
         case nil: return "unknown reason"
         }
     }

@@ -1,0 +1,38 @@
+/// A connection a client holds: where it leaves the machine and what it may use. pathmond tells it when the
+/// connection stops being viable and when a better path appears.
+public struct Flow: Sendable, Hashable {
+    /// The interface the connection uses.
+    public var interfaceName: String
+    /// The connection's local address.
+    public var localAddress: IPAddress
+    /// The peer, when the client said; lets viability check the route to it.
+    public var remoteAddress: IPAddress?
+    /// What the client may use; better paths respect it.
+    public var parameters: PathParameters
+
+    public init(
+        interfaceName: String, localAddress: IPAddress, remoteAddress: IPAddress? = nil,
+        parameters: PathParameters = .unrestricted
+    ) {
+        self.interfaceName = interfaceName
+        self.localAddress = localAddress
+        self.remoteAddress = remoteAddress
+        self.parameters = parameters
+    }
+}
+
+/// What a flow's client needs to know, as Network.framework's viability and better-path handlers say it.
+public struct FlowStatus: Sendable, Hashable {
+    /// The connection can still send and receive over its interface.
+    public var isViable: Bool
+    /// Another path that the flow's parameters allow is preferred over the flow's own.
+    public var betterPathAvailable: Bool
+    /// The interface a new connection should use, when one is better.
+    public var betterInterface: String?
+
+    public init(isViable: Bool, betterPathAvailable: Bool, betterInterface: String? = nil) {
+        self.isViable = isViable
+        self.betterPathAvailable = betterPathAvailable
+        self.betterInterface = betterInterface
+    }
+}

@@ -1,0 +1,58 @@
+/// What a client may use, as NWParameters say it: the path it watches is the system's, narrowed to these.
+public struct PathParameters: Sendable, Hashable {
+    /// Only interfaces of this kind may carry the traffic.
+    public var requiredInterfaceKind: InterfaceKind?
+    /// Interfaces of these kinds may not.
+    public var prohibitedInterfaceKinds: Set<InterfaceKind>
+    /// Only the interface of this name may.
+    public var requiredInterfaceName: String?
+    /// Expensive interfaces (cellular, tethering, marked) may not.
+    public var prohibitsExpensive: Bool
+    /// Interfaces on a network in Low Data Mode may not.
+    public var prohibitsConstrained: Bool
+    /// The IP version the traffic needs.
+    public var family: FamilyRequirement
+
+    public init(
+        requiredInterfaceKind: InterfaceKind? = nil, prohibitedInterfaceKinds: Set<InterfaceKind> = [],
+        requiredInterfaceName: String? = nil, prohibitsExpensive: Bool = false, prohibitsConstrained: Bool = false,
+        family: FamilyRequirement = .any
+    ) {
+        self.requiredInterfaceKind = requiredInterfaceKind
+        self.prohibitedInterfaceKinds = prohibitedInterfaceKinds
+        self.requiredInterfaceName = requiredInterfaceName
+        self.prohibitsExpensive = prohibitsExpensive
+        self.prohibitsConstrained = prohibitsConstrained
+        self.family = family
+    }
+
+    /// No restriction: the system path.
+    public static let unrestricted = PathParameters()
+
+    /// Which IP versions will do.
+    public enum FamilyRequirement: String, Sendable, Hashable, CaseIterable {
+        /// IPv4 or IPv6.
+        case any
+        /// IPv4 only.
+        case ipv4
+        /// IPv6 only.
+        case ipv6
+
+        /// The families this requirement accepts.
+        public var families: Set<AddressFamily> {
+            switch self {
+            case .any: return [.ipv4, .ipv6]
+            case .ipv4: return [.ipv4]
+            case .ipv6: return [.ipv6]
+            }
+        }
+    }
+
+    /// Whether the kind and name of an interface are allowed (cost and family are judged apart, for the reason).
+    func allowsKindAndName(_ kind: InterfaceKind, name: String) -> Bool {
+        if let requiredInterfaceKind, kind != requiredInterfaceKind { return false }
+        if prohibitedInterfaceKinds.contains(kind) { return false }
+        if let requiredInterfaceName, name != requiredInterfaceName { return false }
+        return true
+    }
+}
