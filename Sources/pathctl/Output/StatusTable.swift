@@ -8,8 +8,10 @@ enum StatusTable {
         switch path.status {
         case .satisfied:
             let via = path.availableInterfaces.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
-            var facts = [path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil, path.supportsDNS ? "DNS" : nil]
-                .compactMap { $0 }
+            var facts = [
+                path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil, path.supportsDNS ? "DNS" : nil,
+            ]
+            .compactMap { $0 }
             if path.isExpensive { facts.append("expensive") }
             if path.isConstrained { facts.append("constrained") }
             let gateways =
