@@ -37,13 +37,15 @@ enum NeighbourConversion {
     /// IPv4/IPv6 entries for a unicast neighbour, not proxy entries (NTF_PROXY) and not AF_BRIDGE fdb entries.
     ///
     /// NUD_NOARP entries are skipped: the kernel creates them silently (no RTM_NEWNEIGH, measured on 6.18) for
-    /// multicast destinations, for ::1 and 0.0.0.0 on lo and for every neighbour on an IFF_NOARP link, so a table fed
-    /// by notifications would never match a dump; and their "link-layer address" is a multicast mapping or the
-    /// link's own address, never a gateway's. ndm_type drops multicast, broadcast and local entries in other states.
+    /// multicast and broadcast destinations, for ::1 and 0.0.0.0 on lo and for every neighbour on an IFF_NOARP link,
+    /// so a table fed by notifications would never match a dump; and their "link-layer address" is a multicast
+    /// mapping, the broadcast address or the link's own, never a gateway's.
+    ///
+    /// ndm_type is no help: an IPv4 entry's type is fixed when it is created, and is RTN_BROADCAST for any address
+    /// while the namespace has no local routing table yet (no IPv4 address anywhere), even for a unicast gateway.
     static func isCandidate(_ entry: ndmsg) -> Bool {
         (entry.ndm_family == UInt8(AF_INET) || entry.ndm_family == UInt8(AF_INET6))
             && entry.ndm_flags & UInt8(NTF_PROXY) == 0
-            && entry.ndm_type == UInt8(RTN_UNICAST)
             && entry.ndm_state & UInt16(NUD_NOARP) == 0
     }
 }
