@@ -12,6 +12,11 @@ enum LinkConversion {
         guard info.ifi_family == UInt8(AF_UNSPEC) else { return .notRelevant }
         guard info.ifi_index > 0 else { return .malformed }
         if removed { return .converted([.linkRemoved(index: info.ifi_index)]) }
+        // Wireless extensions announce every scan with an RTM_NEWLINK that carries IFLA_WIRELESS and little else;
+        // taken as a link description it would blank the operstate, kind and address until the next real one.
+        if nlmsg_find_attr(header, Int32(MemoryLayout<ifinfomsg>.size), Int32(IFLA_WIRELESS)) != nil {
+            return .notRelevant
+        }
         var link: Link?
         _ = KernelMessage.parseObject(message) { object in link = Self.link(from: object) }
         guard let link else { return .malformed }

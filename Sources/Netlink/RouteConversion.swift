@@ -9,6 +9,10 @@ import PathModel
 enum RouteConversion {
     static func events(from header: UnsafeMutablePointer<nlmsghdr>, removed: Bool) -> KernelMessage.Conversion {
         guard let route = KernelMessage.payload(of: header, as: rtmsg.self) else { return .malformed }
+        let replacing = Int32(header.pointee.nlmsg_flags) & NLM_F_REPLACE != 0
+        if !removed && replacing && isBlockingDefaultRoute(route) {
+            return clearedSlot(header, route)
+        }
         guard isDefaultRouteCandidate(route) else { return .notRelevant }
         var parsed: OpaquePointer?
         let result = rtnl_route_parse(header, &parsed)
@@ -16,8 +20,29 @@ enum RouteConversion {
         defer { rtnl_route_put(parsed) }
         let routes = defaultRoutes(from: parsed, header: route)
         guard !routes.isEmpty else { return .malformed }
-        let replacing = Int32(header.pointee.nlmsg_flags) & NLM_F_REPLACE != 0
         return .converted(routes.map { removed ? .routeRemoved($0) : .routeAdded($0, replacing: replacing) })
+    }
+
+    /// An unreachable, blackhole or prohibit route at a default route's prefix: it replaces, it never carries.
+    static func isBlockingDefaultRoute(_ route: rtmsg) -> Bool {
+        (route.rtm_family == UInt8(AF_INET) || route.rtm_family == UInt8(AF_INET6))
+            && route.rtm_dst_len <= DefaultRoute.maximumPrefixLength
+            && [UInt8(RTN_UNREACHABLE), UInt8(RTN_BLACKHOLE), UInt8(RTN_PROHIBIT)].contains(route.rtm_type)
+    }
+
+    /// The slot a blocking route took over, as a route with no interface.
+    private static func clearedSlot(_ header: UnsafeMutablePointer<nlmsghdr>, _ route: rtmsg)
+        -> KernelMessage.Conversion
+    {
+        var parsed: OpaquePointer?
+        guard rtnl_route_parse(header, &parsed) >= 0, let parsed else { return .malformed }
+        defer { rtnl_route_put(parsed) }
+        let highByte = route.rtm_dst_len == 0 ? 0 : KernelMessage.bytes(of: rtnl_route_get_dst(parsed))?.first ?? 0
+        let slot = DefaultRoute(
+            family: route.rtm_family == UInt8(AF_INET) ? .ipv4 : .ipv6, table: rtnl_route_get_table(parsed),
+            prefixLength: route.rtm_dst_len, destinationHighByte: highByte, metric: rtnl_route_get_priority(parsed),
+            interfaceIndex: 0)
+        return .converted([.routeSlotCleared(slot)])
     }
 
     /// Unicast IPv4/IPv6 routes with a prefix of at most /1, not clones from the route cache.
@@ -34,7 +59,8 @@ enum RouteConversion {
         let family: AddressFamily = header.rtm_family == UInt8(AF_INET) ? .ipv4 : .ipv6
         let highByte = header.rtm_dst_len == 0 ? 0 : KernelMessage.bytes(of: rtnl_route_get_dst(object))?.first ?? 0
         var routes: [DefaultRoute] = []
-        for position in 0..<rtnl_route_get_nnexthops(object) {
+        let count = rtnl_route_get_nnexthops(object)
+        for position in 0..<count {
             guard let nexthop = rtnl_route_nexthop_n(object, position) else { continue }
             let interfaceIndex = rtnl_route_nh_get_ifindex(nexthop)
             guard interfaceIndex > 0 else { continue }
@@ -50,7 +76,8 @@ enum RouteConversion {
                     destinationHighByte: highByte,
                     metric: rtnl_route_get_priority(object),
                     interfaceIndex: interfaceIndex,
-                    gateway: gatewayBytes.flatMap(IPAddress.init(bytes:))
+                    gateway: gatewayBytes.flatMap(IPAddress.init(bytes:)),
+                    isMultipath: count > 1
                 ))
         }
         return routes

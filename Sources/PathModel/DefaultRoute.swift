@@ -16,10 +16,13 @@ public struct DefaultRoute: Sendable, Hashable {
     public var interfaceIndex: Int32
     /// The next-hop router, or nil for a device route (point-to-point links).
     public var gateway: IPAddress?
+    /// One next hop of a route with several (RTA_MULTIPATH). The kernel treats those differently: an IPv4
+    /// multipath route outlives one of its links going down, and dies whole, silently, when one is deleted.
+    public var isMultipath: Bool
 
     public init(
         family: AddressFamily, table: UInt32 = 254, prefixLength: UInt8 = 0, destinationHighByte: UInt8 = 0,
-        metric: UInt32 = 0, interfaceIndex: Int32, gateway: IPAddress? = nil
+        metric: UInt32 = 0, interfaceIndex: Int32, gateway: IPAddress? = nil, isMultipath: Bool = false
     ) {
         self.family = family
         self.table = table
@@ -28,6 +31,7 @@ public struct DefaultRoute: Sendable, Hashable {
         self.metric = metric
         self.interfaceIndex = interfaceIndex
         self.gateway = gateway
+        self.isMultipath = isMultipath
     }
 
     /// The largest prefix length that still describes a route towards the whole internet.

@@ -12,6 +12,9 @@ public enum KernelEvent: Sendable, Hashable {
     case routeAdded(DefaultRoute, replacing: Bool)
     /// RTM_DELROUTE for a default route.
     case routeRemoved(DefaultRoute)
+    /// RTM_NEWROUTE with NLM_F_REPLACE that put an unreachable, blackhole or prohibit route into a default route's
+    /// slot (a VPN kill switch): the routes in that slot (family, table, destination, metric) are gone.
+    case routeSlotCleared(DefaultRoute)
     /// RTM_NEWNEIGH with a link-layer address (reachable, stale, permanent, ...).
     case neighbourChanged(Neighbour)
     /// RTM_DELNEIGH, or an entry that lost its link-layer address (failed, incomplete).

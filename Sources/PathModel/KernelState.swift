@@ -42,13 +42,19 @@ public struct KernelState: Sendable, Hashable {
             let wasUp = links[link.index]?.flags.contains(.up) ?? false
             links[link.index] = link
             if wasUp && !link.flags.contains(.up) {
-                // Silent IPv4 flush on administrative down (see KERNEL-NOTES): mirror it.
-                routes = routes.filter { !($0.interfaceIndex == link.index && $0.family == .ipv4) }
+                // Silent IPv4 flush on administrative down (see KERNEL-NOTES): mirror it. A multipath route only
+                // marks that next hop dead, and revives it on up without a word, so it stays.
+                routes = routes.filter { !($0.interfaceIndex == link.index && $0.family == .ipv4 && !$0.isMultipath) }
             }
         case .linkRemoved(let index):
             links[index] = nil
             addressTable = addressTable.filter { $0.key.interfaceIndex != index }
-            routes = routes.filter { $0.interfaceIndex != index }
+            // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
+            let deadGroups = routes.filter { $0.interfaceIndex == index && $0.isMultipath && $0.family == .ipv4 }
+            routes = routes.filter { route in
+                route.interfaceIndex != index
+                    && !deadGroups.contains { $0.sharesSlot(with: route) && route.isMultipath }
+            }
             neighbourTable = neighbourTable.filter { $0.key.interfaceIndex != index }
         case .neighbourChanged(let neighbour):
             neighbourTable[neighbour.key] = neighbour
@@ -71,6 +77,8 @@ public struct KernelState: Sendable, Hashable {
             routes.insert(route)
         case .routeRemoved(let route):
             routes.remove(route)
+        case .routeSlotCleared(let slot):
+            routes = routes.filter { !$0.sharesSlot(with: slot) }
         case .snapshot(let snapshot):
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })

@@ -63,6 +63,8 @@ enum FileSystem {
             return
         }
         let linkError = Glibc.errno
+        // A taken name is reported on the name, so the caller can try the next one.
+        if linkError == EEXIST { throw .system(.link, path: destination, errno: EEXIST) }
         guard [EPERM, EXDEV, EMLINK, ENOTSUP].contains(linkError) else {
             throw .system(.link, path: path, errno: linkError)
         }

@@ -94,9 +94,10 @@ public final class PolicyStore: Sendable {
             bytes = try FileSystem.read(path)
         } catch {
             guard let number = error.errno, number != ENOENT else { return .missing }
+            let reason = "it cannot be read: \(PolicyStoreError.message(for: number))"
             let report = LoadReport(
-                path: path, problem: .unreadable(errno: number), reason: "the file cannot be read: \(error)",
-                details: [], recoveredNetworks: 0)
+                path: path, problem: .unreadable(errno: number), reason: reason, details: [reason],
+                recoveredNetworks: 0)
             return .troubled(Policy(), report)
         }
         do {

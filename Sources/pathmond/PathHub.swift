@@ -85,8 +85,9 @@ final class PathHub: Sendable {
             return (state.current, Array(state.subscribers.values), waiters)
         }
         if let update {
-            logger.info("path changed", metadata: ["path": "\(update.path.logSummary)"])
+            // Subscribers first: the log line is for people, the update is what they wait for.
             for subscriber in subscribers { subscriber.deliver(update) }
+            logger.info("path changed", metadata: ["path": "\(update.path.logSummary)"])
         }
         return waiters
     }

@@ -20,8 +20,10 @@ import Testing
                 "route", "add", "default", "metric", "20",
                 "nexthop", "via", "10.1.0.1", "dev", "va", "nexthop", "via", "10.2.0.1", "dev", "vb")
             let expected: Set = [
-                DefaultRoute(family: .ipv4, metric: 20, interfaceIndex: va, gateway: IPAddress("10.1.0.1")),
-                DefaultRoute(family: .ipv4, metric: 20, interfaceIndex: vb, gateway: IPAddress("10.2.0.1")),
+                DefaultRoute(
+                    family: .ipv4, metric: 20, interfaceIndex: va, gateway: IPAddress("10.1.0.1"), isMultipath: true),
+                DefaultRoute(
+                    family: .ipv4, metric: 20, interfaceIndex: vb, gateway: IPAddress("10.2.0.1"), isMultipath: true),
             ]
             try await stepper.waitUntil { $0.routes == expected }
             #expect((try await freshSnapshot(of: namespace)).routes.count == 2)

@@ -36,6 +36,8 @@ struct ReferenceKernel {
             if !routes.contains(route) { routes.append(route) }
         case .routeRemoved(let route):
             routes.removeAll { $0 == route }
+        case .routeSlotCleared(let slot):
+            routes.removeAll { Self.sameSlot($0, slot) }
         case .neighbourChanged, .neighbourRemoved:
             // Neighbours only name wired networks; without a policy they never change the path.
             break

@@ -49,7 +49,10 @@ import Testing
 
     static let damagedFiles: [(name: String, text: String, recovered: Int)] = [
         ("garbage", "\u{1}\u{2}this is not JSON\u{ff}", 0),
-        ("truncated", #"{"version": 1, "networks": [{"key": "wifi:A", "constrained": true}, {"key": "wifi:B", "con"#, 1),
+        (
+            "truncated", #"{"version": 1, "networks": [{"key": "wifi:A", "constrained": true}, {"key": "wifi:B", "con"#,
+            1
+        ),
         ("wrong types", #"{"version": "one", "networks": {"key": "wifi:A"}}"#, 0),
         (
             "one bad entry",

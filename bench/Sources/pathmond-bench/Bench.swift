@@ -41,7 +41,7 @@ struct Bench: ParsableCommand {
     var timeoutMilliseconds = 1000
 
     @Option(name: .customLong("pause-us"), help: "Quiet time before each change, in microseconds.")
-    var pauseMicroseconds: UInt32 = 2000
+    var pauseMicroseconds: UInt32 = 0
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
@@ -80,7 +80,8 @@ struct Bench: ParsableCommand {
             summaries.append(KindSummary(kind.rawValue, samples))
         }
         let report = Report(
-            changesPerKind: count, warmup: warmup, kinds: summaries, overall: KindSummary("overall", all),
+            changesPerKind: count, warmup: warmup, pauseMicros: pauseMicroseconds, kinds: summaries,
+            overall: KindSummary("overall", all),
             extraUpdates: probe.extraUpdates, rawOverflows: probe.overflows)
         print(json ? try report.json() : report.table())
     }

@@ -86,6 +86,8 @@ struct KindSummary: Codable {
 struct Report: Codable {
     var changesPerKind: Int
     var warmup: Int
+    /// Quiet time before each change (0: back to back, threads still warm).
+    var pauseMicros: UInt32
     var kinds: [KindSummary]
     var overall: KindSummary
     /// Path updates the subscriber got that no change asked for; 0 when every change made exactly one.
@@ -101,8 +103,8 @@ struct Report: Codable {
 
     func table() -> String {
         var lines = [
-            "pathmond-bench: \(changesPerKind) changes per kind after \(warmup) warm-up; latency from the change's "
-                + "send to each observer",
+            "pathmond-bench: \(changesPerKind) changes per kind after \(warmup) warm-up, \(pauseMicros) µs pause "
+                + "before each; latency from the change's send to each observer",
             row("kind", "observer", "n", "p50 µs", "p99 µs", "max µs", "misses"),
         ]
         for summary in kinds + [overall] {

@@ -12,7 +12,8 @@ struct Runner {
     var warmup: Int
     var count: Int
     var timeoutNanoseconds: UInt64
-    /// Quiet time before each change, so that it meets idle observers: latency, not throughput.
+    /// Quiet time before each change: 0 runs them back to back, while the threads are still warm; more lets
+    /// every thread park and the CPUs idle, as before a real change on a quiet machine.
     var pauseMicroseconds: UInt32
 
     /// How long a restore may take to show as a satisfied path: carrier after link up can lag (linkwatch).
@@ -24,7 +25,7 @@ struct Runner {
         let total = warmup + count
         for i in 0..<total {
             let change = kind.change(i, on: topology)
-            usleep(pauseMicroseconds)
+            if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }
             let message = writer.prepare(change.request)
             _ = probe.arm(raw: change.raw, path: change.path)
             try writer.send(message)
