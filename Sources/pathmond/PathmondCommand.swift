@@ -76,6 +76,10 @@ struct PathmondCommand: AsyncParsableCommand {
             configuration: .init(
                 services: [
                     .init(service: KernelWatchService(watcher: watcher, hub: hub, logger: logger)),
+                    // Without Wi-Fi (no nl80211) this service ends at once; the daemon goes on.
+                    .init(
+                        service: WiFiIdentityService(source: NL80211IdentityWatcher(), hub: hub, logger: logger),
+                        successTerminationBehavior: .ignore),
                     .init(service: server),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -91,7 +95,11 @@ struct PathmondCommand: AsyncParsableCommand {
         do {
             let (policy, report) = try store.load()
             if let report {
-                logger.error("policy file damaged: \(report)")
+                if case .newerVersion = report.problem {
+                    logger.error("policy file written by a newer pathmond, left untouched: \(report)")
+                } else {
+                    logger.error("policy file damaged: \(report)")
+                }
                 return (policy, "\(report)")
             }
             logger.info("policy loaded", metadata: ["networks": "\(policy.networks.count)", "file": "\(store.path)"])
