@@ -7,6 +7,8 @@ struct KernelWatchService: Service {
     let watcher: KernelWatcher
     let hub: PathHub
     let logger: Logger
+    /// Told after each batch, so hints derived from the new state (leases, SIMs) are looked up again.
+    let changes: AsyncStream<Void>.Continuation
 
     func run() async {
         for await batch in watcher.batches().cancelOnGracefulShutdown() {
@@ -21,7 +23,9 @@ struct KernelWatchService: Service {
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])
             }
             hub.apply(batch.events)
+            changes.yield()
         }
+        changes.finish()
         watcher.stop()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import Netlink
+import NetworkHints
 import PathModel
 import PolicyStore
 import ServiceLifecycle
@@ -40,6 +41,9 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where sysfs lists network interfaces.", visibility: .hidden))
     var sysfsRoot = "/sys/class/net"
 
+    @Option(help: ArgumentHelp("Where systemd-networkd keeps DHCP leases.", visibility: .hidden))
+    var networkdLeases = "/run/systemd/netif/leases"
+
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -72,10 +76,18 @@ struct PathmondCommand: AsyncParsableCommand {
         let server = VarlinkServer(
             socketPath: socket, router: router, logger: logger,
             onListening: { notifier.notify("READY=1\nSTATUS=Serving the network path") })
+        // Newest only: a look-up after a burst of batches needs to happen once, not once per batch.
+        let (kernelChanges, changes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let hints = NetworkHintsService(
+            hub: hub, kernelChanges: kernelChanges,
+            leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
+            cellular: FallbackCellularIdentitySource([ModemManagerIdentitySource(), SysfsModemIdentitySource()]),
+            stateDirectory: stateDir, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: [
-                    .init(service: KernelWatchService(watcher: watcher, hub: hub, logger: logger)),
+                    .init(service: KernelWatchService(watcher: watcher, hub: hub, logger: logger, changes: changes)),
+                    .init(service: hints, successTerminationBehavior: .ignore),
                     // Without Wi-Fi (no nl80211) this service ends at once; the daemon goes on.
                     .init(
                         service: WiFiIdentityService(source: NL80211IdentityWatcher(), hub: hub, logger: logger),

@@ -18,7 +18,8 @@ struct WiFiIdentityService: Service {
         for await association in source.associations().cancelOnGracefulShutdown() {
             let identity = association.ssid.map { NetworkIdentity.wifi(ssid: $0) }
             logger.info(
-                "Wi-Fi association", metadata: [
+                "Wi-Fi association",
+                metadata: [
                     "interface": "\(association.interfaceIndex)", "network": "\(identity?.displayName ?? "none")",
                 ])
             hub.updateContext { $0.identities[association.interfaceIndex] = identity }

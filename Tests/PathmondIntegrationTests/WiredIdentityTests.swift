@@ -12,8 +12,10 @@ import Testing
     }
 
     static func peerAddress(_ namespace: NetworkNamespace, _ peer: String) throws -> String {
-        try namespace.farIP("-br link show dev \(peer)").output.split(separator: " ", omittingEmptySubsequences: true)[2]
-            .lowercased()
+        try namespace.farIP("-br link show dev \(peer)").output.split(separator: " ", omittingEmptySubsequences: true)[
+            2
+        ]
+        .lowercased()
     }
 
     @Test func constrainedTetherIsKnownByItsGateway() async throws {

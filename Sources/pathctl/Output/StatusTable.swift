@@ -56,7 +56,7 @@ enum StatusTable {
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
                     first ? stateText(interface) : "", first ? (interface.isExpensive ? "yes" : "no") : "",
-                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? (interface.networkName ?? "-") : "",
+                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? (interface.network ?? "-") : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
                 ])
