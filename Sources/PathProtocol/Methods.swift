@@ -6,6 +6,24 @@ public enum Methods {
         public init(path: WirePath) { self.path = path }
     }
 
+    /// io.pathmond.GetPath and io.pathmond.WatchPath parameters.
+    public struct PathParameters: Codable, Sendable, Hashable {
+        public var requirements: WirePathRequirements?
+        public init(requirements: WirePathRequirements?) { self.requirements = requirements }
+    }
+
+    /// io.pathmond.WatchFlow parameters.
+    public struct FlowParameters: Codable, Sendable, Hashable {
+        public var flow: WireFlow
+        public init(flow: WireFlow) { self.flow = flow }
+    }
+
+    /// io.pathmond.WatchFlow reply.
+    public struct FlowReply: Codable, Sendable, Hashable {
+        public var status: WireFlowStatus
+        public init(status: WireFlowStatus) { self.status = status }
+    }
+
     /// io.pathmond.ListInterfaces reply.
     public struct InterfacesReply: Codable, Sendable, Hashable {
         public var interfaces: [WireInterface]

@@ -128,12 +128,55 @@ public enum VarlinkInterfaces {
           policyProblem: ?string
         )
 
-        # The current path.
-        method GetPath() -> (path: Path)
+        # What a client may use, as NWParameters say it. Every field is optional: absent, no restriction.
+        type PathRequirements (
+          # Only interfaces of this type.
+          requiredInterfaceType: ?InterfaceType,
+          # No interfaces of these types.
+          prohibitedInterfaceTypes: ?[]InterfaceType,
+          # Only the interface of this name.
+          requiredInterface: ?string,
+          # No expensive interfaces.
+          prohibitExpensive: ?bool,
+          # No interfaces on Low Data Mode networks.
+          prohibitConstrained: ?bool,
+          # The IP version the traffic needs.
+          family: ?(any, ipv4, ipv6)
+        )
 
-        # The current path at once, then every change; call with "more". An unchanged path is not sent
-        # again. Without "more", a single reply with the current path.
-        method WatchPath() -> (path: Path)
+        # A connection a client holds.
+        type Flow (
+          # The interface the connection uses.
+          interface: string,
+          # Its local address.
+          localAddress: string,
+          # Its peer, when known: viability then also checks the route to it.
+          remoteAddress: ?string,
+          # What it may use; a better path respects these.
+          requirements: ?PathRequirements
+        )
+
+        # What a flow's client needs to know.
+        type FlowStatus (
+          # The connection can still send and receive over its interface: the link runs, it holds the
+          # local address, and a route (a default route, or the peer on-link) leads out of it.
+          isViable: bool,
+          # Another path the requirements allow is preferred over the flow's own (or any usable path,
+          # when the flow's is gone): open a new connection there and move once it is ready.
+          betterPathAvailable: bool,
+          # The interface of that better path.
+          betterInterface: ?string
+        )
+
+        # The path now, for the given requirements (the system path without them).
+        method GetPath(requirements: ?PathRequirements) -> (path: Path)
+
+        # The path at once, then every change; call with "more". An unchanged path is not sent again.
+        # Without "more", a single reply with the current path.
+        method WatchPath(requirements: ?PathRequirements) -> (path: Path)
+
+        # A flow's status at once, then every change; call with "more".
+        method WatchFlow(flow: Flow) -> (status: FlowStatus)
 
         # Every interface the kernel has, loopback included, by index.
         method ListInterfaces() -> (interfaces: []Interface)

@@ -3,27 +3,16 @@ import PathModel
 import PathProtocol
 import Synchronization
 
-/// Something that receives every new path: a Varlink connection streaming WatchPath.
-protocol PathSubscriber: AnyObject, Sendable {
-    /// Called outside the hub's lock, from the thread that applied the kernel events.
-    func deliver(_ update: PathUpdate)
-}
-
-/// A path ready to send: its model value, its encoded WatchPath reply, and a generation that only grows, so a
-/// subscriber can drop an update older than one it already sent.
-struct PathUpdate: Sendable {
-    let generation: UInt64
-    let path: Path
-    let streamedReply: [UInt8]
-}
-
-/// The daemon's single source of truth: the path tracker (kernel state and current path) and the subscribers.
-/// Kernel events go in through `apply`; each path change is encoded once and handed to every subscriber.
+/// The daemon's single source of truth: the path tracker (kernel state, identities, policy) and the subscribers.
+/// Every change goes through `update`: derive what each distinct interest now sees, diff it against what was
+/// published, encode the changed ones once, then hand them to their subscribers outside the lock.
 final class PathHub: Sendable {
     private struct State {
         var tracker: PathTracker
-        var current: PathUpdate
-        var subscribers: [ObjectIdentifier: any PathSubscriber] = [:]
+        var subscribers: [ObjectIdentifier: any Subscriber] = [:]
+        /// The last update per interest with live subscribers.
+        var published: [Interest: Update] = [:]
+        var generation: UInt64 = 0
         var isReady = false
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -33,16 +22,11 @@ final class PathHub: Sendable {
     private let logger: Logger
 
     init(evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger) {
-        let tracker = PathTracker(evaluator: evaluator, context: context)
-        let initial = PathUpdate(
-            generation: 0, path: tracker.path,
-            streamedReply: codec.encodeReply(Methods.PathReply(path: WirePath(tracker.path)), continues: true))
-        state = Mutex(State(tracker: tracker, current: initial))
+        state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
     }
 
-    /// Applies kernel events; when the path changes, publishes it to every subscriber. The first snapshot makes
-    /// the hub ready.
+    /// Applies kernel events and publishes what changed. The first snapshot makes the hub ready.
     func apply(_ events: [KernelEvent]) {
         let isSnapshot = events.contains(where: \.isSnapshot)
         let waiters = update { state in
@@ -56,7 +40,7 @@ final class PathHub: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Changes identities, detection or policy; publishes the path if that changed it.
+    /// Changes identities, detection, resolvers or policy, and publishes what changed.
     func updateContext(_ change: (inout NetworkContext) -> Void) {
         _ = update { _ in
             []
@@ -65,54 +49,104 @@ final class PathHub: Sendable {
         }
     }
 
-    /// The identities, detection and policy in force.
-    var context: NetworkContext { state.withLock { $0.tracker.context } }
+    /// The system path.
+    var systemPath: Path { state.withLock { $0.tracker.path } }
 
-    /// Runs `change` on the tracker under the lock and, if it produced a new path, encodes it once and hands it
-    /// to every subscriber outside the lock. Generations keep subscribers from going back to an older path when
-    /// two callers publish at once.
-    private func update(
-        _ prepare: (inout State) -> [CheckedContinuation<Void, Never>],
-        change: (inout PathTracker) -> Path?
-    ) -> [CheckedContinuation<Void, Never>] {
-        let (update, subscribers, waiters) = state.withLock {
-            state -> (PathUpdate?, [any PathSubscriber], [CheckedContinuation<Void, Never>]) in
-            let waiters = prepare(&state)
-            guard let path = change(&state.tracker) else { return (nil, [], waiters) }
-            state.current = PathUpdate(
-                generation: state.current.generation + 1, path: path,
-                streamedReply: codec.encodeReply(Methods.PathReply(path: WirePath(path)), continues: true))
-            return (state.current, Array(state.subscribers.values), waiters)
+    /// The path for a client's parameters, now.
+    func path(for parameters: PathParameters) -> Path {
+        state.withLock { state in
+            let interfaces = state.tracker.interfaces
+            return Self.value(for: .path(parameters), tracker: state.tracker, interfaces: interfaces).path!
         }
-        if let update {
-            // Subscribers first: the log line is for people, the update is what they wait for.
-            for subscriber in subscribers { subscriber.deliver(update) }
-            logger.info("path changed", metadata: ["path": "\(update.path.logSummary)"])
-        }
-        return waiters
     }
 
-    /// The current path.
-    var current: PathUpdate { state.withLock { $0.current } }
+    /// The identities, detection, resolvers and policy in force.
+    var context: NetworkContext { state.withLock { $0.tracker.context } }
 
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
-    /// Registers a subscriber and returns the path it starts from; later changes arrive through `deliver`.
-    func subscribe(_ subscriber: any PathSubscriber) -> PathUpdate {
+    /// Registers a subscriber and returns what it starts from; later changes arrive through `deliver`.
+    func subscribe(_ subscriber: any Subscriber) -> Update {
         state.withLock { state in
             state.subscribers[ObjectIdentifier(subscriber)] = subscriber
-            return state.current
+            if let current = state.published[subscriber.interest] { return current }
+            let value = Self.value(
+                for: subscriber.interest, tracker: state.tracker, interfaces: state.tracker.interfaces)
+            state.generation += 1
+            let update = Update(generation: state.generation, value: value, streamedReply: encode(value))
+            state.published[subscriber.interest] = update
+            return update
         }
     }
 
     /// Removes a subscriber; harmless if it was never registered.
-    func unsubscribe(_ subscriber: any PathSubscriber) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) }
+    func unsubscribe(_ subscriber: any Subscriber) {
+        state.withLock { state in
+            state.subscribers[ObjectIdentifier(subscriber)] = nil
+            if !state.subscribers.values.contains(where: { $0.interest == subscriber.interest }) {
+                state.published[subscriber.interest] = nil
+            }
+        }
     }
 
     /// The number of live subscribers.
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Runs `change` on the tracker under the lock, then re-derives every watched interest and hands the ones
+    /// that changed to their subscribers outside the lock. Generations keep a subscriber from going back to an
+    /// older value when two callers publish at once.
+    private func update(
+        _ prepare: (inout State) -> [CheckedContinuation<Void, Never>],
+        change: (inout PathTracker) -> Path?
+    ) -> [CheckedContinuation<Void, Never>] {
+        let (systemChange, deliveries, waiters) = state.withLock {
+            state -> (Path?, [(any Subscriber, Update)], [CheckedContinuation<Void, Never>]) in
+            let waiters = prepare(&state)
+            let systemChange = change(&state.tracker)
+            let interfaces = state.tracker.interfaces
+            var changed: [Interest: Update] = [:]
+            for interest in Set(state.subscribers.values.map(\.interest)) {
+                let value = Self.value(for: interest, tracker: state.tracker, interfaces: interfaces)
+                guard state.published[interest]?.value != value else { continue }
+                state.generation += 1
+                let update = Update(generation: state.generation, value: value, streamedReply: encode(value))
+                state.published[interest] = update
+                changed[interest] = update
+            }
+            let deliveries = state.subscribers.values.compactMap { subscriber in
+                changed[subscriber.interest].map { (subscriber, $0) }
+            }
+            return (systemChange, deliveries, waiters)
+        }
+        // Subscribers first: the log line is for people, the update is what they wait for.
+        for (subscriber, update) in deliveries { subscriber.deliver(update) }
+        if let systemChange { logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)"]) }
+        return waiters
+    }
+
+    private static func value(
+        for interest: Interest, tracker: PathTracker, interfaces: [InterfaceStatus]
+    ) -> Published {
+        let evaluator = tracker.evaluator
+        let resolvers = tracker.context.resolvers
+        switch interest {
+        case .path(let parameters):
+            return .path(evaluator.path(from: interfaces, resolvers: resolvers, parameters: parameters))
+        case .flow(let flow):
+            let path = evaluator.path(from: interfaces, resolvers: resolvers, parameters: flow.parameters)
+            return .flow(FlowEvaluator.status(of: flow, interfaces: interfaces, pathForParameters: path))
+        }
+    }
+
+    private func encode(_ value: Published) -> [UInt8] {
+        switch value {
+        case .path(let path):
+            return codec.encodeReply(Methods.PathReply(path: WirePath(path)), continues: true)
+        case .flow(let status):
+            return codec.encodeReply(Methods.FlowReply(status: WireFlowStatus(status)), continues: true)
+        }
+    }
 
     /// Wakes everyone waiting for readiness without making the hub ready: the daemon is stopping.
     func releaseWaiters() {
@@ -132,6 +166,14 @@ final class PathHub: Sendable {
             }
             if ready { continuation.resume() }
         }
+    }
+}
+
+extension Published {
+    /// The path, for a path interest.
+    var path: Path? {
+        if case .path(let path) = self { return path }
+        return nil
     }
 }
 

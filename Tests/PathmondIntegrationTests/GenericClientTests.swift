@@ -14,7 +14,7 @@ import Testing
         #expect(get.output.contains("status=satisfied interfaces=eth0 gateways=192.0.2.1"), "\(get.output)")
 
         let describe = try runCommand(["python3", Self.script, scenario.daemon.socketPath, "describe"])
-        #expect(describe.output.contains("method WatchPath()"))
+        #expect(describe.output.contains("method WatchPath(requirements: ?PathRequirements)"))
 
         // Watch: the current path, then the change the test makes once the first reply is in.
         let watcher = Task.detached {
@@ -34,7 +34,7 @@ import Testing
     private func waitForSubscribers(_ scenario: Scenario, count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if scenario.daemon.log.components(separatedBy: "subscribed to WatchPath").count > count { return }
+            if scenario.daemon.log.components(separatedBy: "a client subscribed").count > count { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("the python client never subscribed")

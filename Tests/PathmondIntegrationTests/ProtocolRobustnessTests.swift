@@ -102,7 +102,7 @@ import Testing
 
         // The stalled client, once it reads, ends on the same final path and never got more messages than one
         // that kept up. (The daemon batches kernel events, so a few thousand route flips make only tens of path
-        // changes, too few to fill the socket; the coalescing itself is unit-tested in ChannelPathSubscriptionTests.)
+        // changes, too few to fill the socket; the coalescing itself is unit-tested in ChannelSubscriptionTests.)
         var last: [String: Any] = [:]
         var received = 0
         while let message = try stalled.receive(timeout: .milliseconds(500)) {

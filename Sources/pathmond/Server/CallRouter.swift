@@ -9,8 +9,8 @@ enum CallOutcome {
     case replyAndClose([UInt8])
     /// A oneway call: send nothing.
     case noReply
-    /// Start streaming the path to this connection (WatchPath with "more").
-    case startWatching
+    /// Start streaming a path or a flow's status to this connection (WatchPath, WatchFlow with "more").
+    case startWatching(Interest)
     /// The reply comes later (a policy write): run `start`, which calls back once with the reply.
     case deferred(start: @Sendable (_ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
 }
@@ -66,13 +66,23 @@ struct CallRouter: Sendable {
                 throw .interfaceNotFound(interface: parameters.interface)
             }
             return .reply(codec.encodeReply(Methods.InterfaceDescriptionReply(description: description)))
-        case "io.pathmond.GetPath":
-            return .reply(codec.encodeReply(Methods.PathReply(path: WirePath(hub.current.path))))
-        case "io.pathmond.WatchPath":
-            guard call.more == true else {
-                return .reply(codec.encodeReply(Methods.PathReply(path: WirePath(hub.current.path))))
+        case "io.pathmond.GetPath", "io.pathmond.WatchPath":
+            let parameters = try requirements(from: frame)
+            guard call.methodName == "WatchPath", call.more == true else {
+                return .reply(codec.encodeReply(Methods.PathReply(path: WirePath(hub.path(for: parameters)))))
             }
-            return .startWatching
+            return .startWatching(.path(parameters))
+        case "io.pathmond.WatchFlow":
+            let wire = try decodeParameters(Methods.FlowParameters.self, from: frame).flow
+            let flow: Flow
+            do {
+                flow = try wire.flow()
+            } catch {
+                guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "flow") }
+                throw .invalidParameter(parameter: field)
+            }
+            guard call.more == true else { throw .expectedMore }
+            return .startWatching(.flow(flow))
         case "io.pathmond.ListInterfaces":
             let interfaces = hub.interfaces.map(WireInterface.init)
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
@@ -112,6 +122,22 @@ struct CallRouter: Sendable {
                 throw .interfaceNotFound(interface: call.interface)
             }
             throw .methodNotFound(method: call.method)
+        }
+    }
+
+    /// GetPath's and WatchPath's optional requirements; none means the system path.
+    private func requirements(from frame: [UInt8]) throws(VarlinkError) -> PathParameters {
+        let wire: WirePathRequirements?
+        do throws(VarlinkDecodingError) {
+            wire = try codec.parameters(Methods.PathParameters.self, from: frame)?.requirements
+        } catch {
+            throw .invalidParameter(parameter: "requirements")
+        }
+        do {
+            return try wire?.parameters() ?? .unrestricted
+        } catch {
+            guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "requirements") }
+            throw .invalidParameter(parameter: field)
         }
     }
 

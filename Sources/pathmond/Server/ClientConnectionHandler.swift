@@ -15,7 +15,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     private let router: CallRouter
     private let logger: Logger
-    private var subscription: ChannelPathSubscription?
+    private var subscription: ChannelSubscription?
     private var peer: PeerCredentials?
     /// Calls that arrived while a deferred reply was outstanding: Varlink answers calls in the order they came.
     private var waitingFrames: [[UInt8]] = []
@@ -67,8 +67,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             writeAndClose(bytes, context: context)
         case .noReply:
             break
-        case .startWatching:
-            startWatching(context: context)
+        case .startWatching(let interest):
+            startWatching(interest, context: context)
         case .deferred(let start):
             isAwaitingReply = true
             let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
@@ -92,19 +92,21 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func startWatching(context: ChannelHandlerContext) {
+    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it. A second
+    /// streaming call is refused rather than interleaved with the first one's replies.
+    private func startWatching(_ interest: Interest, context: ChannelHandlerContext) {
         guard subscription == nil else {
-            // One stream per connection is all a client needs; a second WatchPath gets the path once.
             write(
-                VarlinkCodec().encodeReply(Methods.PathReply(path: WirePath(router.hub.current.path))),
+                VarlinkCodec().encodeError(.invalidParameter(parameter: "more: this connection already streams")),
                 context: context)
             return
         }
-        let subscription = ChannelPathSubscription(channel: context.channel)
+        let subscription = ChannelSubscription(interest: interest, channel: context.channel)
         self.subscription = subscription
-        let initial = router.hub.subscribe(subscription)
-        subscription.send(initial)
-        logger.debug("a client subscribed to WatchPath", metadata: ["subscribers": "\(router.hub.subscriberCount)"])
+        subscription.send(router.hub.subscribe(subscription))
+        logger.debug(
+            "a client subscribed",
+            metadata: ["interest": "\(interest)", "subscribers": "\(router.hub.subscriberCount)"])
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

@@ -9,11 +9,11 @@ import Testing
 
 /// The newest-wins delivery to a client that stops reading, on an embedded channel whose writability the test
 /// controls.
-@Suite struct ChannelPathSubscriptionTests {
-    static func update(_ generation: UInt64, _ reason: UnsatisfiedReason?) -> PathUpdate {
+@Suite struct ChannelSubscriptionTests {
+    static func update(_ generation: UInt64, _ reason: UnsatisfiedReason?) -> Update {
         let path = reason.map(Path.unsatisfied) ?? Path(status: .satisfied)
         let bytes = VarlinkCodec().encodeReply(Methods.PathReply(path: WirePath(path)), continues: true)
-        return PathUpdate(generation: generation, path: path, streamedReply: bytes)
+        return Update(generation: generation, value: .path(path), streamedReply: bytes)
     }
 
     static func sentPaths(_ channel: EmbeddedChannel) throws -> [String] {
@@ -30,7 +30,7 @@ import Testing
 
     @Test func writableChannelGetsEveryUpdate() throws {
         let channel = EmbeddedChannel()
-        let subscription = ChannelPathSubscription(channel: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
         subscription.send(Self.update(1, .noCarrier))
         subscription.send(Self.update(2, nil))
         #expect(try Self.sentPaths(channel) == ["noCarrier", "satisfied"])
@@ -38,7 +38,7 @@ import Testing
 
     @Test func stalledChannelKeepsOnlyTheNewest() throws {
         let channel = EmbeddedChannel()
-        let subscription = ChannelPathSubscription(channel: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
         subscription.send(Self.update(1, .noCarrier))
         channel.isWritable = false
         for generation in 2...500 {
@@ -53,7 +53,7 @@ import Testing
 
     @Test func olderGenerationsAreDropped() throws {
         let channel = EmbeddedChannel()
-        let subscription = ChannelPathSubscription(channel: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
         subscription.send(Self.update(5, .noCarrier))
         subscription.send(Self.update(4, nil))
         #expect(try Self.sentPaths(channel) == ["noCarrier"])
@@ -61,7 +61,7 @@ import Testing
 
     @Test func aPathTheClientAlreadyHasIsNotSentAgain() throws {
         let channel = EmbeddedChannel()
-        let subscription = ChannelPathSubscription(channel: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
         subscription.send(Self.update(1, .noCarrier))
         channel.isWritable = false
         subscription.send(Self.update(2, nil))

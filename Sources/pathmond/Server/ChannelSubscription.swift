@@ -1,24 +1,27 @@
 import NIOCore
 
-/// Streams path updates to one channel, newest wins: while the channel is not writable the latest update waits
-/// in `pending` (replacing any older one), so a stalled client costs one message of memory, not a backlog.
-final class ChannelPathSubscription: PathSubscriber, Sendable {
+/// Streams updates of one interest (a path or a flow) to one channel, newest wins: while the channel is not
+/// writable the latest update waits in `pending` (replacing any older one), so a stalled client costs one message
+/// of memory, not a backlog. Paths and flow statuses are states, so older ones are worthless.
+final class ChannelSubscription: Subscriber, Sendable {
     private struct State {
         var lastGeneration: UInt64?
-        var lastSent: PathUpdate?
-        var pending: PathUpdate?
+        var lastSent: Update?
+        var pending: Update?
     }
 
+    let interest: Interest
     private let channel: any Channel
     /// Touched only on the channel's event loop.
     private let state: NIOLoopBoundBox<State>
 
-    init(channel: any Channel) {
+    init(interest: Interest, channel: any Channel) {
+        self.interest = interest
         self.channel = channel
         self.state = NIOLoopBoundBox(State(), eventLoop: channel.eventLoop)
     }
 
-    func deliver(_ update: PathUpdate) {
+    func deliver(_ update: Update) {
         if channel.eventLoop.inEventLoop {
             send(update)
         } else {
@@ -27,7 +30,7 @@ final class ChannelPathSubscription: PathSubscriber, Sendable {
     }
 
     /// Sends now if the channel can take it, else keeps it as the one pending update. On the event loop only.
-    func send(_ update: PathUpdate) {
+    func send(_ update: Update) {
         if let last = state.value.lastGeneration, update.generation <= last { return }
         guard channel.isWritable else {
             state.value.pending = update
@@ -36,7 +39,7 @@ final class ChannelPathSubscription: PathSubscriber, Sendable {
         state.value.pending = nil
         state.value.lastGeneration = update.generation
         // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent.
-        if let lastSent = state.value.lastSent, lastSent.path == update.path { return }
+        if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
         state.value.lastSent = update
         channel.writeAndFlush(channel.allocator.buffer(bytes: update.streamedReply), promise: nil)
     }

@@ -1,0 +1,99 @@
+import PathModel
+
+/// io.pathmond.PathRequirements on the wire: what a client may use. Every field is optional.
+public struct WirePathRequirements: Codable, Sendable, Hashable {
+    public var requiredInterfaceType: String?
+    public var prohibitedInterfaceTypes: [String]?
+    public var requiredInterface: String?
+    public var prohibitExpensive: Bool?
+    public var prohibitConstrained: Bool?
+    public var family: String?
+
+    public init(_ parameters: PathParameters) {
+        requiredInterfaceType = parameters.requiredInterfaceKind?.rawValue
+        prohibitedInterfaceTypes =
+            parameters.prohibitedInterfaceKinds.isEmpty
+            ? nil : parameters.prohibitedInterfaceKinds.map(\.rawValue).sorted()
+        requiredInterface = parameters.requiredInterfaceName
+        prohibitExpensive = parameters.prohibitsExpensive ? true : nil
+        prohibitConstrained = parameters.prohibitsConstrained ? true : nil
+        family = parameters.family == .any ? nil : parameters.family.rawValue
+    }
+
+    /// The model value; names the offending field when a value is not one the interface defines.
+    public func parameters() throws(WireFormatError) -> PathParameters {
+        var parameters = PathParameters()
+        if let requiredInterfaceType {
+            guard let kind = InterfaceKind(rawValue: requiredInterfaceType) else {
+                throw .unknownValue(field: "requiredInterfaceType", value: requiredInterfaceType)
+            }
+            parameters.requiredInterfaceKind = kind
+        }
+        for type in prohibitedInterfaceTypes ?? [] {
+            guard let kind = InterfaceKind(rawValue: type) else {
+                throw .unknownValue(field: "prohibitedInterfaceTypes", value: type)
+            }
+            parameters.prohibitedInterfaceKinds.insert(kind)
+        }
+        parameters.requiredInterfaceName = requiredInterface
+        parameters.prohibitsExpensive = prohibitExpensive ?? false
+        parameters.prohibitsConstrained = prohibitConstrained ?? false
+        if let family {
+            guard let requirement = PathParameters.FamilyRequirement(rawValue: family) else {
+                throw .unknownValue(field: "family", value: family)
+            }
+            parameters.family = requirement
+        }
+        return parameters
+    }
+}
+
+/// io.pathmond.Flow on the wire.
+public struct WireFlow: Codable, Sendable, Hashable {
+    public var interface: String
+    public var localAddress: String
+    public var remoteAddress: String?
+    public var requirements: WirePathRequirements?
+
+    public init(_ flow: Flow) {
+        interface = flow.interfaceName
+        localAddress = flow.localAddress.description
+        remoteAddress = flow.remoteAddress?.description
+        requirements = flow.parameters == .unrestricted ? nil : WirePathRequirements(flow.parameters)
+    }
+
+    /// The model value; names the offending field when a value does not parse.
+    public func flow() throws(WireFormatError) -> Flow {
+        guard let local = IPAddress(localAddress) else {
+            throw .unknownValue(field: "localAddress", value: localAddress)
+        }
+        var remote: IPAddress?
+        if let remoteAddress {
+            guard let address = IPAddress(remoteAddress) else {
+                throw .unknownValue(field: "remoteAddress", value: remoteAddress)
+            }
+            remote = address
+        }
+        return Flow(
+            interfaceName: interface, localAddress: local, remoteAddress: remote,
+            parameters: try requirements?.parameters() ?? .unrestricted)
+    }
+}
+
+/// io.pathmond.FlowStatus on the wire.
+public struct WireFlowStatus: Codable, Sendable, Hashable {
+    public var isViable: Bool
+    public var betterPathAvailable: Bool
+    public var betterInterface: String?
+
+    public init(_ status: FlowStatus) {
+        isViable = status.isViable
+        betterPathAvailable = status.betterPathAvailable
+        betterInterface = status.betterInterface
+    }
+
+    /// The model value.
+    public var status: FlowStatus {
+        FlowStatus(isViable: isViable, betterPathAvailable: betterPathAvailable, betterInterface: betterInterface)
+    }
+}

@@ -1,0 +1,30 @@
+import PathModel
+
+/// What a subscriber watches: the path for some parameters (WatchPath), or one flow (WatchFlow).
+enum Interest: Sendable, Hashable {
+    case path(PathParameters)
+    case flow(Flow)
+}
+
+/// The value a subscriber is sent, compared to decide whether anything changed for it.
+enum Published: Sendable, Hashable {
+    case path(Path)
+    case flow(FlowStatus)
+}
+
+/// Something that receives every change of what it watches: a Varlink connection streaming WatchPath or
+/// WatchFlow.
+protocol Subscriber: AnyObject, Sendable {
+    /// What it watches; fixed for its lifetime.
+    var interest: Interest { get }
+    /// Called outside the hub's lock, from the thread that made the change.
+    func deliver(_ update: Update)
+}
+
+/// A change ready to send: the value, its encoded streaming reply, and a generation that only grows, so a
+/// subscriber can drop an update older than one it already sent.
+struct Update: Sendable {
+    let generation: UInt64
+    let value: Published
+    let streamedReply: [UInt8]
+}
