@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
-            dependencies: ["PathMonitor", "PathModel", "PathProtocol"],
+            dependencies: ["PathMonitor", "PathModel", "PathProtocol", "Netlink"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

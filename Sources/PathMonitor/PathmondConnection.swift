@@ -20,16 +20,14 @@ public final class PathmondConnection: Sendable {
         socket.setReceiveTimeout(replyTimeout)
     }
 
-    /// io.pathmond.GetPath.
-    public func path() throws(PathmondClientError) -> Path {
-        try send("io.pathmond.GetPath")
-        return try decodePath(try receive(Methods.PathReply.self).parameters)
+    /// io.pathmond.GetPath: the path now, for `parameters` (the system path by default).
+    public func path(parameters: PathParameters = .unrestricted) throws(PathmondClientError) -> Path {
+        try decodePath(call("io.pathmond.GetPath", Self.requirements(parameters), reply: Methods.PathReply.self))
     }
 
     /// io.pathmond.ListInterfaces, as the wire describes each interface.
     public func interfaces() throws(PathmondClientError) -> [WireInterface] {
-        try send("io.pathmond.ListInterfaces")
-        return try receive(Methods.InterfacesReply.self).parameters.interfaces
+        try call("io.pathmond.ListInterfaces", NoParameters(), reply: Methods.InterfacesReply.self).interfaces
     }
 
     /// io.pathmond.ListNetworks: remembered and attached networks.
@@ -63,15 +61,38 @@ public final class PathmondConnection: Sendable {
         _ = try call("io.pathmond.ForgetNetwork", Methods.ForgetNetworkParameters(key: key), reply: NoParameters.self)
     }
 
-    /// io.pathmond.WatchPath: calls `handler` with the current path and then every change, until the handler
+    /// io.pathmond.WatchPath: calls `handler` with the path for `parameters` and then every change, until the
+    /// handler returns false or the connection ends (which throws `.disconnected`).
+    public func watchPath(
+        parameters: PathParameters = .unrestricted, _ handler: (Path) -> Bool
+    ) throws(PathmondClientError) {
+        try stream("io.pathmond.WatchPath", Self.requirements(parameters), reply: Methods.PathReply.self) {
+            reply throws(PathmondClientError) in handler(try decodePath(reply))
+        }
+    }
+
+    /// io.pathmond.WatchFlow: calls `handler` with the flow's status and then every change, until the handler
     /// returns false or the connection ends (which throws `.disconnected`).
-    public func watchPath(_ handler: (Path) -> Bool) throws(PathmondClientError) {
+    public func watchFlow(_ flow: Flow, _ handler: (FlowStatus) -> Bool) throws(PathmondClientError) {
+        try stream("io.pathmond.WatchFlow", Methods.FlowParameters(flow: WireFlow(flow)), reply: Methods.FlowReply.self) {
+            reply in handler(reply.status.status)
+        }
+    }
+
+    private static func requirements(_ parameters: PathParameters) -> Methods.PathParameters {
+        Methods.PathParameters(requirements: parameters == .unrestricted ? nil : WirePathRequirements(parameters))
+    }
+
+    private func stream<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
+        _ method: String, _ parameters: Parameters, reply: Reply.Type,
+        _ handler: (Reply) throws(PathmondClientError) -> Bool
+    ) throws(PathmondClientError) {
         socket.setReceiveTimeout(nil)
-        try send("io.pathmond.WatchPath", more: true)
+        try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters, more: true)))
         while true {
-            let reply = try receive(Methods.PathReply.self)
-            guard handler(try decodePath(reply.parameters)) else { return }
-            guard reply.continues else { throw .disconnected }
+            let (parameters, continues) = try receive(reply)
+            guard try handler(parameters) else { return }
+            guard continues else { throw .disconnected }
         }
     }
 
@@ -85,12 +106,6 @@ public final class PathmondConnection: Sendable {
     ) throws(PathmondClientError) -> Reply {
         try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters)))
         return try receive(reply).parameters
-    }
-
-    private func send(_ method: String, more: Bool = false) throws(PathmondClientError) {
-        try socket.send(
-            codec.encode(VarlinkCallWithParameters(method: method, parameters: NoParameters(), more: more ? true : nil))
-        )
     }
 
     private func receive<Parameters: Codable & Sendable>(_ type: Parameters.Type) throws(PathmondClientError)

@@ -9,6 +9,7 @@ struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the path, then every change, until interrupted.")
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup(title: "Path requirements") var requirements: PathOptions
 
     func run() throws {
         // Fail clearly, and at once, if the daemon is not there to begin with; after that, outages are reported
@@ -19,7 +20,7 @@ struct Monitor: ParsableCommand {
             throw fail(error)
         }
         let json = options.json
-        let monitor = PathMonitor(socketPath: options.socket)
+        let monitor = PathMonitor(parameters: requirements.parameters, socketPath: options.socket)
         monitor.start(queue: .main) { update in
             writeLine(json ? MonitorLine.json(update) : MonitorLine.text(update))
         }

@@ -7,11 +7,12 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the network path and each interface.")
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup(title: "Path requirements") var requirements: PathOptions
 
     func run() throws {
         do {
             let connection = try PathmondConnection(socketPath: options.socket)
-            let path = try connection.path()
+            let path = try connection.path(parameters: requirements.parameters)
             let interfaces = try connection.interfaces()
             let status = try connection.status()
             if options.json {

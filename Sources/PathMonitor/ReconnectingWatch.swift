@@ -1,0 +1,160 @@
+import Dispatch
+import Synchronization
+
+/// What a watch reports: a value from pathmond, or that pathmond cannot be reached (the value is then unknown).
+enum WatchEvent<Value: Sendable & Equatable>: Sendable, Equatable {
+    case value(Value)
+    case unavailable(PathmondClientError)
+}
+
+/// The engine behind `PathMonitor` and `FlowMonitor`: one streaming call to pathmond on a thread of its own,
+/// re-made after the daemon goes away, with its events fanned out, in order, to any number of consumers.
+final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
+    /// Runs the streaming call on a fresh connection, handing each value to the closure until it returns false.
+    typealias Call = @Sendable (PathmondConnection, (Value) -> Bool) throws(PathmondClientError) -> Void
+
+    private struct State {
+        var current: WatchEvent<Value>?
+        var consumers: [UInt64: Consumer] = [:]
+        var nextConsumer: UInt64 = 0
+        var isStarted = false
+        var isCancelled = false
+        var connection: PathmondConnection?
+    }
+
+    /// Where events go: a handler, or an AsyncStream that must also be finished on cancel.
+    struct Consumer: Sendable {
+        let deliver: @Sendable (WatchEvent<Value>) -> Void
+        let finish: @Sendable () -> Void
+    }
+
+    private let socketPath: String
+    private let retryDelay: Duration
+    private let call: Call
+    private let state = Mutex(State())
+    /// Signalled by `cancel` to cut a reconnect wait short.
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    init(socketPath: String, retryDelay: Duration, call: @escaping Call) {
+        self.socketPath = socketPath
+        self.retryDelay = retryDelay
+        self.call = call
+    }
+
+    deinit {
+        // The connection thread holds the watch only weakly; closing its socket lets it notice and end.
+        cancel()
+    }
+
+    /// The latest event, if any.
+    var current: WatchEvent<Value>? { state.withLock { $0.current } }
+
+    /// Registers a consumer, hands it the current event, and starts the connection thread on first use. Returns
+    /// nil if the watch was cancelled. Deliveries happen under the lock (they only enqueue), so every consumer
+    /// sees events in the order pathmond sent them.
+    func addConsumer(_ consumer: Consumer) -> UInt64? {
+        let (token, mustStart) = state.withLock { state -> (UInt64?, Bool) in
+            guard !state.isCancelled else { return (nil, false) }
+            let token = state.nextConsumer
+            state.nextConsumer += 1
+            state.consumers[token] = consumer
+            if let current = state.current { consumer.deliver(current) }
+            let mustStart = !state.isStarted
+            state.isStarted = true
+            return (token, mustStart)
+        }
+        if mustStart { startConnectionThread() }
+        return token
+    }
+
+    func removeConsumer(_ token: UInt64?) {
+        guard let token else { return }
+        _ = state.withLock { $0.consumers.removeValue(forKey: token) }
+    }
+
+    /// Stops for good: the connection closes and every consumer is finished.
+    func cancel() {
+        let (connection, consumers) = state.withLock { state -> (PathmondConnection?, [Consumer]) in
+            state.isCancelled = true
+            defer { state.consumers = [:] }
+            return (state.connection, Array(state.consumers.values))
+        }
+        connection?.close()
+        for consumer in consumers { consumer.finish() }
+        wakeUp.signal()
+    }
+
+    private func publish(_ event: WatchEvent<Value>) {
+        state.withLock { state in
+            guard !state.isCancelled, state.current != event else { return }
+            state.current = event
+            for consumer in state.consumers.values { consumer.deliver(event) }
+        }
+    }
+
+    private var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// The connection loop runs on its own thread: the socket calls block, and an app's executor must not. The
+    /// thread refers to the watch weakly, and only between blocking calls, so dropping the watch ends it.
+    private func startConnectionThread() {
+        let watch = Weak(self)
+        Thread { ReconnectingWatch.connectionLoop(watch) }.start()
+    }
+
+    private static func connectionLoop(_ watch: Weak<ReconnectingWatch>) {
+        while let attempt = watch.value?.connect() {
+            if let (connection, call) = attempt {
+                do {
+                    try call(connection) { value in
+                        guard let current = watch.value else { return false }
+                        current.publish(.value(value))
+                        return !current.isCancelled
+                    }
+                } catch {
+                    watch.value?.connectionEnded(error)
+                }
+            }
+            guard let (wakeUp, delay) = watch.value?.retryWait() else { return }
+            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay.nanoseconds)))
+        }
+    }
+
+    /// One attempt to reach the daemon: nil when cancelled (stop), `.some(nil)` when it failed (retry).
+    private func connect() -> (PathmondConnection, Call)?? {
+        guard !isCancelled else { return nil }
+        do {
+            let connection = try PathmondConnection(socketPath: socketPath, replyTimeout: nil)
+            let accepted = state.withLock { state -> Bool in
+                guard !state.isCancelled else { return false }
+                state.connection = connection
+                return true
+            }
+            return accepted ? .some((connection, call)) : nil
+        } catch {
+            publish(.unavailable(error))
+            return .some(nil)
+        }
+    }
+
+    private func connectionEnded(_ error: PathmondClientError) {
+        state.withLock { $0.connection = nil }
+        if !isCancelled { publish(.unavailable(error)) }
+    }
+
+    private func retryWait() -> (DispatchSemaphore, Duration)? {
+        isCancelled ? nil : (wakeUp, retryDelay)
+    }
+}
+
+/// A weak reference the connection thread can hold without keeping its owner alive.
+private final class Weak<Object: AnyObject & Sendable>: Sendable {
+    weak let value: Object?
+    init(_ value: Object) { self.value = value }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
