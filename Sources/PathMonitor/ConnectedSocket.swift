@@ -1,7 +1,8 @@
+import PathModel
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import PathModel
 
 /// Why a flow could not be described from a socket.
 public enum FlowDescriptionError: Error, Sendable, Hashable, CustomStringConvertible {

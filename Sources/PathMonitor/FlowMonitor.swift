@@ -31,7 +31,8 @@ public final class FlowMonitor: Sendable {
         flow: Flow, socketPath: String = PathmondConnection.defaultSocketPath, retryDelay: Duration = .milliseconds(250)
     ) {
         self.flow = flow
-        watch = ReconnectingWatch(socketPath: socketPath, retryDelay: retryDelay) { connection, handler throws(PathmondClientError) in
+        watch = ReconnectingWatch(socketPath: socketPath, retryDelay: retryDelay) {
+            connection, handler throws(PathmondClientError) in
             try connection.watchFlow(flow, handler)
         }
     }

@@ -34,7 +34,8 @@ public final class PathMonitor: Sendable {
         retryDelay: Duration = .milliseconds(250)
     ) {
         self.parameters = parameters
-        watch = ReconnectingWatch(socketPath: socketPath, retryDelay: retryDelay) { connection, handler throws(PathmondClientError) in
+        watch = ReconnectingWatch(socketPath: socketPath, retryDelay: retryDelay) {
+            connection, handler throws(PathmondClientError) in
             try connection.watchPath(parameters: parameters, handler)
         }
     }

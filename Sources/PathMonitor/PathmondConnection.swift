@@ -74,7 +74,8 @@ public final class PathmondConnection: Sendable {
     /// io.pathmond.WatchFlow: calls `handler` with the flow's status and then every change, until the handler
     /// returns false or the connection ends (which throws `.disconnected`).
     public func watchFlow(_ flow: Flow, _ handler: (FlowStatus) -> Bool) throws(PathmondClientError) {
-        try stream("io.pathmond.WatchFlow", Methods.FlowParameters(flow: WireFlow(flow)), reply: Methods.FlowReply.self) {
+        try stream("io.pathmond.WatchFlow", Methods.FlowParameters(flow: WireFlow(flow)), reply: Methods.FlowReply.self)
+        {
             reply in handler(reply.status.status)
         }
     }

@@ -23,7 +23,8 @@ struct PathOptions: ParsableArguments {
 
     var parameters: PathParameters {
         PathParameters(
-            requiredInterfaceKind: require, prohibitedInterfaceKinds: Set(prohibit), requiredInterfaceName: requiredInterface,
+            requiredInterfaceKind: require, prohibitedInterfaceKinds: Set(prohibit),
+            requiredInterfaceName: requiredInterface,
             prohibitsExpensive: noExpensive, prohibitsConstrained: noConstrained,
             family: family?.requirement ?? .any)
     }

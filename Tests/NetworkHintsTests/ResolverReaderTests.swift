@@ -43,10 +43,11 @@ private let tree = fixtureRoot + "/resolver/tree"
         networkdLinksDirectory: tree + "/run/systemd/netif/links")
     // The symbolic link's directory and its target's; resolved's appears once though it is both.
     #expect(
-        reader.directoriesToWatch == [
-            tree + "/etc", HintFiles.canonicalPath(tree + "/run/systemd/resolve")!, tree + "/run/systemd/resolve",
-            tree + "/run/systemd/resolve/netif", tree + "/run/systemd/netif/links",
-        ].reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } })
+        reader.directoriesToWatch
+            == [
+                tree + "/etc", HintFiles.canonicalPath(tree + "/run/systemd/resolve")!, tree + "/run/systemd/resolve",
+                tree + "/run/systemd/resolve/netif", tree + "/run/systemd/netif/links",
+            ].reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } })
     #expect(ResolverConfigurationReader.parent(of: "/resolv.conf") == "/")
     #expect(ResolverConfigurationReader.parent(of: "resolv.conf") == ".")
 }
