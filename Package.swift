@@ -68,6 +68,15 @@ let package = Package(
             path: "bench/Sources/pathmond-bench",
             swiftSettings: strict
         ),
+        // A client that moves its TCP connection to a better path, as the client library is meant to be used.
+        .executableTarget(
+            name: "migrating-client",
+            dependencies: [
+                "PathMonitor", "PathModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/MigratingClient",
+            swiftSettings: strict
+        ),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
         .testTarget(
             name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], exclude: ["Fixtures"], swiftSettings: strict),

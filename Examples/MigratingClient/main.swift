@@ -1,0 +1,1 @@
+print("migrating-client: being written")
