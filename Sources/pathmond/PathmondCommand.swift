@@ -44,6 +44,12 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where systemd-networkd keeps DHCP leases.", visibility: .hidden))
     var networkdLeases = "/run/systemd/netif/leases"
 
+    @Option(help: ArgumentHelp("The resolver configuration file.", visibility: .hidden))
+    var resolvConf = "/etc/resolv.conf"
+
+    @Option(help: ArgumentHelp("systemd-resolved's runtime directory.", visibility: .hidden))
+    var resolvedDir = "/run/systemd/resolve"
+
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -88,6 +94,11 @@ struct PathmondCommand: AsyncParsableCommand {
                 services: [
                     .init(service: KernelWatchService(watcher: watcher, hub: hub, logger: logger, changes: changes)),
                     .init(service: hints, successTerminationBehavior: .ignore),
+                    .init(
+                        service: ResolverService(
+                            reader: ResolverConfigurationReader(resolvConf: resolvConf, resolvedDirectory: resolvedDir),
+                            hub: hub, logger: logger),
+                        successTerminationBehavior: .ignore),
                     // Without Wi-Fi (no nl80211) this service ends at once; the daemon goes on.
                     .init(
                         service: WiFiIdentityService(source: NL80211IdentityWatcher(), hub: hub, logger: logger),

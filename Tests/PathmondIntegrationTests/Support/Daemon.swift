@@ -13,6 +13,8 @@ final class Daemon: @unchecked Sendable {
     var configuration: String?
     /// The daemon's --state-dir: it survives restarts, as /var/lib/pathmond does.
     let stateDirectory: String
+    /// The resolv.conf this daemon reads (absent at first).
+    var resolvConfPath: String { directory.appending(path: "resolv.conf").path }
     private let extraArguments: [String]
     private var process: Process?
 
@@ -35,6 +37,8 @@ final class Daemon: @unchecked Sendable {
         var arguments =
             namespace.exec + [
                 product("pathmond"), "--socket", socketPath, "--state-dir", stateDirectory, "--log-level", "debug",
+                // The host's resolver must not leak into the tests: no resolv.conf until a test writes one.
+                "--resolv-conf", resolvConfPath, "--resolved-dir", directory.appending(path: "resolve").path,
             ]
         if let configuration {
             let configPath = directory.appending(path: "pathmond.conf")
