@@ -24,7 +24,8 @@ struct ResolverService: Service {
         defer { watcher.stop() }
         for await configuration in watcher.configurations().cancelOnGracefulShutdown() {
             logger.debug(
-                "resolver configuration", metadata: [
+                "resolver configuration",
+                metadata: [
                     "global": "\(configuration.globalServers.count)", "links": "\(configuration.linkServers.count)",
                 ])
             hub.updateContext { $0.resolvers = configuration }
