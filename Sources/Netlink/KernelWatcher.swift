@@ -26,7 +26,8 @@ public final class KernelWatcher: @unchecked Sendable {
     private var requests: NetlinkSocket
     private var deviceFacts: DeviceFactsCache
     private var source: (any DispatchSourceRead)?
-    private var continuation: AsyncStream<KernelBatch>.Continuation?
+    /// Where batches go: an AsyncStream's continuation, or a handler called on `queue`.
+    private var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
     private var isStopped = false
     /// A resync that failed and waits for its retry; cleared by any resync that succeeds.
     private var pendingResync: ResyncReason?
@@ -70,7 +71,7 @@ public final class KernelWatcher: @unchecked Sendable {
 
     deinit {
         source?.cancel()
-        continuation?.finish()
+        delivery?.finish()
     }
 
     /// The batches: one `.snapshot` with resync `.initial`, then one batch per drained read of notifications, and a
@@ -82,8 +83,17 @@ public final class KernelWatcher: @unchecked Sendable {
         precondition(first, "KernelWatcher.batches() has one consumer and may be called once")
         let (stream, continuation) = AsyncStream.makeStream(of: KernelBatch.self, bufferingPolicy: .unbounded)
         continuation.onTermination = { [weak self] _ in self?.stop() }
-        queue.async { self.start(continuation) }
+        queue.async { self.start((deliver: { continuation.yield($0) }, finish: { continuation.finish() })) }
         return stream
+    }
+
+    /// The same batches as `batches()`, handed to `handler` on the watcher's own queue as soon as each is read:
+    /// one thread hop fewer than an AsyncStream, for a consumer whose work per batch is short and never blocks.
+    /// The handler runs one batch at a time, in order. Like `batches()`, this may be called once.
+    public func start(handler: @escaping @Sendable (KernelBatch) -> Void) {
+        let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
+        precondition(first, "KernelWatcher has one consumer: batches() or start(handler:), once")
+        queue.async { self.start((deliver: handler, finish: {})) }
     }
 
     /// Stops watching and finishes the stream. Safe to call more than once and from any thread; the work happens
@@ -92,12 +102,12 @@ public final class KernelWatcher: @unchecked Sendable {
         queue.async { self.shutdown() }
     }
 
-    private func start(_ continuation: AsyncStream<KernelBatch>.Continuation) {
+    private func start(_ delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)) {
         guard !isStopped else {
-            continuation.finish()
+            delivery.finish()
             return
         }
-        self.continuation = continuation
+        self.delivery = delivery
         resync(.initial)
     }
 
@@ -105,8 +115,8 @@ public final class KernelWatcher: @unchecked Sendable {
         isStopped = true
         source?.cancel()
         source = nil
-        continuation?.finish()
-        continuation = nil
+        delivery?.finish()
+        delivery = nil
     }
 
     /// Starts reading notifications; called once, after the first dump was delivered.
@@ -196,6 +206,6 @@ public final class KernelWatcher: @unchecked Sendable {
 
     private func deliver(_ batch: KernelBatch) {
         guard !batch.events.isEmpty else { return }
-        continuation?.yield(batch)
+        delivery?.deliver(batch)
     }
 }

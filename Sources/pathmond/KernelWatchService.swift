@@ -2,7 +2,9 @@ import Logging
 import Netlink
 import ServiceLifecycle
 
-/// Feeds the kernel's notifications into the hub, batch by batch, until shutdown.
+/// Feeds the kernel's notifications into the hub, batch by batch, until shutdown. Batches are applied on the
+/// watcher's own queue, the moment they are read: the hub's work is short and never blocks, and every thread hop
+/// saved is latency every subscriber saves.
 struct KernelWatchService: Service {
     let watcher: KernelWatcher
     let hub: PathHub
@@ -11,7 +13,10 @@ struct KernelWatchService: Service {
     let changes: AsyncStream<Void>.Continuation
 
     func run() async {
-        for await batch in watcher.batches().cancelOnGracefulShutdown() {
+        let hub = hub
+        let logger = logger
+        let changes = changes
+        watcher.start { batch in
             switch batch.resync {
             case .initial:
                 logger.info("kernel state loaded", metadata: ["events": "\(batch.events.count)"])
@@ -25,7 +30,8 @@ struct KernelWatchService: Service {
             hub.apply(batch.events)
             changes.yield()
         }
-        changes.finish()
+        try? await gracefulShutdown()
         watcher.stop()
+        changes.finish()
     }
 }

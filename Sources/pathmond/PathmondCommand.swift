@@ -26,8 +26,10 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: "The Unix socket to serve io.pathmond on.")
     var socket = "/run/pathmond/io.pathmond"
 
-    @Option(help: "A configuration file (INI) with interface overrides; see docs/configuration.md.")
+    @Option(help: "The configuration file (INI; docs/configuration.md). Default: /etc/pathmond.conf, if it exists.")
     var config: String?
+
+    static let defaultConfigurationPath = "/etc/pathmond.conf"
 
     @Option(help: "Where the policy (the networks the user marked) is kept.")
     var stateDir = "/var/lib/pathmond"
@@ -134,6 +136,10 @@ struct PathmondCommand: AsyncParsableCommand {
     }
 
     private func loadConfiguration(logger: Logger) throws -> Configuration {
+        let config =
+            config
+            ?? (FileManager.default.fileExists(atPath: Self.defaultConfigurationPath)
+                ? Self.defaultConfigurationPath : nil)
         guard let config else { return Configuration() }
         let text: String
         do {
