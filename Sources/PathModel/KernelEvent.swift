@@ -25,9 +25,13 @@ public enum KernelEvent: Sendable, Hashable {
 
 /// Everything path evaluation needs, as one dump of links, addresses, default routes and neighbours saw it.
 public struct KernelSnapshot: Sendable, Hashable {
+    /// Every link.
     public var links: [Link]
+    /// Every address, IPv4 and IPv6.
     public var addresses: [InterfaceAddress]
+    /// The default routes (and split defaults), one per next hop, in every table.
     public var routes: [DefaultRoute]
+    /// The resolved entries of the neighbour table.
     public var neighbours: [Neighbour]
 
     public init(

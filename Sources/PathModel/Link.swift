@@ -38,15 +38,21 @@ public struct Link: Sendable, Hashable {
 
 /// The ARPHRD_* hardware types the classification rules look at.
 public enum HardwareType {
+    /// ARPHRD_ETHER: Ethernet and everything that looks like it (veth, bridges, USB tethering).
     public static let ethernet: UInt16 = 1
+    /// ARPHRD_PPP.
     public static let ppp: UInt16 = 512
+    /// ARPHRD_RAWIP: WWAN modems without an Ethernet header.
     public static let rawIP: UInt16 = 519
+    /// ARPHRD_LOOPBACK.
     public static let loopback: UInt16 = 772
+    /// ARPHRD_NONE: tun and WireGuard.
     public static let none: UInt16 = 65534
 }
 
 /// The IFF_* interface flags a path depends on, with the kernel's bit values.
 public struct LinkFlags: OptionSet, Sendable, Hashable {
+    /// The flag bits as the kernel sends them (IFF_*), named or not.
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
