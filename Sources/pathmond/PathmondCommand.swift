@@ -70,6 +70,14 @@ struct PathmondCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot open the netlink socket: \(error)")
         }
+        // The state directory holds the policy and the SIM-key secret: private to the daemon. systemd makes it
+        // (StateDirectory=); by hand it may be missing.
+        do {
+            try FileManager.default.createDirectory(
+                atPath: stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            logger.warning("cannot create the state directory \(stateDir): \(error)")
+        }
         let store = PolicyStore(stateDirectory: stateDir)
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
         let hub = PathHub(

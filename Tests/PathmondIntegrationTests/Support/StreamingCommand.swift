@@ -33,8 +33,13 @@ final class StreamingCommand {
         throw POSIXError(.ETIMEDOUT)
     }
 
+    /// SIGTERM, then SIGKILL if it is still there after 5 s: a child spawned from a test thread can inherit a
+    /// signal mask that blocks SIGTERM, and a test must not hang on it.
     func stop() {
         if process.isRunning { process.terminate() }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

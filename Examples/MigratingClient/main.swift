@@ -1,1 +1,0 @@
-print("migrating-client: being written")
