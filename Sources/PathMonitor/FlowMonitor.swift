@@ -39,6 +39,9 @@ public final class FlowMonitor: Sendable {
 
     /// A monitor of the connection on a connected socket: its local and remote addresses from the kernel, and its
     /// interface from SO_BINDTODEVICE or, failing that, from the interface that holds the local address.
+    ///
+    /// Without SO_BINDTODEVICE this asks pathmond which interface holds the address, a blocking call of up to
+    /// 10 s: call it off the main thread (or the cooperative pool) in an app that must stay responsive.
     public convenience init(
         connectedSocket descriptor: Int32, parameters: PathParameters = .unrestricted,
         socketPath: String = PathmondConnection.defaultSocketPath
