@@ -25,9 +25,12 @@ struct Dialer: Sendable {
     /// How long a connection may take to complete.
     let timeout: Duration
 
-    /// Connects through `interface` and starts describing the connection to pathmond.
-    func open(via interface: String) async throws(ClientError) -> WatchedConnection {
-        let source = try await sourceAddress(on: interface)
+    /// Connects through `interface` and starts describing the connection to pathmond. `addresses` are the ones
+    /// a better-path verdict came with; without one of the server's family, pathmond is asked.
+    func open(via interface: String, addresses: [IPAddress] = []) async throws(ClientError) -> WatchedConnection {
+        let given = addresses.first { $0.family == server.address.family }
+        let source: IPAddress
+        if let given { source = given } else { source = try await sourceAddress(on: interface) }
         let connection = try await TCPConnection.open(to: server, via: interface, from: source, timeout: timeout)
         // The monitor reads the flow (interface, addresses) from the socket itself; when the socket could not be
         // bound to its device, that asks pathmond which interface holds the address: a blocking call.

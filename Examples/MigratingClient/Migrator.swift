@@ -67,7 +67,9 @@ struct Migrator {
                         pending = better
                         say(Report.opening(via: better))
                         let dialer = dialer
-                        group.addTask { await dial(better, with: dialer, into: sink) }
+                        // The verdict names the addresses to bind to: no second question to pathmond.
+                        let addresses = current.status?.betterInterfaceAddresses ?? []
+                        group.addTask { await dial(better, addresses: addresses, with: dialer, into: sink) }
                     }
                 case .dialed(.success(let new), _):
                     pending = nil
@@ -130,10 +132,12 @@ private func tick(every interval: Duration, into sink: AsyncStream<Event>.Contin
 }
 
 /// Makes a connection over `interface` and hands it to the loop; if the loop has already ended, closes it.
-private func dial(_ interface: String, with dialer: Dialer, into sink: AsyncStream<Event>.Continuation) async {
+private func dial(
+    _ interface: String, addresses: [IPAddress] = [], with dialer: Dialer, into sink: AsyncStream<Event>.Continuation
+) async {
     let result: Result<WatchedConnection, ClientError>
     do {
-        result = .success(try await dialer.open(via: interface))
+        result = .success(try await dialer.open(via: interface, addresses: addresses))
     } catch {
         result = .failure(error)
     }

@@ -29,10 +29,17 @@ public struct FlowStatus: Sendable, Hashable {
     public var betterPathAvailable: Bool
     /// The interface a new connection should use, when one is better.
     public var betterInterface: String?
+    /// That interface's usable addresses, of the family the flow's parameters allow: what a new connection binds
+    /// to, given with the verdict so that no second question can race the next change.
+    public var betterInterfaceAddresses: [IPAddress]
 
-    public init(isViable: Bool, betterPathAvailable: Bool, betterInterface: String? = nil) {
+    public init(
+        isViable: Bool, betterPathAvailable: Bool, betterInterface: String? = nil,
+        betterInterfaceAddresses: [IPAddress] = []
+    ) {
         self.isViable = isViable
         self.betterPathAvailable = betterPathAvailable
         self.betterInterface = betterInterface
+        self.betterInterfaceAddresses = betterInterfaceAddresses
     }
 }

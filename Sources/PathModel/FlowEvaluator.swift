@@ -20,7 +20,13 @@ public enum FlowEvaluator {
         }
         // The flow's interface still allowed and usable but ranked lower (say Wi-Fi back while on cellular), or
         // not in the path at all (its interface is gone, prohibited, or down): either way another is better.
-        return FlowStatus(isViable: isViable, betterPathAvailable: true, betterInterface: preferred.name)
+        let families = flow.parameters.family.families
+        let addresses =
+            interfaces.first { $0.link.index == preferred.index }?.addresses
+            .filter { $0.isUsable && families.contains($0.family) }.map(\.address) ?? []
+        return FlowStatus(
+            isViable: isViable, betterPathAvailable: true, betterInterface: preferred.name,
+            betterInterfaceAddresses: addresses)
     }
 
     static func viable(_ flow: Flow, on interface: InterfaceStatus) -> Bool {

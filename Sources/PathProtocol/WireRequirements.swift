@@ -85,15 +85,20 @@ public struct WireFlowStatus: Codable, Sendable, Hashable {
     public var isViable: Bool
     public var betterPathAvailable: Bool
     public var betterInterface: String?
+    public var betterInterfaceAddresses: [String]?
 
     public init(_ status: FlowStatus) {
         isViable = status.isViable
         betterPathAvailable = status.betterPathAvailable
         betterInterface = status.betterInterface
+        betterInterfaceAddresses =
+            status.betterInterfaceAddresses.isEmpty ? nil : status.betterInterfaceAddresses.map(\.description)
     }
 
-    /// The model value.
+    /// The model value (addresses that do not parse are left out).
     public var status: FlowStatus {
-        FlowStatus(isViable: isViable, betterPathAvailable: betterPathAvailable, betterInterface: betterInterface)
+        FlowStatus(
+            isViable: isViable, betterPathAvailable: betterPathAvailable, betterInterface: betterInterface,
+            betterInterfaceAddresses: (betterInterfaceAddresses ?? []).compactMap(IPAddress.init))
     }
 }

@@ -165,7 +165,9 @@ public enum VarlinkInterfaces {
           # when the flow's is gone): open a new connection there and move once it is ready.
           betterPathAvailable: bool,
           # The interface of that better path.
-          betterInterface: ?string
+          betterInterface: ?string,
+          # Its usable addresses, of the family the requirements allow: what a new connection binds to.
+          betterInterfaceAddresses: ?[]string
         )
 
         # The path now, for the given requirements (the system path without them).

@@ -40,7 +40,9 @@ import Testing
         #expect(status(onWifi, Self.state(wifi: true, cellular: true)).betterPathAvailable == false)
         #expect(
             status(onWifi, Self.state(wifi: false, cellular: true))
-                == FlowStatus(isViable: false, betterPathAvailable: true, betterInterface: "wwan0"))
+                == FlowStatus(
+                    isViable: false, betterPathAvailable: true, betterInterface: "wwan0",
+                    betterInterfaceAddresses: [ip(Self.cellularAddress)]))
     }
 
     @Test func onCellularWifiComesUp() {
@@ -49,7 +51,9 @@ import Testing
                 == FlowStatus(isViable: true, betterPathAvailable: false))
         #expect(
             status(onCellular, Self.state(wifi: true, cellular: true))
-                == FlowStatus(isViable: true, betterPathAvailable: true, betterInterface: "wlan0"))
+                == FlowStatus(
+                    isViable: true, betterPathAvailable: true, betterInterface: "wlan0",
+                    betterInterfaceAddresses: [ip(Self.wifiAddress)]))
     }
 
     @Test func betterPathRespectsTheParameters() {
@@ -81,6 +85,9 @@ import Testing
         var state = Self.state(wifi: true, cellular: true)
         state.apply(.linkRemoved(index: 3))
         #expect(
-            status(onWifi, state) == FlowStatus(isViable: false, betterPathAvailable: true, betterInterface: "wwan0"))
+            status(onWifi, state)
+                == FlowStatus(
+                    isViable: false, betterPathAvailable: true, betterInterface: "wwan0",
+                    betterInterfaceAddresses: [ip(Self.cellularAddress)]))
     }
 }

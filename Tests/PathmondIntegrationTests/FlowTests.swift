@@ -57,7 +57,11 @@ import Testing
 
         try scenario.namespace.ip("link set wlan0 down")
         let status = try await log.next("not viable, cellular better") { !$0.isViable }
-        #expect(status == FlowStatus(isViable: false, betterPathAvailable: true, betterInterface: "wwan0"))
+        #expect(
+            status
+                == FlowStatus(
+                    isViable: false, betterPathAvailable: true, betterInterface: "wwan0",
+                    betterInterfaceAddresses: [IPAddress(Self.cellularAddress)!]))
     }
 
     @Test func onCellularWifiComesUp() async throws {
@@ -74,7 +78,11 @@ import Testing
         try scenario.namespace.ip("link set wlan0 up")
         try scenario.namespace.ip("route add default via 198.51.100.1 dev wlan0 metric 600")
         let status = try await log.next("still viable, Wi-Fi better") { $0.betterPathAvailable }
-        #expect(status == FlowStatus(isViable: true, betterPathAvailable: true, betterInterface: "wlan0"))
+        #expect(
+            status
+                == FlowStatus(
+                    isViable: true, betterPathAvailable: true, betterInterface: "wlan0",
+                    betterInterfaceAddresses: [IPAddress(Self.wifiAddress)!]))
     }
 
     @Test func prohibitingExpensiveNeverOffersCellular() async throws {
