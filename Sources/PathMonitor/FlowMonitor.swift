@@ -90,12 +90,7 @@ public final class FlowMonitor: Sendable {
 
     /// Every update, starting with the current one if known; keeps the monitor alive while iterated.
     public var updates: AsyncStream<Update> {
-        AsyncStream { continuation in
-            let token = watch.addConsumer(
-                .init(deliver: { continuation.yield(Update($0)) }, finish: { continuation.finish() }))
-            continuation.onTermination = { _ in self.watch.removeConsumer(token) }
-            if token == nil { continuation.finish() }
-        }
+        watch.stream(keepingAlive: self, Update.init)
     }
 
     /// Viability as it changes: false when the connection can no longer send or receive, true when it can again.

@@ -66,12 +66,7 @@ public final class PathMonitor: Sendable {
     /// Every update, starting with the current one if known. Each use makes a new independent sequence; it keeps
     /// the monitor alive while it is iterated, so `for await p in PathMonitor().paths` works.
     public var updates: AsyncStream<Update> {
-        AsyncStream { continuation in
-            let token = watch.addConsumer(
-                .init(deliver: { continuation.yield(Update($0)) }, finish: { continuation.finish() }))
-            continuation.onTermination = { _ in self.watch.removeConsumer(token) }
-            if token == nil { continuation.finish() }
-        }
+        watch.stream(keepingAlive: self, Update.init)
     }
 
     /// The paths only: every known path, skipping the times the daemon is unreachable.
