@@ -28,10 +28,14 @@ final class NL80211Socket: @unchecked Sendable {
         // Requests expect exactly one reply (or one dump) and no trailing ACK that the next request would trip on.
         nl_socket_disable_auto_ack(handle)
         if nonBlocking { nl_socket_disable_seq_check(handle) }
+        // Until `family` is set, deinit does not run for a throwing initializer: free what was made here.
         let connected = genl_connect(handle)
-        guard connected == 0 else { throw NetlinkError(code: connected) }
-        let resolved = genl_ctrl_resolve(handle, NL80211_GENL_NAME)
-        guard resolved >= 0 else { throw NetlinkError(code: resolved) }
+        let resolved = connected == 0 ? genl_ctrl_resolve(handle, NL80211_GENL_NAME) : connected
+        guard resolved >= 0 else {
+            nl_cb_put(callbacks)
+            nl_socket_free(handle)
+            throw NetlinkError(code: resolved)
+        }
         family = resolved
         if nonBlocking {
             let result = nl_socket_set_nonblocking(handle)

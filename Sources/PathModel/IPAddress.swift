@@ -23,6 +23,15 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         }
     }
 
+    /// The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d), which dual-stack sockets report
+    /// for IPv4 peers; any other address as it is.
+    public var unmappingIPv4: IPAddress {
+        guard family == .ipv6, bytes[..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else {
+            return self
+        }
+        return IPAddress(bytes: Array(bytes[12...]))!  // four bytes always make an IPv4 address
+    }
+
     /// True for 127/8 and ::1.
     public var isLoopback: Bool {
         switch family {

@@ -37,6 +37,12 @@ public struct InterfaceStatus: Sendable, Hashable {
 
     /// The lowest metric among its default routes: what orders interfaces of one kind.
     public var bestMetric: UInt32 { routes.map(\.metric).min() ?? .max }
+
+    /// It holds half of a split default route (0.0.0.0/1, ::/1 ...) of a family it can route: a VPN that takes all
+    /// traffic by the longest match, whatever the metrics of the plain default routes.
+    public var carriesSplitDefault: Bool {
+        routes.contains { $0.prefixLength > 0 && supportedFamilies.contains($0.family) }
+    }
 }
 
 /// The stages an interface goes through on its way to being usable, in order.

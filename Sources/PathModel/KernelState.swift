@@ -59,7 +59,10 @@ public struct KernelState: Sendable, Hashable {
         case .neighbourChanged(let neighbour):
             neighbourTable[neighbour.key] = neighbour
         case .neighbourRemoved(let index, let address):
-            neighbourTable[NeighbourKey(interfaceIndex: index, address: address)] = nil
+            // A gateway's entry goes FAILED or is collected between two ARP exchanges; the network behind it has
+            // not changed, so its identity (and Low Data Mode) must not flap. It stays while a route uses it.
+            let isGateway = routes.contains { $0.interfaceIndex == index && $0.gateway == address }
+            if !isGateway { neighbourTable[NeighbourKey(interfaceIndex: index, address: address)] = nil }
         case .addressAdded(let address):
             addressTable[address.key] = address
         case .addressRemoved(let address):

@@ -23,8 +23,16 @@ public struct NetworkKey: Sendable, Hashable, Comparable, CustomStringConvertibl
         guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else {
             return nil
         }
-        let value = String(text[text.index(after: colon)...])
+        var value = String(text[text.index(after: colon)...])
         guard !value.isEmpty || kind == .wifi else { return nil }
+        if kind == .wired {
+            // Identities spell link-layer addresses in lower case; a key typed in upper case must match them.
+            value = value.lowercased()
+            let octets = value.split(separator: ":", omittingEmptySubsequences: false)
+            guard octets.count >= 6, octets.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+                return nil
+            }
+        }
         if kind == .wifi {
             guard let bytes = Self.unescape(value), bytes.count <= 32, Self.escape(bytes) == value else { return nil }
         }

@@ -105,10 +105,12 @@ public struct PathEvaluator: Sendable, Hashable {
         )
     }
 
-    /// Wired before Wi-Fi before cellular before other; within a kind, the lower route metric; then the index.
+    /// An interface holding a split default (a VPN's 0/1 and 128/1) first: the kernel's longest match sends all
+    /// traffic there, so anything else would offer a "better path" out of the tunnel. Then wired before Wi-Fi
+    /// before cellular before other; within a kind, the lower route metric; then the index.
     static func preferred(_ lhs: InterfaceStatus, _ rhs: InterfaceStatus) -> Bool {
-        (lhs.interfaceClass.kind.preferenceRank, lhs.bestMetric, lhs.link.index)
-            < (rhs.interfaceClass.kind.preferenceRank, rhs.bestMetric, rhs.link.index)
+        (lhs.carriesSplitDefault ? 0 : 1, lhs.interfaceClass.kind.preferenceRank, lhs.bestMetric, lhs.link.index)
+            < (rhs.carriesSplitDefault ? 0 : 1, rhs.interfaceClass.kind.preferenceRank, rhs.bestMetric, rhs.link.index)
     }
 
     static func reason(_ furthest: InterfaceReadiness) -> UnsatisfiedReason {

@@ -30,8 +30,9 @@ enum ConnectedSocket {
     static func flow(
         of descriptor: Int32, parameters: PathParameters, socketPath: String
     ) throws(FlowDescriptionError) -> Flow {
-        let local = try address(of: descriptor, getsockname)
-        let remote = try address(of: descriptor, getpeername)
+        // A dual-stack socket talking IPv4 reports ::ffff:a.b.c.d; interfaces hold the plain IPv4 address.
+        let local = try address(of: descriptor, getsockname).unmappingIPv4
+        let remote = try address(of: descriptor, getpeername).unmappingIPv4
         let interface: String
         if let bound = boundDevice(of: descriptor) {
             interface = bound

@@ -75,7 +75,7 @@ public struct WireFlow: Codable, Sendable, Hashable {
             remote = address
         }
         return Flow(
-            interfaceName: interface, localAddress: local, remoteAddress: remote,
+            interfaceName: interface, localAddress: local.unmappingIPv4, remoteAddress: remote?.unmappingIPv4,
             parameters: try requirements?.parameters() ?? .unrestricted)
     }
 }

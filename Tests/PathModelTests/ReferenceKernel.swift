@@ -66,6 +66,8 @@ struct ReferenceKernel {
             var stage: Int  // 0 down, 1 no carrier, 2 no address, 3 no route, 4 usable
             var families: [AddressFamily]
             var metric: UInt32
+            /// A split default (prefix 1) of a family it routes: the kernel's longest match sends everything there.
+            var splitDefault: Bool
         }
         var candidates: [Candidate] = []
         for index in links.keys.sorted() {
@@ -88,13 +90,15 @@ struct ReferenceKernel {
                     : usable.isEmpty
                         ? 2
                         : families.isEmpty ? 3 : 4
+            let split = mine.contains { $0.prefixLength == 1 && families.contains($0.family) }
             candidates.append(
                 Candidate(
-                    link: link, kind: kind, stage: stage, families: families, metric: mine.map(\.metric).min() ?? .max))
+                    link: link, kind: kind, stage: stage, families: families, metric: mine.map(\.metric).min() ?? .max,
+                    splitDefault: split))
         }
         let available = candidates.filter { $0.stage == 4 }.sorted {
-            ($0.kind.kind.preferenceRank, $0.metric, $0.link.index) < (
-                $1.kind.kind.preferenceRank, $1.metric, $1.link.index
+            ($0.splitDefault ? 0 : 1, $0.kind.kind.preferenceRank, $0.metric, $0.link.index) < (
+                $1.splitDefault ? 0 : 1, $1.kind.kind.preferenceRank, $1.metric, $1.link.index
             )
         }
         guard let primary = available.first else {

@@ -13,21 +13,18 @@ final class DBusConnection {
     init(socketPath path: String, timeout: Duration = .seconds(2)) throws(DBusError) {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system(call: "socket", errno: errno) }
-        do throws(DBusError) {
-            try setTimeout(timeout)
-            try connect(to: path)
-            try authenticate()
-            _ = try call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "Hello")
-        } catch {
-            close(descriptor)
-            throw error
-        }
+        // Every stored property is set: if a step below throws, deinit runs and closes the socket. Closing it here
+        // as well would close whatever reused the number in between (it once took SwiftNIO's eventfd).
+        try setTimeout(timeout)
+        try connect(to: path)
+        try authenticate()
+        _ = try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "Hello")
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Calls a method and returns its reply; a D-Bus error reply becomes `DBusError.errorReply`. The call never

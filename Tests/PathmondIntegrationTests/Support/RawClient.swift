@@ -23,9 +23,14 @@ final class RawClient: @unchecked Sendable {
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
+    private var isClosed = false
+
     deinit { close() }
 
+    /// Closes once: a second close(2) could hit whatever descriptor reused the number meanwhile.
     func close() {
+        guard !isClosed else { return }
+        isClosed = true
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         Glibc.close(descriptor)
     }
