@@ -44,10 +44,10 @@ public final class FlowMonitor: Sendable {
     /// 10 s: call it off the main thread (or the cooperative pool) in an app that must stay responsive.
     public convenience init(
         connectedSocket descriptor: Int32, parameters: PathParameters = .unrestricted,
-        socketPath: String = PathmondConnection.defaultSocketPath
+        socketPath: String = PathmondConnection.defaultSocketPath, retryDelay: Duration = .milliseconds(250)
     ) throws(FlowDescriptionError) {
         let flow = try ConnectedSocket.flow(of: descriptor, parameters: parameters, socketPath: socketPath)
-        self.init(flow: flow, socketPath: socketPath)
+        self.init(flow: flow, socketPath: socketPath, retryDelay: retryDelay)
     }
 
     /// The latest status, or nil while it is unknown.

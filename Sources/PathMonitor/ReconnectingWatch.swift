@@ -20,6 +20,8 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
         var isStarted = false
         var isCancelled = false
         var connection: PathmondConnection?
+        /// Refusals in a row (pathmond answered with an error): each doubles the wait before the next try.
+        var refusals = 0
     }
 
     /// Where events go: a handler, or an AsyncStream that must also be finished on cancel.
@@ -119,6 +121,7 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
                 do {
                     try call(connection) { value in
                         guard let current = watch.value else { return false }
+                        current.state.withLock { $0.refusals = 0 }
                         current.publish(.value(value))
                         return !current.isCancelled
                     }
@@ -149,12 +152,19 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     }
 
     private func connectionEnded(_ error: PathmondClientError) {
-        state.withLock { $0.connection = nil }
+        state.withLock { state in
+            state.connection = nil
+            // An answer such as MethodNotFound (an older daemon) or InvalidParameter will not change by asking
+            // again at once: back off, up to half a minute, until a value arrives.
+            if case .remote = error { state.refusals += 1 }
+        }
         if !isCancelled { publish(.unavailable(error)) }
     }
 
     private func retryWait() -> (DispatchSemaphore, Duration)? {
-        isCancelled ? nil : (wakeUp, retryDelay)
+        let refusals = state.withLock { $0.refusals }
+        let delay = refusals == 0 ? retryDelay : min(.seconds(30), retryDelay * (1 << min(refusals, 16)))
+        return isCancelled ? nil : (wakeUp, delay)
     }
 }
 

@@ -218,7 +218,8 @@ public enum VarlinkInterfaces {
         # The policy could not be written to disk; nothing changed.
         error PolicyNotSaved (reason: string)
 
-        # The message could not be read: not JSON, not a Varlink call, or larger than the limit.
+        # The message could not be read: not JSON, not a Varlink call, or larger than the limit; or a call
+        # came while another streamed on the connection (a streaming call owns its connection).
         # The connection is closed after this error.
         error ProtocolError (reason: string)
         """

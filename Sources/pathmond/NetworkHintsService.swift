@@ -15,18 +15,44 @@ struct NetworkHintsService: Service {
     let stateDirectory: String
     let logger: Logger
 
+    /// How long to wait before asking the bus again about a cellular link it could not name by its SIM
+    /// (ModemManager still starting, a SIM being swapped): kernel changes come often, bus calls need not.
+    static let cellularRetryInterval: Duration = .seconds(30)
+
     func run() async {
         var keyer: SubscriberKeyer?
-        var identifiedCellular: Set<String> = []
+        var lastAttempt: (links: Set<Int32>, at: ContinuousClock.Instant)?
         for await _ in kernelChanges.cancelOnGracefulShutdown() {
             let interfaces = hub.interfaces.filter { $0.interfaceClass.kind != .loopback }
             refreshMetered(interfaces)
-            let cellularNames = Set(interfaces.filter { $0.interfaceClass.kind == .cellular }.map(\.link.name))
-            guard cellularNames != identifiedCellular else { continue }
-            identifiedCellular = cellularNames
-            guard !cellularNames.isEmpty else { continue }
+            forgetIdentitiesOfRemovedLinks(present: Set(hub.interfaces.map(\.link.index)))
+            // A cellular link is settled once it has a SIM key; a hardware key is a stand-in, asked about again.
+            let unsettled = Set(
+                interfaces.filter { status in
+                    guard status.interfaceClass.kind == .cellular else { return false }
+                    guard case .cellular(let subscriber) = status.identity else { return true }
+                    return !subscriber.hasPrefix("sim-")
+                }.map(\.link.index))
+            guard !unsettled.isEmpty else { continue }
+            if let lastAttempt, lastAttempt.links == unsettled,
+                ContinuousClock.now - lastAttempt.at < Self.cellularRetryInterval
+            {
+                continue
+            }
+            lastAttempt = (unsettled, ContinuousClock.now)
             if keyer == nil { keyer = makeKeyer() }
-            if let keyer { await identifyCellular(interfaces, keyer: keyer) }
+            if let keyer {
+                await identifyCellular(interfaces.filter { unsettled.contains($0.link.index) }, keyer: keyer)
+            }
+        }
+    }
+
+    /// Identities learnt for links that are gone would otherwise name a future link that reuses the index.
+    private func forgetIdentitiesOfRemovedLinks(present: Set<Int32>) {
+        let stale = hub.context.identities.keys.filter { !present.contains($0) }
+        guard !stale.isEmpty else { return }
+        hub.updateContext { context in
+            for index in stale { context.identities[index] = nil }
         }
     }
 

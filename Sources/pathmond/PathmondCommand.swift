@@ -84,10 +84,10 @@ struct PathmondCommand: AsyncParsableCommand {
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
             logger: logger)
         let policyController = PolicyController(
-            hub: hub, store: store, policyFile: store.path, loadProblem: loadProblem, logger: logger)
-        let router = CallRouter(
-            hub: hub, policy: policyController, authorizer: Authorizer(adminGroup: configuration.adminGroup),
-            version: Self.version)
+            hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
+            policyFile: store.path,
+            loadProblem: loadProblem, logger: logger)
+        let router = CallRouter(hub: hub, policy: policyController, version: Self.version)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let server = VarlinkServer(
             socketPath: socket, router: router, logger: logger,

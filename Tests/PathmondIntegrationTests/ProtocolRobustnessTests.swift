@@ -59,6 +59,14 @@ import Testing
         _ = try vanishing.receive()
         vanishing.close()
 
+        // A call while another streams on the same connection: the stream owns it; the client is told and dropped.
+        let streaming = try RawClient(socketPath: socket)
+        try streaming.send(Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0])
+        _ = try streaming.receive()
+        let intruder = try streaming.call(#"{"method":"io.pathmond.GetPath"}"#)
+        #expect(intruder["error"] as? String == "io.pathmond.ProtocolError")
+        #expect(streaming.isClosedByPeer())
+
         // A oneway call gets no reply; the next call's reply is the first thing on the wire.
         let oneway = try RawClient(socketPath: socket)
         try oneway.send(Array(#"{"method":"io.pathmond.GetPath","oneway":true}"#.utf8) + [0])

@@ -29,9 +29,19 @@ struct Authorizer: Sendable {
     private static func groupID(named name: String) -> UInt32? {
         var group = group()
         var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        guard getgrnam_r(name, &group, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return group.gr_gid
+        // A large group needs a large buffer: grow it on ERANGE rather than calling the group missing.
+        var size = 16 * 1024
+        while size <= 16 * 1024 * 1024 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let status = getgrnam_r(name, &group, &buffer, buffer.count, &result)
+            if status == ERANGE {
+                size *= 4
+                continue
+            }
+            guard status == 0, result != nil else { return nil }
+            return group.gr_gid
+        }
+        return nil
     }
 
     /// The user's groups from the user database (primary and supplementary), as login would set them.
@@ -39,7 +49,12 @@ struct Authorizer: Sendable {
         var user = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        guard getpwuid_r(userID, &user, &buffer, buffer.count, &result) == 0, result != nil else { return [] }
+        var status = getpwuid_r(userID, &user, &buffer, buffer.count, &result)
+        while status == ERANGE && buffer.count < 16 * 1024 * 1024 {
+            buffer = [CChar](repeating: 0, count: buffer.count * 4)
+            status = getpwuid_r(userID, &user, &buffer, buffer.count, &result)
+        }
+        guard status == 0, result != nil else { return [] }
         var count: Int32 = 64
         var groups = [gid_t](repeating: 0, count: Int(count))
         if getgrouplist(user.pw_name, user.pw_gid, &groups, &count) < 0 {

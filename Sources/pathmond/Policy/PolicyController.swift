@@ -3,6 +3,7 @@ import Logging
 import PathModel
 import PathProtocol
 import PolicyStore
+import Synchronization
 
 /// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
 /// the one in force, so a reply of success means the setting survives a crash. Writes run one at a time on a
@@ -12,17 +13,26 @@ final class PolicyController: Sendable {
     private let store: PolicyStore
     private let logger: Logger
     private let queue = DispatchQueue(label: "pathmond.policy")
-    /// The policy file's path, and what went wrong loading it at start, for GetStatus.
+    private let authorizer: Authorizer
+    /// The policy file's path, for GetStatus.
     let policyFile: String
-    let loadProblem: String?
+    /// What went wrong with the policy file, at start or at a later save, for GetStatus and `pathctl status`.
+    private let problem: Mutex<String?>
 
-    init(hub: PathHub, store: PolicyStore, policyFile: String, loadProblem: String?, logger: Logger) {
+    init(
+        hub: PathHub, store: PolicyStore, authorizer: Authorizer, policyFile: String, loadProblem: String?,
+        logger: Logger
+    ) {
         self.hub = hub
         self.store = store
+        self.authorizer = authorizer
         self.policyFile = policyFile
-        self.loadProblem = loadProblem
+        self.problem = Mutex(loadProblem)
         self.logger = logger
     }
+
+    /// The latest problem with the policy file, if any.
+    var policyProblem: String? { problem.withLock { $0 } }
 
     /// Which network a call is about.
     enum Target: Sendable {
@@ -40,12 +50,13 @@ final class PolicyController: Sendable {
 
     /// Applies `change` to the target network's settings; calls `completion` with the network as it now stands.
     func change(
-        _ target: Target, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void,
+        _ target: Target, by peer: PeerCredentials?, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void,
         completion: @escaping @Sendable (Result<WireNetwork, VarlinkError>) -> Void
     ) {
         queue.async { [self] in
             completion(
                 Result { () throws(VarlinkError) -> WireNetwork in
+                    try authorize(peer)
                     let key = try resolve(target)
                     var policy = hub.context.policy
                     change(&policy[key])
@@ -58,10 +69,14 @@ final class PolicyController: Sendable {
     }
 
     /// Forgets a network's settings.
-    func forget(_ keyText: String, completion: @escaping @Sendable (Result<Void, VarlinkError>) -> Void) {
+    func forget(
+        _ keyText: String, by peer: PeerCredentials?,
+        completion: @escaping @Sendable (Result<Void, VarlinkError>) -> Void
+    ) {
         queue.async { [self] in
             completion(
                 Result { () throws(VarlinkError) in
+                    try authorize(peer)
                     guard let key = NetworkKey(keyText) else { throw .invalidNetworkKey(key: keyText) }
                     var policy = hub.context.policy
                     guard policy.forget(key) else { throw .noSuchNetwork(key: keyText) }
@@ -93,9 +108,19 @@ final class PolicyController: Sendable {
         }
     }
 
+    /// Root or the admin group. Checked here, on the policy queue: the group database may be remote (LDAP), and
+    /// a slow answer must not stall the event loop that serves other clients.
+    private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
+        if let refusal = authorizer.refusal(for: peer) { throw .pathmondPermissionDenied(reason: refusal) }
+    }
+
     private func save(_ policy: Policy) throws(VarlinkError) {
         do {
-            try store.save(policy)
+            // A file damaged since start is kept aside by the save; say so, as at start.
+            if let report = try store.save(policy) {
+                logger.error("policy file damaged: \(report)")
+                problem.withLock { $0 = "\(report)" }
+            }
         } catch {
             logger.error("cannot save the policy: \(error)")
             throw .policyNotSaved(reason: "\(error)")

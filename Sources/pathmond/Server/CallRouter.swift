@@ -19,14 +19,12 @@ enum CallOutcome {
 struct CallRouter: Sendable {
     let hub: PathHub
     let policy: PolicyController
-    let authorizer: Authorizer
     let version: String
     private let codec = VarlinkCodec()
 
-    init(hub: PathHub, policy: PolicyController, authorizer: Authorizer, version: String) {
+    init(hub: PathHub, policy: PolicyController, version: String) {
         self.hub = hub
         self.policy = policy
-        self.authorizer = authorizer
         self.version = version
     }
 
@@ -90,27 +88,24 @@ struct CallRouter: Sendable {
             return .reply(codec.encodeReply(Methods.NetworksReply(networks: policy.networks())))
         case "io.pathmond.GetStatus":
             let status = WireDaemonStatus(
-                version: version, policyFile: policy.policyFile, policyProblem: policy.loadProblem)
+                version: version, policyFile: policy.policyFile, policyProblem: policy.policyProblem)
             return .reply(codec.encodeReply(Methods.StatusReply(status: status)))
         case "io.pathmond.SetConstrained":
             let parameters = try decodeParameters(Methods.SetConstrainedParameters.self, from: frame)
-            try authorize(peer)
             let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
             let constrained = parameters.constrained
             // Off clears the mark: Low Data Mode is a choice to make, not a default to pin.
-            return changePolicy(target) { $0.isConstrained = constrained ? true : nil }
+            return changePolicy(target, by: peer) { $0.isConstrained = constrained ? true : nil }
         case "io.pathmond.SetExpensive":
             let parameters = try decodeParameters(Methods.SetExpensiveParameters.self, from: frame)
-            try authorize(peer)
             let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
             let expensive = parameters.expensive
-            return changePolicy(target) { $0.isExpensive = expensive }
+            return changePolicy(target, by: peer) { $0.isExpensive = expensive }
         case "io.pathmond.ForgetNetwork":
             let parameters = try decodeParameters(Methods.ForgetNetworkParameters.self, from: frame)
-            try authorize(peer)
             let codec = codec
             return .deferred { reply in
-                policy.forget(parameters.key) { result in
+                policy.forget(parameters.key, by: peer) { result in
                     switch result {
                     case .success: reply(codec.encodeReply(NoParameters()))
                     case .failure(let error): reply(codec.encodeError(error))
@@ -141,17 +136,14 @@ struct CallRouter: Sendable {
         }
     }
 
-    private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
-        if let refusal = authorizer.refusal(for: peer) { throw .pathmondPermissionDenied(reason: refusal) }
-    }
-
     private func changePolicy(
-        _ target: PolicyController.Target, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void
+        _ target: PolicyController.Target, by peer: PeerCredentials?,
+        _ change: @escaping @Sendable (inout NetworkPolicy) -> Void
     ) -> CallOutcome {
         let codec = codec
         let policy = policy
         return .deferred { reply in
-            policy.change(target, change) { result in
+            policy.change(target, by: peer, change) { result in
                 switch result {
                 case .success(let network): reply(codec.encodeReply(Methods.NetworkReply(network: network)))
                 case .failure(let error): reply(codec.encodeError(error))

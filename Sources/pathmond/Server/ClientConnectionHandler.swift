@@ -45,6 +45,15 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        guard subscription == nil else {
+            // While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call
+            // would land among the stream's and read as its end.
+            writeAndClose(
+                VarlinkCodec().encodeError(
+                    .protocolError(reason: "a call while another streams; use another connection")),
+                context: context)
+            return
+        }
         guard !isAwaitingReply else {
             guard waitingFrames.count < Self.maximumWaitingFrames else {
                 writeAndClose(
@@ -92,15 +101,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it. A second
-    /// streaming call is refused rather than interleaved with the first one's replies.
+    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it.
     private func startWatching(_ interest: Interest, context: ChannelHandlerContext) {
-        guard subscription == nil else {
-            write(
-                VarlinkCodec().encodeError(.invalidParameter(parameter: "more: this connection already streams")),
-                context: context)
-            return
-        }
         let subscription = ChannelSubscription(interest: interest, channel: context.channel)
         self.subscription = subscription
         subscription.send(router.hub.subscribe(subscription))
