@@ -96,6 +96,17 @@ public final class KernelWatcher: @unchecked Sendable {
         queue.async { self.start((deliver: handler, finish: {})) }
     }
 
+    /// For tests: stops reading notifications until `resumeReading()`, so that a storm overflows the socket for
+    /// certain, however fast this machine reads. Call only after the first batch has arrived.
+    func suspendReading() {
+        queue.sync { source?.suspend() }
+    }
+
+    /// For tests: reads notifications again after `suspendReading()`.
+    func resumeReading() {
+        queue.sync { source?.resume() }
+    }
+
     /// Stops watching and finishes the stream. Safe to call more than once and from any thread; the work happens
     /// on the watcher's queue, after whatever it is doing now.
     public func stop() {

@@ -84,6 +84,18 @@ final class Daemon: @unchecked Sendable {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
+    /// SIGSTOP: the daemon reads nothing until `resume()`, as if the machine starved it.
+    func pause() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// SIGCONT after `pause()`.
+    func resume() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGCONT)
+    }
+
     /// What the daemon logged so far.
     var log: String {
         (try? String(decoding: Data(contentsOf: URL(filePath: logPath)), as: UTF8.self)) ?? ""
