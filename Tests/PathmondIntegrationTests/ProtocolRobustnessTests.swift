@@ -27,6 +27,28 @@ import Testing
         #expect(missingParameter["error"] as? String == "org.varlink.service.InvalidParameter")
         #expect((missingParameter["parameters"] as? [String: Any])?["parameter"] as? String == "interface")
 
+        let unknownDescription = try RawClient(socketPath: socket).call(
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"com.example.Nope"}}"#)
+        #expect(unknownDescription["error"] as? String == "org.varlink.service.InterfaceNotFound")
+
+        // A flow stream needs "more"; a requirement must be one the interface defines, and the error names it.
+        let flow = #"{"interface":"eth0","localAddress":"192.0.2.10"}"#
+        let withoutMore = try RawClient(socketPath: socket).call(
+            #"{"method":"io.pathmond.WatchFlow","parameters":{"flow":\#(flow)}}"#)
+        #expect(withoutMore["error"] as? String == "org.varlink.service.ExpectedMore")
+        let badType = try RawClient(socketPath: socket).call(
+            #"{"method":"io.pathmond.GetPath","parameters":{"requirements":{"requiredInterfaceType":"satellite"}}}"#)
+        #expect(badType["error"] as? String == "org.varlink.service.InvalidParameter")
+        #expect((badType["parameters"] as? [String: Any])?["parameter"] as? String == "requiredInterfaceType")
+        let badAddress = try RawClient(socketPath: socket).call(
+            #"{"method":"io.pathmond.WatchFlow","more":true,"parameters":{"flow":{"interface":"eth0","localAddress":"nope"}}}"#
+        )
+        #expect((badAddress["parameters"] as? [String: Any])?["parameter"] as? String == "localAddress")
+        let family = try RawClient(socketPath: socket).call(
+            #"{"method":"io.pathmond.GetPath","parameters":{"requirements":{"family":"ipv6"}}}"#)
+        let path = (family["parameters"] as? [String: Any])?["path"] as? [String: Any]
+        #expect(path?["unsatisfiedReason"] as? String == "noDefaultRoute")
+
         // Several calls on one connection are answered in order.
         let client = try RawClient(socketPath: socket)
         let first = try client.call(#"{"method":"io.pathmond.GetPath"}"#)

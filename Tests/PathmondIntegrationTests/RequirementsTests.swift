@@ -88,6 +88,17 @@ import Testing
         #expect(monitor.flow.interfaceName == "eth0")
         #expect(monitor.flow.localAddress == IPAddress("192.0.2.10"))
         #expect(monitor.flow.remoteAddress == IPAddress("192.0.2.1"))
+        // A dual-stack (AF_INET6) socket talking IPv4 reports ::ffff:192.0.2.10; the flow is still eth0's.
+        let dualStack = try Netlink.NetworkNamespace.run(in: "/var/run/netns/\(scenario.namespace.name)") {
+            () throws(NetlinkError) in
+            try TCPTestSocket.connectDualStack(toIPv4: "192.0.2.1", port: 7070)
+        }
+        defer { close(dualStack) }
+        let mapped = try FlowMonitor(connectedSocket: dualStack, socketPath: scenario.daemon.socketPath)
+        defer { mapped.cancel() }
+        #expect(mapped.flow.interfaceName == "eth0")
+        #expect(mapped.flow.remoteAddress == IPAddress("192.0.2.1"))
+
         let log = FlowLog(monitor)
         _ = try await log.next("viable") { $0 == FlowStatus(isViable: true, betterPathAvailable: false) }
         try scenario.namespace.ip("address del 192.0.2.10/24 dev eth0")
@@ -121,6 +132,22 @@ enum TCPTestSocket {
             }
         }
         guard bound == 0, Glibc.listen(descriptor, 4) == 0 else { throw .system(errno: errno) }
+        return descriptor
+    }
+
+    /// An AF_INET6 socket connected to an IPv4 address through its mapped form, as dual-stack apps do.
+    static func connectDualStack(toIPv4 host: String, port: UInt16) throws(NetlinkError) -> Int32 {
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        inet_pton(AF_INET6, "::ffff:\(host)", &address.sin6_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+        guard connected == 0 else { throw .system(errno: errno) }
         return descriptor
     }
 
