@@ -17,12 +17,8 @@ final class NL80211Socket: @unchecked Sendable {
 
     /// Connects and resolves the "nl80211" family; -NLE_OBJ_NOTFOUND when the kernel has no cfg80211.
     init(nonBlocking: Bool) throws(NetlinkError) {
-        guard let handle = nl_socket_alloc() else { throw .overflow }
+        let (handle, callbacks) = try LibnlAllocation.socketWithCallbacks()
         self.handle = handle
-        guard let callbacks = nl_socket_get_cb(handle) else {
-            nl_socket_free(handle)
-            throw .overflow
-        }
         self.callbacks = callbacks
         nl_cb_set(callbacks, NL_CB_VALID, NL_CB_CUSTOM, Inbox.validMessage, Unmanaged.passUnretained(inbox).toOpaque())
         // Requests expect exactly one reply (or one dump) and no trailing ACK that the next request would trip on.

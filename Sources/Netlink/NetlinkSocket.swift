@@ -23,12 +23,8 @@ final class NetlinkSocket: @unchecked Sendable {
     }
 
     init(role: Role) throws(NetlinkError) {
-        guard let handle = nl_socket_alloc() else { throw .overflow }
+        let (handle, callbacks) = try LibnlAllocation.socketWithCallbacks()
         self.handle = handle
-        guard let callbacks = nl_socket_get_cb(handle) else {
-            nl_socket_free(handle)
-            throw .overflow
-        }
         self.callbacks = callbacks
         nl_cb_set(
             callbacks, NL_CB_VALID, NL_CB_CUSTOM, MessageSink.validMessage, Unmanaged.passUnretained(sink).toOpaque())

@@ -9,6 +9,9 @@ public struct PathTracker: Sendable {
     public private(set) var context: NetworkContext
     /// The path after the last applied events.
     public private(set) var path: Path
+    /// Every interface's status after the last change: derived once per change, read by every consumer (the
+    /// per-client paths and flows are narrowed from it).
+    public private(set) var interfaces: [InterfaceStatus]
 
     public init(
         state: KernelState = KernelState(), evaluator: PathEvaluator = PathEvaluator(),
@@ -17,7 +20,9 @@ public struct PathTracker: Sendable {
         self.state = state
         self.evaluator = evaluator
         self.context = context
-        self.path = evaluator.path(in: state, context: context)
+        let interfaces = evaluator.interfaces(in: state, context: context)
+        self.interfaces = interfaces
+        self.path = evaluator.path(from: interfaces, resolvers: context.resolvers)
     }
 
     /// Applies a batch of events; returns the new path if it differs from the previous one.
@@ -38,11 +43,9 @@ public struct PathTracker: Sendable {
         return reevaluate()
     }
 
-    /// Every interface's status.
-    public var interfaces: [InterfaceStatus] { evaluator.interfaces(in: state, context: context) }
-
     private mutating func reevaluate() -> Path? {
-        let newPath = evaluator.path(in: state, context: context)
+        interfaces = evaluator.interfaces(in: state, context: context)
+        let newPath = evaluator.path(from: interfaces, resolvers: context.resolvers)
         guard newPath != path else { return nil }
         path = newPath
         return newPath

@@ -20,6 +20,29 @@ struct BatchStepper {
     /// The state after applying every batch read so far.
     private(set) var state = KernelState()
 
+    /// The watcher this stepper reads, when it made one itself (`afterFirstDump(of:)`).
+    private var watcher: KernelWatcher?
+
+    /// A new watcher of `namespace` and a stepper already past its first dump: the start of most watcher tests.
+    /// Call `stopWatching()` when done.
+    static func afterFirstDump(of namespace: TestNamespace) async throws -> BatchStepper {
+        let watcher = try KernelWatcher(namespacePath: namespace.path)
+        var stepper = BatchStepper(watcher.batches())
+        stepper.watcher = watcher
+        do {
+            try await stepper.next()
+        } catch {
+            watcher.stop()
+            throw error
+        }
+        return stepper
+    }
+
+    /// Stops the watcher `afterFirstDump(of:)` made.
+    func stopWatching() {
+        watcher?.stop()
+    }
+
     init(_ source: AsyncStream<KernelBatch>) {
         let (stream, continuation) = AsyncStream.makeStream(of: Item.self)
         items = stream.makeAsyncIterator()

@@ -9,10 +9,8 @@ import Testing
     @Test func staticEntriesAreAddedChangedAndRemoved() async throws {
         try await withTestNamespace { namespace in
             let va = try namespace.index(of: "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
             let v4 = IPAddress("192.0.2.1")!
             let v6 = IPAddress("2001:db8::1")!
 
@@ -39,10 +37,8 @@ import Testing
     @Test func anEntryThatFailsIsRemoved() async throws {
         try await withTestNamespace { namespace in
             let va = try namespace.index(of: "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
             let address = IPAddress("192.0.2.5")!
 
             try namespace.ip(
@@ -79,10 +75,8 @@ import Testing
             try peer.ip("link", "set", "vb", "up")
             let va = try namespace.index(of: "va")
             let peerMAC = try peer.hardwareAddress(of: "vb")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             // One UDP datagram to the peer makes the kernel resolve it over ARP (no ping on these machines).
             try namespace.exec("bash", "-c", "echo x > /dev/udp/10.5.0.2/9")

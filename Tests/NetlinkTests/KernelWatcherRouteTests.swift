@@ -11,10 +11,8 @@ import Testing
             try namespace.ip("address", "add", "10.2.0.2/24", "dev", "vb")
             let va = try namespace.index(of: "va")
             let vb = try namespace.index(of: "vb")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             try namespace.ip(
                 "route", "add", "default", "metric", "20",
@@ -37,10 +35,8 @@ import Testing
         try await withTestNamespace { namespace in
             try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
             let va = try namespace.index(of: "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             try namespace.ip("route", "add", "10.9.0.0/16", "via", "10.1.0.1", "dev", "va")
             try namespace.ip("route", "add", "198.51.100.7/32", "dev", "va")
@@ -71,10 +67,8 @@ import Testing
         try await withTestNamespace { namespace in
             try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
             let va = try namespace.index(of: "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va", "table", "100")
             try namespace.ip("route", "add", "default", "dev", "va", "table", "1000", "metric", "3")
@@ -92,10 +86,8 @@ import Testing
             try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
             let va = try namespace.index(of: "va")
             try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             try namespace.ip("route", "replace", "default", "via", "10.1.0.9", "dev", "va")
             let replacement = DefaultRoute(family: .ipv4, interfaceIndex: va, gateway: IPAddress("10.1.0.9"))

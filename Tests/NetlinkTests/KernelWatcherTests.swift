@@ -81,10 +81,8 @@ import Testing
             try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
             try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
             let va = try namespace.index(of: "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
             #expect(stepper.state.routes(through: va).count == 1)
 
             try namespace.ip("link", "set", "va", "down")
@@ -103,10 +101,8 @@ import Testing
             try namespace.ip("link", "add", "name", "vc", "type", "veth", "peer", "name", "vd")
             let vc = try namespace.index(of: "vc")
             let vd = try namespace.index(of: "vd")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
             #expect(stepper.state.links[vc]?.name == "vc")
 
             try namespace.ip("link", "del", "vc")
@@ -141,10 +137,8 @@ import Testing
     @Test func peerAndTentativeAddresses() async throws {
         try await withTestNamespace { namespace in
             let va = try namespace.index(of: "va")
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             // A point-to-point address: IFA_ADDRESS is the peer, IFA_LOCAL ours.
             try namespace.ip("address", "add", "10.5.0.1", "peer", "10.5.0.2/32", "dev", "va")

@@ -9,10 +9,8 @@ import Testing
         try await withTestNamespace { namespace in
             let va = try namespace.index(of: "va")
             let writer = try KernelWriter(namespacePath: namespace.path)
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             let address4 = InterfaceAddress(interfaceIndex: va, address: IPAddress("10.1.0.2")!, prefixLength: 24)
             let address6 = InterfaceAddress(interfaceIndex: va, address: IPAddress("2001:db8::2")!, prefixLength: 64)
@@ -39,10 +37,8 @@ import Testing
         try await withTestNamespace { namespace in
             let va = try namespace.index(of: "va")
             let writer = try KernelWriter(namespacePath: namespace.path)
-            let watcher = try KernelWatcher(namespacePath: namespace.path)
-            defer { watcher.stop() }
-            var stepper = BatchStepper(watcher.batches())
-            try await stepper.next()
+            var stepper = try await BatchStepper.afterFirstDump(of: namespace)
+            defer { stepper.stopWatching() }
 
             try writer.addAddress(
                 InterfaceAddress(interfaceIndex: va, address: IPAddress("10.1.0.2")!, prefixLength: 24))

@@ -22,6 +22,11 @@ import Testing
         try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 50")
     }
 
+    static func addWifiAndCellular(_ namespace: NetworkNamespace) throws {
+        try addWifi(namespace)
+        try addCellular(namespace)
+    }
+
     static func flow(on interface: String, parameters: PathParameters = .unrestricted) -> Flow {
         let local = interface == "wlan0" ? wifiAddress : cellularAddress
         return Flow(
@@ -46,10 +51,7 @@ import Testing
     }
 
     @Test func onWifiWifiDropsWithCellularUp() async throws {
-        let scenario = try Scenario.start {
-            try Self.addWifi($0)
-            try Self.addCellular($0)
-        }
+        let scenario = try Scenario.start(prepare: Self.addWifiAndCellular)
         defer { #expect(scenario.tearDown() == 0) }
         let log = watch(Self.flow(on: "wlan0"), scenario)
         defer { log.monitor.cancel() }
@@ -86,10 +88,7 @@ import Testing
     }
 
     @Test func prohibitingExpensiveNeverOffersCellular() async throws {
-        let scenario = try Scenario.start {
-            try Self.addWifi($0)
-            try Self.addCellular($0)
-        }
+        let scenario = try Scenario.start(prepare: Self.addWifiAndCellular)
         defer { #expect(scenario.tearDown() == 0) }
         let frugal = watch(Self.flow(on: "wlan0", parameters: PathParameters(prohibitsExpensive: true)), scenario)
         let eager = watch(Self.flow(on: "wlan0"), scenario)
@@ -126,10 +125,7 @@ import Testing
     }
 
     @Test func flowOnADeletedInterface() async throws {
-        let scenario = try Scenario.start {
-            try Self.addWifi($0)
-            try Self.addCellular($0)
-        }
+        let scenario = try Scenario.start(prepare: Self.addWifiAndCellular)
         defer { #expect(scenario.tearDown() == 0) }
         let log = watch(Self.flow(on: "wlan0"), scenario)
         defer { log.monitor.cancel() }
