@@ -27,6 +27,8 @@ let package = Package(
             pkgConfig: "libnl-route-3.0",
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
         ),
+        // libsystemd: sd_notify, socket activation (sd_listen_fds) and sd-bus. Only daemon-side targets import it.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Pure model: no imports, no I/O.
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
