@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "pathmond",
             dependencies: [
-                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints",
+                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

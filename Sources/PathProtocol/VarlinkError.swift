@@ -24,6 +24,8 @@ public enum VarlinkError: Error, Sendable, Hashable {
     case noSuchNetwork(key: String)
     /// io.pathmond.PolicyNotSaved: the write failed, nothing changed.
     case policyNotSaved(reason: String)
+    /// A limit that keeps the daemon fair to everyone was reached (clients in total, ...); try again later.
+    case limitReached(reason: String)
     /// An error name this library does not know, with its parameters as text.
     case other(name: String)
 
@@ -42,6 +44,7 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .invalidNetworkKey: return "io.pathmond.InvalidNetworkKey"
         case .noSuchNetwork: return "io.pathmond.NoSuchNetwork"
         case .policyNotSaved: return "io.pathmond.PolicyNotSaved"
+        case .limitReached: return "io.pathmond.LimitReached"
         case .other(let name): return name
         }
     }
@@ -52,7 +55,8 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .interfaceNotFound(let interface): return ErrorParameters(interface: interface)
         case .methodNotFound(let method): return ErrorParameters(method: method)
         case .invalidParameter(let parameter): return ErrorParameters(parameter: parameter)
-        case .protocolError(let reason), .pathmondPermissionDenied(let reason), .policyNotSaved(let reason):
+        case .protocolError(let reason), .pathmondPermissionDenied(let reason), .policyNotSaved(let reason),
+            .limitReached(let reason):
             return ErrorParameters(reason: reason)
         case .noSuchInterface(let interface), .networkNotIdentified(let interface):
             return ErrorParameters(interface: interface)
@@ -77,6 +81,7 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case "io.pathmond.InvalidNetworkKey": self = .invalidNetworkKey(key: parameters.key ?? "")
         case "io.pathmond.NoSuchNetwork": self = .noSuchNetwork(key: parameters.key ?? "")
         case "io.pathmond.PolicyNotSaved": self = .policyNotSaved(reason: parameters.reason ?? "")
+        case "io.pathmond.LimitReached": self = .limitReached(reason: parameters.reason ?? "")
         default: self = .other(name: name)
         }
     }
@@ -116,6 +121,7 @@ extension VarlinkError: CustomStringConvertible {
         case .invalidNetworkKey(let key): return "\"\(key)\" is not a network key"
         case .noSuchNetwork(let key): return "no setting is remembered for \(key)"
         case .policyNotSaved(let reason): return "the policy could not be saved: \(reason)"
+        case .limitReached(let reason): return "pathmond is at a limit: \(reason)"
         case .permissionDenied, .expectedMore, .other: return name
         }
     }

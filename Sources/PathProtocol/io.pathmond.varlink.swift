@@ -218,6 +218,10 @@ public enum VarlinkInterfaces {
         # The policy could not be written to disk; nothing changed.
         error PolicyNotSaved (reason: string)
 
+        # A limit that keeps the daemon fair to every local user was reached (reason says which); try again later.
+        # The connection is closed after this error when the limit is on connections.
+        error LimitReached (reason: string)
+
         # The message could not be read: not JSON, not a Varlink call, or larger than the limit; or a call
         # came while another streamed on the connection (a streaming call owns its connection).
         # The connection is closed after this error.

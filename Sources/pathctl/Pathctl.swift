@@ -9,7 +9,8 @@ struct Pathctl: ParsableCommand {
         abstract: "Show and follow the network path served by pathmond.",
         version: "0.1.0",
         subcommands: [
-            Status.self, Monitor.self, SetConstrained.self, SetExpensive.self, Networks.self, Forget.self,
+            Status.self, Monitor.self, Check.self, Wait.self, SetConstrained.self, SetExpensive.self, Networks.self,
+            Forget.self,
         ],
         defaultSubcommand: Status.self
     )

@@ -40,6 +40,15 @@ final class PathHub: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// Changes how interfaces are classified (a reloaded configuration), and publishes what changed.
+    func setEvaluator(_ evaluator: PathEvaluator) {
+        _ = update { _ in
+            []
+        } change: { tracker in
+            tracker.setEvaluator(evaluator)
+        }
+    }
+
     /// Changes identities, detection, resolvers or policy, and publishes what changed.
     func updateContext(_ change: (inout NetworkContext) -> Void) {
         _ = update { _ in

@@ -29,13 +29,14 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: "The configuration file (INI; docs/configuration.md). Default: /etc/pathmond.conf, if it exists.")
     var config: String?
 
-    static let defaultConfigurationPath = "/etc/pathmond.conf"
-
     @Option(help: "Where the policy (the networks the user marked) is kept.")
     var stateDir = "/var/lib/pathmond"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
+
+    @Option(help: "The most clients served at once (lowered to fit the open-file limit).")
+    var maxClients = 16384
 
     @Option(help: "The netlink receive buffer in bytes (set with SO_RCVBUFFORCE when above rmem_max).")
     var receiveBuffer = 32 * 1024 * 1024
@@ -53,14 +54,19 @@ struct PathmondCommand: AsyncParsableCommand {
     var resolvedDir = "/run/systemd/resolve"
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        bootstrapLogging()
         let logger = Logger(label: "pathmond")
-        let configuration = try loadConfiguration(logger: logger)
+        // Trap SIGHUP first: its default action would kill the daemon before the reload service listens.
+        ReloadService.trapHangups()
+        let loader = ConfigurationLoader(explicitPath: config)
+        let configuration: Configuration
+        do {
+            let (loaded, warnings) = try loader.load()
+            for warning in warnings { logger.warning("\(warning)") }
+            configuration = loaded
+        } catch {
+            throw ValidationError("\(error)")
+        }
         let probe = SysfsDeviceProbe(root: sysfsRoot)
         let watcher: KernelWatcher
         do {
@@ -88,10 +94,19 @@ struct PathmondCommand: AsyncParsableCommand {
             policyFile: store.path,
             loadProblem: loadProblem, logger: logger)
         let router = CallRouter(hub: hub, policy: policyController, version: Self.version)
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let notifier = SystemdNotifier()
+        let limit = ConnectionLimit(
+            maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients), logger: logger)
         let server = VarlinkServer(
-            socketPath: socket, router: router, logger: logger,
+            socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
+            connectionLimit: limit, logger: logger,
             onListening: { notifier.notify("READY=1\nSTATUS=Serving the network path") })
+        let reload = ReloadService(
+            loader: loader,
+            apply: { configuration in
+                hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
+                policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
+            }, notifier: notifier, logger: logger)
         // Newest only: a look-up after a burst of batches needs to happen once, not once per batch.
         let (kernelChanges, changes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let hints = NetworkHintsService(
@@ -113,6 +128,7 @@ struct PathmondCommand: AsyncParsableCommand {
                     .init(
                         service: WiFiIdentityService(source: NL80211IdentityWatcher(), hub: hub, logger: logger),
                         successTerminationBehavior: .ignore),
+                    .init(service: reload),
                     .init(service: server),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -143,26 +159,15 @@ struct PathmondCommand: AsyncParsableCommand {
         }
     }
 
-    private func loadConfiguration(logger: Logger) throws -> Configuration {
-        let config =
-            config
-            ?? (FileManager.default.fileExists(atPath: Self.defaultConfigurationPath)
-                ? Self.defaultConfigurationPath : nil)
-        guard let config else { return Configuration() }
-        let text: String
-        do {
-            text = try String(decoding: Data(contentsOf: URL(filePath: config)), as: UTF8.self)
-        } catch {
-            throw ValidationError("cannot read the configuration file \(config): \(error)")
-        }
-        do {
-            let configuration = try Configuration.parse(text)
-            for warning in configuration.warnings {
-                logger.warning("\(config): \(warning)")
-            }
-            return configuration
-        } catch {
-            throw ValidationError("\(config): \(error)")
+    /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.
+    private func bootstrapLogging() {
+        let level = logLevel
+        let journal = JournalLogHandler.standardErrorIsJournal(environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { label in
+            if journal { return JournalLogHandler(logLevel: level) }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
         }
     }
 }

@@ -13,7 +13,8 @@ final class PolicyController: Sendable {
     private let store: PolicyStore
     private let logger: Logger
     private let queue = DispatchQueue(label: "pathmond.policy")
-    private let authorizer: Authorizer
+    /// Who may change policy; replaced when the configuration is reloaded.
+    private let authorizer: Mutex<Authorizer>
     /// The policy file's path, for GetStatus.
     let policyFile: String
     /// What went wrong with the policy file, at start or at a later save, for GetStatus and `pathctl status`.
@@ -25,10 +26,15 @@ final class PolicyController: Sendable {
     ) {
         self.hub = hub
         self.store = store
-        self.authorizer = authorizer
+        self.authorizer = Mutex(authorizer)
         self.policyFile = policyFile
         self.problem = Mutex(loadProblem)
         self.logger = logger
+    }
+
+    /// Puts a new admin group in force (configuration reload); calls already checked keep their verdict.
+    func setAuthorizer(_ authorizer: Authorizer) {
+        self.authorizer.withLock { $0 = authorizer }
     }
 
     /// The latest problem with the policy file, if any.
@@ -111,7 +117,9 @@ final class PolicyController: Sendable {
     /// Root or the admin group. Checked here, on the policy queue: the group database may be remote (LDAP), and
     /// a slow answer must not stall the event loop that serves other clients.
     private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
-        if let refusal = authorizer.refusal(for: peer) { throw .pathmondPermissionDenied(reason: refusal) }
+        if let refusal = authorizer.withLock({ $0 }).refusal(for: peer) {
+            throw .pathmondPermissionDenied(reason: refusal)
+        }
     }
 
     private func save(_ policy: Policy) throws(VarlinkError) {

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import PathProtocol
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -9,9 +10,15 @@ import ServiceLifecycle
 
 /// Serves io.pathmond over a Unix stream socket. It binds only once the hub holds the first kernel snapshot, so
 /// no client ever sees a path made from an empty state; `onListening` then runs (it sends READY=1).
+///
+/// Under socket activation systemd owns the listening socket (`inheritedSocket`): clients that connect before the
+/// daemon is ready simply wait in its queue, and the socket outlives a restart.
 struct VarlinkServer: Service {
     let socketPath: String
+    /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
+    let inheritedSocket: Int32?
     let router: CallRouter
+    let connectionLimit: ConnectionLimit
     let logger: Logger
     let onListening: @Sendable () -> Void
 
@@ -24,30 +31,53 @@ struct VarlinkServer: Service {
             hub.releaseWaiters()
         }
         guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
-        try prepareDirectory()
-        // Binding removes a stale socket file; make sure it is stale, not another pathmond serving clients.
-        if Self.someoneListens(at: socketPath) { throw ServerError.alreadyServing(socketPath) }
         let router = router
         let logger = logger
+        let limit = connectionLimit
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    guard limit.admit() else {
+                        let refusal = VarlinkError.limitReached(
+                            reason: "pathmond serves at most \(limit.maximum) clients at once")
+                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(error: refusal))
+                        return
+                    }
+                    channel.closeFuture.whenComplete { _ in limit.release() }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
                         ClientConnectionHandler(router: router, logger: logger))
                 }
             }
-        let channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
-        // Anyone may read the path; changing policy is checked per call, not by file mode.
-        chmod(socketPath, 0o666)
-        logger.info("listening", metadata: ["socket": "\(socketPath)"])
+        let channel: any Channel
+        if let inheritedSocket {
+            channel = try await bootstrap.withBoundSocket(inheritedSocket).get()
+            logger.info("listening on the socket systemd passed", metadata: ["socket": "\(socketPath)"])
+        } else {
+            try prepareDirectory()
+            try checkSocketPath()
+            channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
+            // Anyone may read the path; changing policy is checked per call, not by file mode.
+            chmod(socketPath, 0o666)
+            logger.info("listening", metadata: ["socket": "\(socketPath)"])
+        }
         onListening()
         try? await gracefulShutdown()
         logger.info("shutting down the server")
         try? await channel.close()
-        unlink(socketPath)
+        // systemd's socket stays: clients of the next start queue on it. A socket of our own goes with us.
+        if inheritedSocket == nil { unlink(socketPath) }
+    }
+
+    /// Binding replaces a stale socket file; make sure it is one: not another pathmond serving clients, and not
+    /// some other kind of file, which is an administrator's mistake to report, never to delete.
+    private func checkSocketPath() throws {
+        var status = stat()
+        guard lstat(socketPath, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else { throw ServerError.notASocket(socketPath) }
+        if Self.someoneListens(at: socketPath) { throw ServerError.alreadyServing(socketPath) }
     }
 
     /// True if a connect to the path succeeds: a live server owns it.
@@ -81,6 +111,7 @@ struct VarlinkServer: Service {
 enum ServerError: Error, CustomStringConvertible {
     case cannotCreateDirectory(String, errno: Int32)
     case alreadyServing(String)
+    case notASocket(String)
 
     var description: String {
         switch self {
@@ -88,6 +119,8 @@ enum ServerError: Error, CustomStringConvertible {
             return "cannot create \(path): \(String(cString: strerror(code)))"
         case .alreadyServing(let path):
             return "another pathmond is already serving \(path)"
+        case .notASocket(let path):
+            return "\(path) exists and is not a socket; remove it or choose another --socket"
         }
     }
 }

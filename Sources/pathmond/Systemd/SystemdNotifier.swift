@@ -1,39 +1,32 @@
+internal import CSystemd
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// sd_notify(3) without libsystemd: one datagram to $NOTIFY_SOCKET, which may be an abstract socket ("@...").
-/// Outside systemd (no NOTIFY_SOCKET) it does nothing.
+/// Tells systemd how the service is doing, through sd_notify(3). Outside systemd (no $NOTIFY_SOCKET) it does
+/// nothing; a failure is returned, not thrown: a daemon must not stop because its supervisor's socket went away.
 struct SystemdNotifier: Sendable {
-    let socketPath: String?
-
-    init(environment: [String: String]) {
-        socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// Sends a state string such as "READY=1" or "STATUS=...". Failures are returned, not thrown: a daemon
-    /// must not stop because its supervisor's socket went away.
+    /// Sends a state string such as "READY=1" or "STATUS=...".
     @discardableResult
     func notify(_ state: String) -> Bool {
-        guard let socketPath else { return false }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: pathBytes)
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
-        let message = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                sendto(descriptor, message, message.count, Int32(MSG_NOSIGNAL), socketAddress, length)
-            }
-        }
-        return sent == message.count
+        sd_notify(0, state) > 0
     }
+
+    /// Tells systemd a reload started: "RELOADING=1" with the CLOCK_MONOTONIC time systemd ≥ 253 requires
+    /// (older versions ignore the field). READY=1 ends it.
+    @discardableResult
+    func notifyReloading(monotonicMicroseconds: UInt64) -> Bool {
+        notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)\nSTATUS=Reloading the configuration")
+    }
+}
+
+/// The listening socket systemd passed (socket activation, sd_listen_fds(3)), if it passed exactly one Unix stream
+/// socket bound to `path`; nil when started by hand. The environment variables are unset so no child inherits them.
+func inheritedListeningSocket(path: String) -> Int32? {
+    let count = sd_listen_fds(1)
+    guard count == 1 else { return nil }
+    let descriptor = SD_LISTEN_FDS_START
+    guard sd_is_socket_unix(descriptor, Int32(SOCK_STREAM.rawValue), 1, path, 0) > 0 else { return nil }
+    return descriptor
 }

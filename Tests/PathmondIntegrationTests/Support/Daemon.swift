@@ -41,9 +41,8 @@ final class Daemon: @unchecked Sendable {
                 "--resolv-conf", resolvConfPath, "--resolved-dir", directory.appending(path: "resolve").path,
             ]
         if let configuration {
-            let configPath = directory.appending(path: "pathmond.conf")
-            try Data(configuration.utf8).write(to: configPath)
-            arguments += ["--config", configPath.path]
+            try rewriteConfiguration(configuration)
+            arguments += ["--config", configurationPath]
         }
         arguments += extraArguments
         let process = Process()
@@ -73,6 +72,24 @@ final class Daemon: @unchecked Sendable {
         process.terminate()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// The configuration file the daemon reads (when it was started with one).
+    var configurationPath: String { directory.appending(path: "pathmond.conf").path }
+
+    /// Replaces the configuration file's text; the daemon reads it on its next start or SIGHUP.
+    func rewriteConfiguration(_ text: String) throws {
+        configuration = text
+        try Data(text.utf8).write(to: URL(filePath: configurationPath))
+    }
+
+    /// The running daemon's process ID.
+    var processID: Int32? { process.flatMap { $0.isRunning ? $0.processIdentifier : nil } }
+
+    /// Sends a signal (SIGHUP to reload, say).
+    func signal(_ number: Int32) {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, number)
     }
 
     /// Kills the daemon without warning, as a crash would.

@@ -1,0 +1,46 @@
+import ArgumentParser
+import PathModel
+
+/// What `pathctl check` and `pathctl wait` ask of the path. The exit statuses are part of the interface: systemd's
+/// `ExecCondition=` skips a unit on 1–254 and fails it on 255, so no outcome may map to 255.
+struct PathConditions: ParsableArguments {
+    @Flag(help: "The path must be neither expensive nor constrained (Android's UNMETERED).")
+    var unmetered = false
+
+    @Flag(help: "The path must not be on a Low Data Mode network (expensive is fine).")
+    var notConstrained = false
+
+    /// Why a path fails the conditions, or nil when it meets them. The path is the one for the requirement flags
+    /// (`--require`, `--family`, ...); expensive and constrained are the path's own, that of the interface the
+    /// traffic takes, not whether some cheaper interface exists.
+    func failure(of path: Path) -> ConditionFailure? {
+        guard path.status == .satisfied else { return .unsatisfied(path.unsatisfiedReason) }
+        if unmetered && path.isExpensive { return .expensive }
+        if (unmetered || notConstrained) && path.isConstrained { return .constrained }
+        return nil
+    }
+}
+
+/// How a path fails the conditions, with the exit status that says so.
+enum ConditionFailure: Equatable {
+    case unsatisfied(UnsatisfiedReason?)
+    case expensive
+    case constrained
+
+    /// 1 unsatisfied, 2 expensive, 3 constrained; 69 (EX_UNAVAILABLE) is pathmond not answering, 64 a usage error.
+    var exitCode: ExitCode {
+        switch self {
+        case .unsatisfied: return ExitCode(1)
+        case .expensive: return ExitCode(2)
+        case .constrained: return ExitCode(3)
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .unsatisfied(let reason): return "the path is unsatisfied (\(reason?.rawValue ?? "no reason given"))"
+        case .expensive: return "the path is expensive"
+        case .constrained: return "the path is constrained (Low Data Mode)"
+        }
+    }
+}

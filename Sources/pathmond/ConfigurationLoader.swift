@@ -1,0 +1,44 @@
+import PathModel
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Reads the configuration file: the one named with --config, else /etc/pathmond.conf if it exists, else the
+/// built-in rules. Used at start and on every reload, so both read the same file the same way.
+struct ConfigurationLoader: Sendable {
+    /// The file named on the command line, if any: then it must exist.
+    let explicitPath: String?
+    static let defaultPath = "/etc/pathmond.conf"
+
+    /// The file that would be read now, if any.
+    var path: String? {
+        explicitPath ?? (FileManager.default.fileExists(atPath: Self.defaultPath) ? Self.defaultPath : nil)
+    }
+
+    /// The configuration and its warnings (each prefixed with the file's path), or a sentence saying why the file
+    /// cannot be used.
+    func load() throws(ConfigurationLoadError) -> (Configuration, [String]) {
+        guard let path else { return (Configuration(), []) }
+        let text: String
+        do {
+            text = try String(decoding: Data(contentsOf: URL(filePath: path)), as: UTF8.self)
+        } catch {
+            throw ConfigurationLoadError(message: "cannot read the configuration file \(path): \(error)")
+        }
+        do {
+            let configuration = try Configuration.parse(text)
+            return (configuration, configuration.warnings.map { "\(path): \($0)" })
+        } catch {
+            throw ConfigurationLoadError(message: "\(path): \(error)")
+        }
+    }
+}
+
+/// Why the configuration cannot be used, in a sentence.
+struct ConfigurationLoadError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

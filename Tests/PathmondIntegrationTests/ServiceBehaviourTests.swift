@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import PathModel
+import Testing
+
+/// What a service manager relies on: SIGHUP reloads the configuration in the same process, a bad file keeps the
+/// old one and says so at priority err, a socket passed by the manager is served, a socket path that is not a
+/// socket is refused clearly, and past the client limit a client is told so instead of hanging.
+@Suite(.serialized) struct ServiceBehaviourTests {
+    static func wiredScenario(arguments: [String] = []) throws -> Scenario {
+        try Scenario.start(arguments: arguments) { namespace in
+            try namespace.addWiredUplink(routed: true)
+        }
+    }
+
+    @Test func hangupReloadsTheConfigurationInTheSameProcess() async throws {
+        let scenario = try Self.wiredScenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.availableInterfaces.first?.kind == .wired }
+        let pid = scenario.daemon.processID
+
+        try scenario.daemon.rewriteConfiguration(Scenario.testConfiguration + "\n[interface eth0]\ntype = cellular\n")
+        scenario.daemon.signal(SIGHUP)
+        let path = try await scenario.client.log.nextPath("eth0 reclassified as cellular") {
+            $0.availableInterfaces.first?.kind == .cellular
+        }
+        #expect(path.isExpensive, "cellular is expensive")
+        #expect(scenario.daemon.processID == pid, "a reload is not a restart")
+        try await eventually("the reload is logged") { scenario.daemon.log.contains("configuration reloaded") }
+    }
+
+    @Test func aBrokenConfigurationOnReloadKeepsTheOneInForce() async throws {
+        let scenario = try Self.wiredScenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.availableInterfaces.first?.kind == .wired }
+
+        try scenario.daemon.rewriteConfiguration("[interface eth0\ntype = cellular\n")
+        scenario.daemon.signal(SIGHUP)
+        try await eventually("the reload failure is logged") {
+            scenario.daemon.log.contains("configuration not reloaded")
+        }
+        #expect(scenario.daemon.isRunning)
+        let now = try runCommand([product("pathctl"), "status", "--socket", scenario.daemon.socketPath]).output
+        #expect(now.hasPrefix("Path: satisfied via eth0 (wired)"), "\(now)")
+    }
+
+    @Test func pastTheClientLimitAClientIsRefusedClearly() async throws {
+        let scenario = try Self.wiredScenario(arguments: ["--max-clients", "4"])
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        // The scenario's monitor holds one place; three more fill the limit.
+        let held = try (0..<3).map { _ in try RawClient(socketPath: scenario.daemon.socketPath) }
+        defer { held.forEach { $0.close() } }
+        let answered = try held[2].call(#"{"method":"io.pathmond.GetPath","parameters":{}}"#)
+        #expect(answered["error"] == nil)
+
+        for _ in 0..<3 {
+            let refused = try RawClient(socketPath: scenario.daemon.socketPath)
+            defer { refused.close() }
+            let reply = try #require(try refused.receive(timeout: .seconds(5)), "a refusal, not silence")
+            #expect(reply["error"] as? String == "io.pathmond.LimitReached")
+        }
+        let refusalLines = scenario.daemon.log.split(separator: "\n").filter { $0.contains("client limit reached") }
+        #expect(refusalLines.count == 1, "one line per episode, not per client")
+
+        held[0].close()
+        try await eventually("a place is free again") {
+            let client = try RawClient(socketPath: scenario.daemon.socketPath)
+            defer { client.close() }
+            return try client.call(#"{"method":"io.pathmond.GetPath","parameters":{}}"#)["error"] == nil
+        }
+    }
+
+    @Test func aFileAtTheSocketPathIsReportedNotDeleted() throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.delete() }
+        let daemon = try Daemon(in: namespace)
+        defer { daemon.cleanUp() }
+        #expect(FileManager.default.createFile(atPath: daemon.socketPath, contents: Data("precious".utf8)))
+        #expect(throws: DaemonError.self) { try daemon.start(timeout: .seconds(3)) }
+        #expect(daemon.log.contains("is not a socket"), "\(daemon.log)")
+        #expect(try String(contentsOfFile: daemon.socketPath, encoding: .utf8) == "precious")
+    }
+
+    /// systemd-socket-activate listens the way a .socket unit does and starts pathmond on the first connection,
+    /// passing the socket (LISTEN_FDS): the client that triggered the start is answered.
+    @Test func aSocketPassedBySystemdIsServed() throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.delete() }
+        try namespace.addWiredUplink(routed: true)
+        let daemon = try Daemon(in: namespace)
+        defer { daemon.cleanUp() }
+        // One shell runs the activator and the client, so the activator (which becomes pathmond) is always
+        // stopped, and the client is bounded in time.
+        let script = """
+            \(namespace.exec.joined(separator: " ") ) systemd-socket-activate --listen \(daemon.socketPath) \
+                \(product("pathmond")) --socket \(daemon.socketPath) --state-dir \(daemon.stateDirectory) \
+                --resolv-conf \(daemon.resolvConfPath) >\(daemon.logPath) 2>&1 &
+            activator=$!
+            for i in $(seq 100); do [ -S \(daemon.socketPath) ] && break; sleep 0.05; done
+            timeout 20 \(product("pathctl")) status --socket \(daemon.socketPath); status=$?
+            kill $activator; wait $activator
+            exit $status
+            """
+        let result = try runCommand(["bash", "-c", script], check: false)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.hasPrefix("Path: satisfied via eth0"), "\(result.output)")
+        #expect(daemon.log.contains("listening on the socket systemd passed"), "\(daemon.log)")
+    }
+}
