@@ -3,6 +3,10 @@
 
 prop() { inside systemctl show -p "$2" --value "$1"; }                # prop UNIT PROPERTY
 main_pid() { prop pathmond.service MainPID; }
+# Signals the daemon's main process; never "kill 0", which would hit this script's own process group.
+signal() { # signal SIGNAL PID
+    [ -n "$2" ] && [ "$2" -gt 1 ] 2>/dev/null && inside kill "-$1" "$2"
+}
 active() { [ "$(prop pathmond.service ActiveState)" = active ]; }
 # eth0's kind as `pathctl status --json` reports it (the Varlink field names).
 eth0_type() {
@@ -28,7 +32,7 @@ check_install() {
     snapshot >"$work/before"
     local start output
     start=$(now_ms)
-    if output=$(inside apt-get install -y -q --no-download "/opt/$(basename "$deb")" 2>&1); then
+    if output=$(inside apt-get install -y -q "/opt/$(basename "$deb")" 2>&1); then
         pass "apt-get installs the package offline ($(elapsed "$start") ms), dependencies all from Debian"
     else
         fail "apt-get installs the package offline" "$(tail -n 15 <<<"$output")"
@@ -44,8 +48,8 @@ check_install() {
         fail "service and socket enabled and active after install" "enabled: $enabled; active: $state" \
             "$(inside journalctl -u pathmond -n 15 --no-pager -o short-monotonic)"
     fi
-    if [ "$(prop pathmond.service NRestarts)" = 0 ] && ! inside journalctl -u pathmond -o cat | grep -q 'status=31/SYS'
-    then
+    if [ "$(prop pathmond.service LoadState)" = loaded ] && [ "$(prop pathmond.service NRestarts)" = 0 ] &&
+        active && ! inside journalctl -u pathmond -o cat | grep -q 'status=31/SYS'; then
         pass "no seccomp kill (status=31/SYS) and no restart since start"
     else
         fail "no seccomp kill (status=31/SYS) and no restart since start" \
@@ -54,10 +58,12 @@ check_install() {
 }
 
 check_files() {
-    local broken
-    broken=$(inside sh -c 'ldd /usr/sbin/pathmond /usr/bin/pathctl' | grep -E 'not found|libswift|libFoundation|libdispatch')
-    [ -z "$broken" ] && pass "binaries load with Debian's libraries only (no Swift runtime in the root)" ||
-        fail "binaries load with Debian's libraries only" "$broken"
+    local libraries broken
+    libraries=$(inside ldd /usr/sbin/pathmond /usr/bin/pathctl 2>&1)
+    broken=$(grep -E 'not found|libswift|libFoundation|libdispatch|No such file' <<<"$libraries")
+    [ -n "$libraries" ] && [ -z "$broken" ] &&
+        pass "binaries load with Debian's libraries only (no Swift runtime in the root)" ||
+        fail "binaries load with Debian's libraries only" "${broken:-ldd printed nothing}"
     local pages=0 page
     for page in "1 pathctl" "8 pathmond" "5 pathmond.conf"; do
         inside sh -c "man $page 2>&1" | grep -q "${page#* }" && pages=$((pages + 1))
@@ -97,7 +103,7 @@ check_reload() {
     fi
     before=$(main_pid)
     printf '[interface eth0]\ntype = wifi\n' | write_config
-    inside kill -HUP "$before"
+    signal HUP "$before"
     if eventually 5 eth0_type_is wifi && [ "$(main_pid)" = "$before" ] && active; then
         pass "kill -HUP keeps MainPID $before and applies /etc/pathmond.conf (eth0 wifi)"
     else
@@ -140,7 +146,7 @@ check_crash() {
     local before restarts
     before=$(main_pid)
     restarts=$(prop pathmond.service NRestarts)
-    inside kill -SEGV "$before"
+    signal SEGV "$before"
     restarted() { local pid; pid=$(main_pid); [ "$pid" != "$before" ] && [ "$pid" != 0 ] && active; }
     if eventually 15 restarted; then
         pass "kill -SEGV: restarted by systemd (MainPID $before -> $(main_pid), NRestarts $restarts -> $(prop pathmond.service NRestarts))"
@@ -240,9 +246,10 @@ check_purge() {
     else
         fail "apt-get purge leaves the root as it was" "$(head -n 20 <<<"$difference")"
     fi
-    [ "$(inside systemctl is-active pathmond.service pathmond.socket | paste -sd' ')" = "inactive inactive" ] &&
-        pass "after purge neither the service nor the socket runs" ||
-        fail "after purge neither the service nor the socket runs"
+    local running
+    running=$(inside sh -c 'pgrep -a -x pathmond; ls /run/pathmond 2>/dev/null')
+    [ -z "$running" ] && pass "after purge no pathmond process runs and no socket file is left" ||
+        fail "after purge no pathmond process runs and no socket file is left" "$running"
 }
 
 run_checks() {

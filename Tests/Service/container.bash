@@ -54,6 +54,22 @@ inside() {
         SYSTEMD_PAGER= MANPAGER=cat PAGER=cat DEBIAN_FRONTEND=noninteractive "$@"
 }
 
+# The container's systemd: the descendant of systemd-nspawn that is PID 1 in its own PID namespace (nspawn forks
+# an intermediate child first, so "the first child" may not be it yet).
+container_find_init() {
+    local pid children=$container_nspawn
+    while [ -n "$children" ]; do
+        for pid in $children; do
+            if [ "$(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null)" = 1 ] &&
+                [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = systemd ]; then
+                echo "$pid"
+                return
+            fi
+        done
+        children=$(for pid in $children; do cat /proc/"$pid"/task/*/children 2>/dev/null; done)
+    done
+}
+
 # Boots ROOT in network namespace NS; returns once systemd reports the system up (running or degraded).
 container_boot() { # container_boot ROOT NS CONSOLE_LOG
     systemd-nspawn -D "$1" -b --network-namespace-path="/run/netns/$2" --register=no --keep-unit \
@@ -61,13 +77,20 @@ container_boot() { # container_boot ROOT NS CONSOLE_LOG
     container_nspawn=$!
     local deadline=$((SECONDS + 30))
     while [ -z "$container_init" ]; do
-        container_init=$(cat /proc/"$container_nspawn"/task/*/children 2>/dev/null | awk '{print $1}')
+        container_init=$(container_find_init)
         [ $SECONDS -lt $deadline ] && kill -0 "$container_nspawn" 2>/dev/null || return 1
         [ -n "$container_init" ] || sleep 0.1
     done
+    # Until systemd has opened its private bus socket, systemctl cannot even ask: retry that, then wait on the answer.
     local state
-    state=$(inside timeout 60 systemctl is-system-running --wait 2>/dev/null)
-    [ "$state" = running ] || [ "$state" = degraded ]
+    while :; do
+        state=$(inside timeout 60 systemctl is-system-running --wait 2>/dev/null)
+        case $state in
+            running | degraded) return 0 ;;
+            "") [ $SECONDS -lt $deadline ] && kill -0 "$container_nspawn" 2>/dev/null || return 1; sleep 0.1 ;;
+            *) return 1 ;;
+        esac
+    done
 }
 
 # Powers the container off (SIGRTMIN+3 asks systemd for a clean halt), killing it if it does not go in 30 s.
