@@ -232,6 +232,31 @@ check_apt_gate() {
     fi
 }
 
+# dpkg's upgrade path (prerm upgrade, postinst configure OLD-VERSION) restarts the service; removal stops it and
+# keeps the configuration and the user's networks for a later reinstall.
+check_upgrade_and_remove() {
+    local before output
+    before=$(main_pid)
+    output=$(inside apt-get install -y -q --reinstall "/opt/$(basename "$deb")" 2>&1)
+    local after
+    after=$(main_pid)
+    if [ "$after" != "$before" ] && [ "$after" != 0 ] && active; then
+        pass "upgrade (reinstall) restarts pathmond (MainPID $before -> $after)"
+    else
+        fail "upgrade (reinstall) restarts pathmond" "MainPID $before -> $after; $(tail -n 5 <<<"$output")"
+    fi
+    output=$(inside apt-get remove -y -q pathmond 2>&1)
+    local state
+    state=$(inside systemctl is-active pathmond.service pathmond.socket | paste -sd' ')
+    if [ "$state" = "inactive inactive" ] && inside test -f /etc/pathmond.conf && inside test -d /var/lib/pathmond/
+    then
+        pass "apt-get remove stops service and socket, keeps /etc/pathmond.conf and /var/lib/pathmond"
+    else
+        fail "apt-get remove stops service and socket, keeps /etc/pathmond.conf and /var/lib/pathmond" \
+            "active: $state; $(tail -n 5 <<<"$output")" "$(inside ls -la /var/lib/pathmond /etc/pathmond.conf 2>&1)"
+    fi
+}
+
 check_purge() {
     local output
     if ! output=$(inside apt-get purge -y -q pathmond 2>&1); then
@@ -264,6 +289,7 @@ run_checks() {
     check_stop_and_socket
     check_limits
     check_apt_gate
+    check_upgrade_and_remove
     check_purge
     echo "# checks: $(elapsed "$start") ms"
 }
