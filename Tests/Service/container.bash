@@ -43,6 +43,8 @@ container_root() { # container_root DEB
             return 1
         fi
         mv "$root.tmp" "$root"
+        # Roots for other package lists (an older package's dependencies) would only fill the disk.
+        find "$container_cache" -mindepth 1 -maxdepth 1 -name 'root-*' ! -name "root-$hash" -exec rm -rf {} +
     fi
     exec {lock}>&-
     echo "$root"
