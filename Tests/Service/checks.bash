@@ -18,11 +18,12 @@ print(next((i.get("type") for i in document.get("interfaces", []) if i.get("name
 eth0_type_is() { [ "$(eth0_type)" = "$1" ]; }
 write_config() { inside sh -c 'cat >/etc/pathmond.conf'; }
 # What the root holds, for comparing before install with after purge: every path with its type, mode and
-# owner, the contents of /etc, and the installed packages. Logs, caches and apt's and dpkg's own books are left out.
+# owner, the contents of /etc, and the installed packages. Logs, caches and apt's and dpkg's own books (and apt's
+# backup of them in /var/backups) are left out.
 snapshot() {
     inside sh -c '
         find / -xdev \( -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg \
-            -o -path /var/lib/systemd/timers -o -path /var/lib/systemd/random-seed \) -prune \
+            -o -path /var/backups -o -path /var/lib/systemd/timers -o -path /var/lib/systemd/random-seed \) -prune \
             -o -printf "%p %y %m %u %g\n" | sort
         find /etc -xdev -type f ! -name ld.so.cache -exec sha256sum {} + | sort -k2
         dpkg-query -W -f "\${Package} \${Version} \${db:Status-Abbrev}\n"'
@@ -228,7 +229,7 @@ check_apt_gate() {
     local condition
     condition=$(prop "$unit" ExecCondition)
     if [ "$(skipped)" -eq "$skipped" ] && [ "$(prop "$unit" Result)" != exec-condition ] &&
-        grep -q 'status=0/0' <<<"$condition"; then
+        grep -qE 'status=0( |/|$)' <<<"$condition"; then
         pass "unmetered path: $unit runs (condition passed; result $(prop "$unit" Result))"
     else
         fail "unmetered path: $unit runs" "result $(prop "$unit" Result); condition: $condition" \
