@@ -42,8 +42,8 @@ check_install() {
     enabled=$(inside systemctl is-enabled pathmond.service pathmond.socket | paste -sd' ')
     state=$(inside systemctl is-active pathmond.service pathmond.socket | paste -sd' ')
     status=$(prop pathmond.service StatusText)
-    if [ "$enabled" = "enabled enabled" ] && [ "$state" = "active active" ] && [ "$(prop pathmond.service Type)" = notify ]
-    then
+    if [ "$enabled" = "enabled enabled" ] && [ "$state" = "active active" ] &&
+        [ "$(prop pathmond.service Type)" = notify ]; then
         pass "service and socket enabled and active after install (Type=notify: READY=1 reached; status: '$status')"
     else
         fail "service and socket enabled and active after install" "enabled: $enabled; active: $state" \
@@ -150,7 +150,8 @@ check_crash() {
     signal SEGV "$before"
     restarted() { local pid; pid=$(main_pid); [ "$pid" != "$before" ] && [ "$pid" != 0 ] && active; }
     if eventually 15 restarted; then
-        pass "kill -SEGV: restarted by systemd (MainPID $before -> $(main_pid), NRestarts $restarts -> $(prop pathmond.service NRestarts))"
+        pass "kill -SEGV: restarted by systemd (MainPID $before -> $(main_pid)," \
+            "NRestarts $restarts -> $(prop pathmond.service NRestarts))"
     else
         fail "kill -SEGV: restarted by systemd" "$(inside systemctl status pathmond --no-pager -n 5 2>&1 | tail -n 8)"
     fi
@@ -181,7 +182,8 @@ check_stop_and_socket() {
 
 check_limits() {
     local exposure soft
-    exposure=$(inside systemd-analyze security pathmond.service --no-pager 2>&1 | sed -n 's/.*Overall exposure level for pathmond.service: \([0-9.]*\).*/\1/p')
+    exposure=$(inside systemd-analyze security pathmond.service --no-pager 2>&1 |
+        sed -n 's/.*Overall exposure level for pathmond.service: \([0-9.]*\).*/\1/p')
     if [ -n "$exposure" ] && awk "BEGIN { exit !($exposure <= 2.0) }"; then
         pass "systemd-analyze security pathmond: exposure $exposure (at most 2.0)"
     else
