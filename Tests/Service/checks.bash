@@ -150,8 +150,8 @@ check_crash() {
     signal SEGV "$before"
     restarted() { local pid; pid=$(main_pid); [ "$pid" != "$before" ] && [ "$pid" != 0 ] && active; }
     if eventually 15 restarted; then
-        pass "kill -SEGV: restarted by systemd (MainPID $before -> $(main_pid)," \
-            "NRestarts $restarts -> $(prop pathmond.service NRestarts))"
+        restarts="NRestarts $restarts -> $(prop pathmond.service NRestarts)"
+        pass "kill -SEGV: restarted by systemd (MainPID $before -> $(main_pid), $restarts)"
     else
         fail "kill -SEGV: restarted by systemd" "$(inside systemctl status pathmond --no-pager -n 5 2>&1 | tail -n 8)"
     fi
