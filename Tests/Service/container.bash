@@ -1,0 +1,107 @@
+# A booted Debian under systemd-nspawn, for booted-systemd-test (sourced, not run).
+#
+# The root is built once by mmdebstrap from the machine's own apt sources and cached under
+# /var/cache/pathmond-test/root-<hash of its package list>; every run boots a copy, inside a network namespace of
+# its own whose eth0 is a veth to a second namespace (the "network"), so the host's interfaces are never touched.
+# This machine's PID 1 is not systemd: --register=no --keep-unit keep nspawn away from machined and the host bus.
+
+container_cache=${PATHMOND_TEST_CACHE:-/var/cache/pathmond-test}
+# Set by container_boot: the container's init (systemd) in the host's PID namespace.
+container_init=
+container_nspawn=
+
+# The root's packages: a booted systemd with D-Bus, ip(8), man pages, and what the package under test depends on
+# (the namespace has no route out, so apt inside must find every dependency already installed).
+container_packages() { # container_packages DEB
+    local depends
+    depends=$(dpkg-deb --field "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$')
+    printf '%s\n' systemd systemd-sysv dbus iproute2 man-db $depends | sort -u
+}
+
+# Prints the cached root for this package list, building it first if needed (a lock keeps parallel runs from
+# building it twice; a half-built root is never left under the final name).
+container_root() { # container_root DEB
+    local packages hash root suite sources=()
+    packages=$(container_packages "$1")
+    suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+    hash=$(printf '%s\n%s\n' "$suite" "$packages" | sha256sum | cut -c1-16)
+    root=$container_cache/root-$hash
+    mkdir -p "$container_cache"
+    exec {lock}>"$container_cache/lock"
+    flock "$lock"
+    if [ ! -d "$root" ]; then
+        for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+            [ -s "$file" ] && sources+=("$file")
+        done
+        echo "# building the Debian root (once): $(echo $packages)" >&2
+        rm -rf "$root.tmp"
+        if ! mmdebstrap --quiet --variant=minbase --include="$(echo $packages | tr ' ' ,)" \
+            --customize-hook='echo pathmond-test >"$1/etc/hostname"' \
+            "$suite" "$root.tmp" "${sources[@]}" >&2; then
+            rm -rf "$root.tmp"
+            exec {lock}>&-
+            return 1
+        fi
+        mv "$root.tmp" "$root"
+        # Roots for other package lists (an older package's dependencies) would only fill the disk.
+        find "$container_cache" -mindepth 1 -maxdepth 1 -name 'root-*' ! -name "root-$hash" -exec rm -rf {} +
+    fi
+    exec {lock}>&-
+    echo "$root"
+}
+
+# Runs a command inside the booted container: all its namespaces, a clean environment.
+inside() {
+    nsenter -t "$container_init" -a -- env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb \
+        SYSTEMD_PAGER= MANPAGER=cat PAGER=cat DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# The container's systemd: the descendant of systemd-nspawn that is PID 1 in its own PID namespace (nspawn forks
+# an intermediate child first, so "the first child" may not be it yet).
+container_find_init() {
+    local pid children=$container_nspawn
+    while [ -n "$children" ]; do
+        for pid in $children; do
+            if [ "$(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null)" = 1 ] &&
+                [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = systemd ]; then
+                echo "$pid"
+                return
+            fi
+        done
+        children=$(for pid in $children; do cat /proc/"$pid"/task/*/children 2>/dev/null; done)
+    done
+}
+
+# Boots ROOT in network namespace NS; returns once systemd reports the system up (running or degraded).
+container_boot() { # container_boot ROOT NS CONSOLE_LOG
+    systemd-nspawn -D "$1" -b --network-namespace-path="/run/netns/$2" --register=no --keep-unit \
+        --console=pipe -M "pmst$$" >"$3" 2>&1 &
+    container_nspawn=$!
+    local deadline=$((SECONDS + 30))
+    while [ -z "$container_init" ]; do
+        container_init=$(container_find_init)
+        [ $SECONDS -lt $deadline ] && kill -0 "$container_nspawn" 2>/dev/null || return 1
+        [ -n "$container_init" ] || sleep 0.1
+    done
+    # Until systemd has opened its private bus socket, systemctl cannot even ask: retry that, then wait on the answer.
+    local state
+    while :; do
+        state=$(inside timeout 60 systemctl is-system-running --wait 2>/dev/null)
+        case $state in
+            running | degraded) return 0 ;;
+            "") [ $SECONDS -lt $deadline ] && kill -0 "$container_nspawn" 2>/dev/null || return 1; sleep 0.1 ;;
+            *) return 1 ;;
+        esac
+    done
+}
+
+# Powers the container off (SIGRTMIN+3 asks systemd for a clean halt), killing it if it does not go in 30 s.
+container_halt() {
+    [ -n "$container_nspawn" ] || return 0
+    [ -n "$container_init" ] && kill -RTMIN+3 "$container_init" 2>/dev/null
+    local deadline=$((SECONDS + 30))
+    while kill -0 "$container_nspawn" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+    kill -KILL "$container_nspawn" 2>/dev/null
+    wait "$container_nspawn" 2>/dev/null
+    container_nspawn=
+}
