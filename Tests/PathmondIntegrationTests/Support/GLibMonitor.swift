@@ -113,7 +113,7 @@ final class GLibMonitor {
     }
 
     /// The next event of `kind`; the ones before it are returned too, so a test can say what may precede it.
-    func next(_ kind: String, timeout: Duration = .seconds(15)) throws -> (skipped: [Event], event: Event) {
+    func next(kind: String, timeout: Duration = .seconds(15)) throws -> (skipped: [Event], event: Event) {
         var skipped: [Event] = []
         while true {
             let event = try next(timeout: timeout, "a \(kind) event")
@@ -124,7 +124,7 @@ final class GLibMonitor {
 
     /// The next network-changed, and the properties notified just before it.
     func nextChange(timeout: Duration = .seconds(15)) throws -> (notified: [String], change: Event) {
-        let (skipped, change) = try next("changed", timeout: timeout)
+        let (skipped, change) = try next(kind: "changed", timeout: timeout)
         let others = skipped.filter { $0.event != "notify" }
         guard others.isEmpty else {
             throw GLibMonitorError(description: "unexpected events before network-changed: \(others)")
