@@ -45,7 +45,7 @@ import Testing
         #expect(ready.cost?.newSockets == 1)
         #expect(ready.cost?.newUnixSockets == 1)
         #expect(ready.cost?.newNetlinkSockets == 0)
-        #expect(ready.cost?.threads == 1)
+        #expect(ready.cost?.threads == ready.before?.threads)
 
         try pathctl(scenario, "set-expensive eth0")
         var (notified, change) = try glib.nextChange()

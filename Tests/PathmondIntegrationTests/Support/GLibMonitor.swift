@@ -14,11 +14,18 @@ final class GLibMonitor {
             var newNetlinkSockets: Int
         }
 
+        /// The process before get_default().
+        struct Before: Decodable {
+            var descriptors: Int
+            var threads: Int
+        }
+
         var event: String
         /// CLOCK_MONOTONIC seconds in the GLib process.
         var at: Double
         var type: String?
         var seconds: Double?
+        var before: Before?
         var cost: Cost?
         var available: Bool?
         var metered: Bool?
