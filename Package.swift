@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "pathmond", targets: ["pathmond"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
         .executable(name: "pathmond-bench", targets: ["pathmond-bench"]),
+        // The GIO network-monitor module: libpathmond-gio.so, installed into GIO's module directory.
+        .library(name: "pathmond-gio", type: .dynamic, targets: ["PathmondGIO"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,6 +31,20 @@ let package = Package(
         ),
         // libsystemd: sd_notify, socket activation (sd_listen_fds) and sd-bus. Only daemon-side targets import it.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // GLib's GIO and json-glib, for the GIO module only (C, loaded into GLib processes).
+        .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CJSONGLib", pkgConfig: "json-glib-1.0", providers: [.apt(["libjson-glib-dev"])]),
+        // A GNetworkMonitor for GIO's "gio-network-monitor" extension point that follows pathmond's WatchPath.
+        .target(
+            name: "PathmondGIO",
+            dependencies: ["CGIO", "CJSONGLib"],
+            cSettings: [.enableWarning("all"), .enableWarning("extra"), .treatAllWarnings(as: .error)],
+            // swiftc links every library product, and would make this C module pull the Swift runtime (and
+            // libstdc++ through it) into every GLib process, from a toolchain path the target machine lacks.
+            // No startup object and a static standard library leave nothing of Swift to link: GIO and json-glib
+            // remain, with libstdc++ and libm (always on Debian) that the static link arguments name.
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+        ),
         // Pure model: no imports, no I/O.
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.

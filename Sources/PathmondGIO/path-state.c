@@ -1,0 +1,116 @@
+/* Reading pathmond's WatchPath replies with json-glib; the message format is docs/io.pathmond.varlink. */
+#include "path-state.h"
+
+#include <json-glib/json-glib.h>
+
+PathmondPathState
+pathmond_path_state_defaults (void)
+{
+  return (PathmondPathState){ .available = TRUE, .metered = FALSE, .supports_ipv4 = TRUE, .supports_ipv6 = TRUE };
+}
+
+gboolean
+pathmond_path_state_equal (const PathmondPathState *a, const PathmondPathState *b)
+{
+  return a->available == b->available && a->metered == b->metered && a->supports_ipv4 == b->supports_ipv4 &&
+         a->supports_ipv6 == b->supports_ipv6;
+}
+
+GNetworkConnectivity
+pathmond_path_state_connectivity (const PathmondPathState *state)
+{
+  return state->available ? G_NETWORK_CONNECTIVITY_FULL : G_NETWORK_CONNECTIVITY_LOCAL;
+}
+
+static gboolean
+malformed (GError **error, const char *what)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "pathmond sent a malformed reply: %s", what);
+  return FALSE;
+}
+
+/* The member `name` of `object` as a JSON object, or NULL when absent or of another type. */
+static JsonObject *
+object_member (JsonObject *object, const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* Reads a boolean member; absent counts as `fallback`, any other type is malformed. */
+static gboolean
+boolean_member (JsonObject *object, const char *name, gboolean fallback, gboolean *value)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      *value = fallback;
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return FALSE;
+  *value = json_node_get_boolean (node);
+  return TRUE;
+}
+
+static gboolean
+read_reply (JsonObject *reply, PathmondPathState *state, gboolean *continues, GError **error)
+{
+  JsonNode *error_name = json_object_get_member (reply, "error");
+  if (error_name != NULL)
+    {
+      const char *name = JSON_NODE_HOLDS_VALUE (error_name) ? json_node_get_string (error_name) : NULL;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "pathmond replied with the error %s",
+                   name != NULL ? name : "(unnamed)");
+      return FALSE;
+    }
+  if (!boolean_member (reply, "continues", FALSE, continues))
+    return malformed (error, "\"continues\" is not a boolean");
+
+  JsonObject *parameters = object_member (reply, "parameters");
+  JsonObject *path = parameters != NULL ? object_member (parameters, "path") : NULL;
+  if (path == NULL)
+    return malformed (error, "no \"path\" object in its parameters");
+
+  JsonNode *status = json_object_get_member (path, "status");
+  const char *status_name = status != NULL && JSON_NODE_HOLDS_VALUE (status) ? json_node_get_string (status) : NULL;
+  if (g_strcmp0 (status_name, "satisfied") == 0)
+    state->available = TRUE;
+  else if (g_strcmp0 (status_name, "unsatisfied") == 0)
+    state->available = FALSE;
+  else
+    return malformed (error, "\"status\" is neither satisfied nor unsatisfied");
+
+  gboolean expensive, constrained;
+  if (!boolean_member (path, "isExpensive", FALSE, &expensive) ||
+      !boolean_member (path, "isConstrained", FALSE, &constrained) ||
+      !boolean_member (path, "supportsIPv4", FALSE, &state->supports_ipv4) ||
+      !boolean_member (path, "supportsIPv6", FALSE, &state->supports_ipv6))
+    return malformed (error, "a path flag is not a boolean");
+  /* Metered in GLib's sense is what Low Data Mode and expensive both ask for: hold back what can wait. */
+  state->metered = expensive || constrained;
+  return TRUE;
+}
+
+gboolean
+pathmond_path_state_parse_reply (const char *message, gsize length, PathmondPathState *state,
+                                 gboolean *continues, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr (GError) parse_error = NULL;
+  if (!json_parser_load_from_data (parser, message, (gssize) length, &parse_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "pathmond sent a reply that is not JSON: %s",
+                   parse_error->message);
+      return FALSE;
+    }
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return malformed (error, "not a JSON object");
+
+  PathmondPathState parsed = *state;
+  if (!read_reply (json_node_get_object (root), &parsed, continues, error))
+    return FALSE;
+  *state = parsed;
+  return TRUE;
+}
