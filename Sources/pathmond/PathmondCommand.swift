@@ -52,6 +52,15 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("systemd-resolved's runtime directory.", visibility: .hidden))
     var resolvedDir = "/run/systemd/resolve"
 
+    @Option(
+        help: ArgumentHelp(
+            "The system bus's D-Bus address (default: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket).",
+            visibility: .hidden))
+    var systemBus: String?
+
+    @Flag(help: "Do not follow NetworkManager and ModemManager on the system bus.")
+    var noSystemBus = false
+
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -97,7 +106,7 @@ struct PathmondCommand: AsyncParsableCommand {
         let hints = NetworkHintsService(
             hub: hub, kernelChanges: kernelChanges,
             leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
-            cellular: FallbackCellularIdentitySource([ModemManagerIdentitySource(), SysfsModemIdentitySource()]),
+            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
             stateDirectory: stateDir, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
