@@ -58,6 +58,12 @@ public enum BusCallError: Error, Hashable, Sendable, CustomStringConvertible {
             || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
     }
 
+    /// The service runs but has not exported the object yet (it takes its name first, then builds its objects).
+    public var isObjectAbsent: Bool {
+        guard case .errorReply(let name, _) = self else { return false }
+        return name == "org.freedesktop.DBus.Error.UnknownObject" || name == "org.freedesktop.DBus.Error.UnknownMethod"
+    }
+
     public var description: String {
         switch self {
         case .bus(let error): return "bus: \(error)"

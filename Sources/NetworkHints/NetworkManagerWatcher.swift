@@ -69,8 +69,11 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
                 interface: "org.freedesktop.DBus.Properties", member: "Get",
                 arguments: [NetworkManagerObjects.managerInterface, "Devices"])
         } catch {
-            // Not running is the quiet, ordinary case: NameOwnerChanged says when it starts.
-            if !error.isServiceAbsent { onProblem("NetworkManager's device list: \(error)") }
+            // Not running is the quiet, ordinary case: NameOwnerChanged says when it starts. Just started, it owns
+            // its name before it exports its objects; DeviceAdded then brings each device.
+            if !error.isServiceAbsent && !error.isObjectAbsent {
+                onProblem("NetworkManager's device list: \(error)")
+            }
             publish()
             return
         }

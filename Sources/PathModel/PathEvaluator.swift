@@ -50,7 +50,8 @@ public struct PathEvaluator: Sendable, Hashable {
             link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
             routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
             isExpensive: policy.isExpensive ?? (detectedBy != nil),
-            expensiveSource: policy.isExpensive != nil ? .user : detectedBy, isConstrained: policy.isConstrained ?? false
+            expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
+            isConstrained: policy.isConstrained ?? false
         )
     }
 

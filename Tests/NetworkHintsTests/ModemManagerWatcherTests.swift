@@ -29,7 +29,8 @@ import Testing
         }
         let watcher = ModemManagerWatcher(onChange: { changes.continuation.yield() })
         box.watcher = watcher
-        let watch = SystemBusWatch(address: bus.address, networkManager: nil, modemManager: watcher, onProblem: { _ in })
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: nil, modemManager: watcher, onProblem: { _ in })
         watch.start()
         defer { watch.stop() }
 

@@ -25,7 +25,8 @@ final class PrivateSystemBus: @unchecked Sendable {
     }
 
     func stop() {
-        process.terminate()
+        // SIGKILL: the test process's blocked signal mask is inherited, and dbus-daemon leaves SIGTERM blocked.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
