@@ -31,7 +31,10 @@ import Testing
 
         // The user marks Wi-Fi metered in GNOME Settings: PropertiesChanged(Metered).
         try networkManager.send("metered wlan0 1")
+        let sent = ContinuousClock.now
         #expect(await changes.until { $0["wlan0"] == .yes } != nil)
+        // Reported, not asserted: the signal already sat in the bus daemon when `send` returned.
+        print("Metered signal at the bus → watcher published: \(ContinuousClock.now - sent)")
         try networkManager.send("metered eth0 4")
         #expect(await changes.until { $0["eth0"] == .guessNo } != nil)
 
