@@ -51,8 +51,10 @@ let package = Package(
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel"], swiftSettings: strict),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
         .target(name: "PolicyStore", dependencies: ["PathModel"], swiftSettings: strict),
-        // What the kernel's tables do not say: metered DHCP leases, the SIM behind a modem.
-        .target(name: "NetworkHints", dependencies: ["PathModel"], swiftSettings: strict),
+        // D-Bus through sd-bus: the only module that imports CSystemd's sd-bus.
+        .target(name: "DBus", dependencies: ["CSystemd"], swiftSettings: strict),
+        // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
+        .target(name: "NetworkHints", dependencies: ["DBus", "PathModel"], swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
         // The client library apps import.
@@ -108,7 +110,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel"], swiftSettings: strict),
         .testTarget(
-            name: "NetworkHintsTests", dependencies: ["NetworkHints", "PathModel"], exclude: ["Fixtures"],
+            name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
         .testTarget(

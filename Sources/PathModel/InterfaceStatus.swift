@@ -16,13 +16,15 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var identity: NetworkIdentity?
     /// Expensive after detection and the user's policy (the policy wins).
     public var isExpensive: Bool
+    /// What decided `isExpensive`; nil when nothing called it expensive and the user set nothing.
+    public var expensiveSource: ExpensiveSource?
     /// In Low Data Mode: the user marked its network constrained.
     public var isConstrained: Bool
 
     public init(
         link: Link, interfaceClass: InterfaceClass, readiness: InterfaceReadiness, addresses: [InterfaceAddress],
         routes: [DefaultRoute], supportedFamilies: Set<AddressFamily>, identity: NetworkIdentity? = nil,
-        isExpensive: Bool? = nil, isConstrained: Bool = false
+        isExpensive: Bool? = nil, expensiveSource: ExpensiveSource? = nil, isConstrained: Bool = false
     ) {
         self.link = link
         self.interfaceClass = interfaceClass
@@ -32,6 +34,8 @@ public struct InterfaceStatus: Sendable, Hashable {
         self.supportedFamilies = supportedFamilies
         self.identity = identity
         self.isExpensive = isExpensive ?? interfaceClass.isExpensive
+        self.expensiveSource =
+            expensiveSource ?? (isExpensive == nil && interfaceClass.isExpensive ? .interfaceClass : nil)
         self.isConstrained = isConstrained
     }
 

@@ -6,6 +6,8 @@ public struct NetworkContext: Sendable, Hashable {
     public var identities: [Int32: NetworkIdentity]
     /// Interfaces detection found metered (a DHCP lease with ANDROID_METERED, for instance), by index.
     public var meteredInterfaces: Set<Int32>
+    /// Interfaces NetworkManager calls metered (its Metered is yes or guessed yes), by index.
+    public var networkManagerMetered: Set<Int32> = []
     /// The user's settings.
     public var policy: Policy
     /// The DNS servers in use.

@@ -36,11 +36,22 @@ public struct PathEvaluator: Sendable, Hashable {
         let interfaceClass = classifier.classify(link)
         let identity = identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
         let policy = identity.map { context.policy[$0.key] } ?? NetworkPolicy()
-        let detectedExpensive = interfaceClass.isExpensive || context.meteredInterfaces.contains(link.index)
+        let detectedBy: ExpensiveSource? =
+            if interfaceClass.isExpensive {
+                .interfaceClass
+            } else if context.meteredInterfaces.contains(link.index) {
+                .dhcpLease
+            } else if context.networkManagerMetered.contains(link.index) {
+                .networkManager
+            } else {
+                nil
+            }
         return InterfaceStatus(
             link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
             routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
-            isExpensive: policy.isExpensive ?? detectedExpensive, isConstrained: policy.isConstrained ?? false
+            isExpensive: policy.isExpensive ?? (detectedBy != nil),
+            expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
+            isConstrained: policy.isConstrained ?? false
         )
     }
 

@@ -6,6 +6,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var name: String
     public var type: String
     public var isExpensive: Bool
+    /// What decided isExpensive (ExpensiveSource's raw value); absent when nothing did.
+    public var expensiveSource: String?
     public var state: String
     public var operState: String
     public var linkKind: String?
@@ -23,6 +25,7 @@ public struct WireInterface: Codable, Sendable, Hashable {
         name = status.link.name
         type = status.interfaceClass.kind.rawValue
         isExpensive = status.isExpensive
+        expensiveSource = status.expensiveSource?.rawValue
         state = status.readiness.wireName
         operState = status.link.operState.name
         linkKind = status.link.linkKind

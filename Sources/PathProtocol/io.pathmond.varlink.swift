@@ -83,6 +83,10 @@ public enum VarlinkInterfaces {
           name: string,
           type: InterfaceType,
           isExpensive: bool,
+          # What decided isExpensive: the user's setting (either way), the interface's type (cellular,
+          # tethering, configured), a hotspot's DHCP lease, or NetworkManager's Metered. Absent when
+          # nothing called it expensive and the user set nothing.
+          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager),
           # down: administratively down; noCarrier: up without carrier; noAddress: running without a
           # usable address; noRoute: addressed without a default route; usable: carries traffic.
           state: (down, noCarrier, noAddress, noRoute, usable),

@@ -4,46 +4,53 @@ import NetworkHints
 import PathModel
 import ServiceLifecycle
 
-/// What the kernel's tables do not say, looked up again whenever they change: which links hold a metered DHCP
-/// lease (ANDROID_METERED, a phone hotspot), and which SIM sits behind each cellular link. Both are read from
-/// files and the system bus, so this runs apart from the kernel events, on its own task, a look-up at a time.
+/// What the kernel's tables do not say, looked up again whenever they or the system bus's services change: which
+/// links hold a metered DHCP lease (ANDROID_METERED, a phone hotspot), which ones NetworkManager calls metered, and
+/// which SIM sits behind each cellular link. NetworkManager and ModemManager are followed through their D-Bus
+/// signals (`SystemBusWatch`), so a change there arrives as an event, like a kernel change; nothing is polled.
 struct NetworkHintsService: Service {
     let hub: PathHub
     let kernelChanges: AsyncStream<Void>
     let leases: MeteredLeaseDetector
-    let cellular: any CellularIdentitySource
+    /// Where a modem's hardware identity comes from when ModemManager cannot name its SIM.
+    let sysfsModems: any CellularIdentitySource
+    /// Whether to follow NetworkManager and ModemManager on the system bus at all.
+    let usesSystemBus: Bool
+    /// The system bus's address; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
+    let systemBusAddress: String?
     let stateDirectory: String
     let logger: Logger
 
-    /// How long to wait before asking the bus again about a cellular link it could not name by its SIM
-    /// (ModemManager still starting, a SIM being swapped): kernel changes come often, bus calls need not.
-    static let cellularRetryInterval: Duration = .seconds(30)
-
     func run() async {
+        // Newest only: one look-up after a burst of changes, whichever source they came from.
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let logger = self.logger
+        let networkManager = NetworkManagerWatcher(
+            onChange: { changed.yield() }, onProblem: { logger.warning("NetworkManager: \($0)") })
+        let modemManager = ModemManagerWatcher(onChange: { changed.yield() })
+        let bus = SystemBusWatch(
+            address: systemBusAddress, networkManager: networkManager, modemManager: modemManager,
+            onProblem: { logger.notice("D-Bus: \($0)") })
+        if usesSystemBus { bus.start() }
+        defer { bus.stop() }
+        let cellular = FallbackCellularIdentitySource(usesSystemBus ? [modemManager, sysfsModems] : [sysfsModems])
         var keyer: SubscriberKeyer?
-        var lastAttempt: (links: Set<Int32>, at: ContinuousClock.Instant)?
-        for await _ in kernelChanges.cancelOnGracefulShutdown() {
-            let interfaces = hub.interfaces.filter { $0.interfaceClass.kind != .loopback }
-            refreshMetered(interfaces)
-            forgetIdentitiesOfRemovedLinks(present: Set(hub.interfaces.map(\.link.index)))
-            // A cellular link is settled once it has a SIM key; a hardware key is a stand-in, asked about again.
-            let unsettled = Set(
-                interfaces.filter { status in
-                    guard status.interfaceClass.kind == .cellular else { return false }
-                    guard case .cellular(let subscriber) = status.identity else { return true }
-                    return !subscriber.hasPrefix("sim-")
-                }.map(\.link.index))
-            guard !unsettled.isEmpty else { continue }
-            if let lastAttempt, lastAttempt.links == unsettled,
-                ContinuousClock.now - lastAttempt.at < Self.cellularRetryInterval
-            {
-                continue
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await _ in kernelChanges { changed.yield() }
+                changed.finish()
             }
-            lastAttempt = (unsettled, ContinuousClock.now)
-            if keyer == nil { keyer = makeKeyer() }
-            if let keyer {
-                await identifyCellular(interfaces.filter { unsettled.contains($0.link.index) }, keyer: keyer)
+            for await _ in changes.cancelOnGracefulShutdown() {
+                let interfaces = hub.interfaces.filter { $0.interfaceClass.kind != .loopback }
+                refreshMetered(interfaces)
+                refreshNetworkManager(interfaces, metered: networkManager.meteredInterfaces)
+                forgetIdentitiesOfRemovedLinks(present: Set(hub.interfaces.map(\.link.index)))
+                let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
+                guard !cellularLinks.isEmpty else { continue }
+                if keyer == nil { keyer = makeKeyer() }
+                if let keyer { await identifyCellular(cellularLinks, source: cellular, keyer: keyer) }
             }
+            group.cancelAll()
         }
     }
 
@@ -67,6 +74,16 @@ struct NetworkHintsService: Service {
         hub.updateContext { $0.meteredInterfaces = metered }
     }
 
+    /// NetworkManager names devices; the path needs indices, so this runs again after kernel changes too (a link
+    /// that appears after NetworkManager reported it).
+    private func refreshNetworkManager(_ interfaces: [InterfaceStatus], metered: [String: NetworkManagerMetered]) {
+        let indices = Set(interfaces.filter { metered[$0.link.name]?.isMetered == true }.map(\.link.index))
+        guard indices != hub.context.networkManagerMetered else { return }
+        let names = interfaces.filter { indices.contains($0.link.index) }.map(\.link.name)
+        logger.info("NetworkManager metered", metadata: ["interfaces": "\(names.sorted())"])
+        hub.updateContext { $0.networkManagerMetered = indices }
+    }
+
     /// Keys for SIMs come from a per-machine secret, so the same SIM gets the same key here and nowhere else.
     private func makeKeyer() -> SubscriberKeyer? {
         do {
@@ -77,12 +94,14 @@ struct NetworkHintsService: Service {
         }
     }
 
-    private func identifyCellular(_ interfaces: [InterfaceStatus], keyer: SubscriberKeyer) async {
-        let cellular = interfaces.filter { $0.interfaceClass.kind == .cellular }
-        let source = cellular.isEmpty ? nil : self.cellular
-        guard let source else { return }
-        // The bus call blocks (up to its timeout): keep it off the cooperative pool.
+    /// ModemManager's answer is in memory (followed through signals); sysfs is read from files. Both are cheap, so
+    /// every cellular link is keyed again on every change, and only a different key is applied: a SIM swapped in
+    /// the same modem moves the link to the new SIM's network.
+    private func identifyCellular(
+        _ cellular: [InterfaceStatus], source: FallbackCellularIdentitySource, keyer: SubscriberKeyer
+    ) async {
         let names = cellular.map(\.link.name)
+        // sysfs reads block: keep them off the cooperative pool.
         let result = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
@@ -91,18 +110,21 @@ struct NetworkHintsService: Service {
                     })
             }
         }
-        switch result {
-        case .success(let subscribers):
-            let identities = cellular.compactMap { status -> (Int32, NetworkIdentity)? in
-                guard let key = subscribers[status.link.name].flatMap(keyer.key(for:)) else { return nil }
-                return (status.link.index, .cellular(subscriber: key))
+        guard case .success(let subscribers) = result else { return }
+        let current = hub.context.identities
+        let identities = cellular.compactMap { status -> (Int32, NetworkIdentity)? in
+            guard let key = subscribers[status.link.name].flatMap(keyer.key(for:)) else { return nil }
+            let identity = NetworkIdentity.cellular(subscriber: key)
+            // ModemManager restarting leaves only the modem's hardware key for a while: a SIM key stays.
+            if case .cellular(let known) = current[status.link.index], known.hasPrefix("sim-"), !key.hasPrefix("sim-") {
+                return nil
             }
-            logger.info("cellular networks identified", metadata: ["count": "\(identities.count)"])
-            hub.updateContext { context in
-                for (index, identity) in identities { context.identities[index] = identity }
-            }
-        case .failure(let reason):
-            logger.info("cellular networks not identified: \(reason)")
+            return current[status.link.index] == identity ? nil : (status.link.index, identity)
+        }
+        guard !identities.isEmpty else { return }
+        logger.info("cellular networks identified", metadata: ["count": "\(identities.count)"])
+        hub.updateContext { context in
+            for (index, identity) in identities { context.identities[index] = identity }
         }
     }
 }

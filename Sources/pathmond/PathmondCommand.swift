@@ -53,6 +53,15 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("systemd-resolved's runtime directory.", visibility: .hidden))
     var resolvedDir = "/run/systemd/resolve"
 
+    @Option(
+        help: ArgumentHelp(
+            "The system bus's D-Bus address (default: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket).",
+            visibility: .hidden))
+    var systemBus: String?
+
+    @Flag(help: "Do not follow NetworkManager and ModemManager on the system bus.")
+    var noSystemBus = false
+
     func run() async throws {
         bootstrapLogging()
         let logger = Logger(label: "pathmond")
@@ -112,7 +121,7 @@ struct PathmondCommand: AsyncParsableCommand {
         let hints = NetworkHintsService(
             hub: hub, kernelChanges: kernelChanges,
             leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
-            cellular: FallbackCellularIdentitySource([ModemManagerIdentitySource(), SysfsModemIdentitySource()]),
+            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
             stateDirectory: stateDir, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

@@ -55,7 +55,7 @@ enum StatusTable {
                 let first = line == 0
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
-                    first ? stateText(interface) : "", first ? (interface.isExpensive ? "yes" : "no") : "",
+                    first ? stateText(interface) : "", first ? expensiveText(interface) : "",
                     first ? (interface.isConstrained ? "yes" : "no") : "", first ? (interface.network ?? "-") : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
@@ -64,6 +64,21 @@ enum StatusTable {
         }
         lines.append(TextTable.render(header: header, rows: rows))
         return lines.joined(separator: "\n")
+    }
+
+    /// "yes (NetworkManager)", "no (user)", "no": the value and, when something decided it, what did.
+    static func expensiveText(_ interface: WireInterface) -> String {
+        let value = interface.isExpensive ? "yes" : "no"
+        let source: String
+        switch interface.expensiveSource {
+        case "user": source = "user"
+        case "interfaceClass": source = interface.type == "cellular" ? "cellular" : "type"
+        case "dhcpLease": source = "DHCP"
+        case "networkManager": source = "NetworkManager"
+        case let other?: source = other
+        case nil: return value
+        }
+        return "\(value) (\(source))"
     }
 
     /// "usable", "no-carrier (lower-layer-down)", ...

@@ -50,6 +50,9 @@ final class Daemon: @unchecked Sendable {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
+        // The host's system bus (and its NetworkManager's view of an "eth0") must not leak in either; a test that
+        // wants a bus passes --system-bus.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + directory.appending(path: "no-system-bus").path
         process.environment = environment
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(filePath: logPath))

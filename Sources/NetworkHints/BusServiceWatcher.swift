@@ -1,0 +1,37 @@
+import DBus
+
+/// Follows one service on the system bus through its signals. `SystemBusWatch` attaches it to each new connection
+/// and detaches it when the connection is lost; both happen on the connection's queue.
+protocol BusServiceWatcher: AnyObject, Sendable {
+    /// Adds the watcher's match rules, then reads the service's current state (rules first, so that no change
+    /// falls between the read and the signals). On the connection's queue.
+    func attach(to connection: BusConnection) throws(BusError)
+    /// The connection is gone: forget everything learnt through it and publish that. On its queue.
+    func detach()
+}
+
+/// Match rules shared by the watchers.
+enum BusMatchRules {
+    /// The bus's NameOwnerChanged for one well-known name: the service starting, stopping or being replaced.
+    static func nameOwnerChanged(_ name: String) -> String {
+        "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+            + "member='NameOwnerChanged',arg0='\(name)'"
+    }
+
+    /// PropertiesChanged for one interface on the objects under a path, sent by the owner of `sender`.
+    static func propertiesChanged(sender: String, pathNamespace: String, interface: String?) -> String {
+        "type='signal',sender='\(sender)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+            + "path_namespace='\(pathNamespace)'" + (interface.map { ",arg0='\($0)'" } ?? "")
+    }
+
+    /// One signal of the owner of `sender` on one object.
+    static func signal(sender: String, path: String, interface: String, member: String) -> String {
+        "type='signal',sender='\(sender)',path='\(path)',interface='\(interface)',member='\(member)'"
+    }
+
+    /// The new owner from a NameOwnerChanged body (`sss`: name, old owner, new owner); empty when it stopped.
+    static func newOwner(fromBody body: [BusValue]) -> String? {
+        guard body.count == 3, case .string(let owner) = body[2] else { return nil }
+        return owner
+    }
+}

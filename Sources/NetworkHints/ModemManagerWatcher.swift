@@ -1,0 +1,172 @@
+import DBus
+import Synchronization
+
+/// The SIM behind each modem's network interface, from ModemManager, followed through its signals rather than asked
+/// again and again: the bus's NameOwnerChanged (ModemManager starting or stopping), the ObjectManager's
+/// InterfacesAdded and InterfacesRemoved (modems coming and going), and PropertiesChanged on modems (ports, SIM
+/// swapped) and SIMs (ICCID and IMSI read once the SIM is unlocked). Identifiers stay in memory, in this object;
+/// the daemon keys them at once with `SubscriberKeyer`.
+///
+/// @unchecked Sendable: `connection`, `modems`, `sims` and `isRunning` are used only on the connection's queue
+/// (signal handlers, `attach`, `detach`); other threads read `published`, behind a lock.
+public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySource, @unchecked Sendable {
+    private var connection: BusConnection?
+    private var modems: [String: ModemRecord] = [:]
+    private var sims: [String: SimRecord] = [:]
+    private var isRunning = false
+    private let published = Mutex<Snapshot>(Snapshot())
+    private let onChange: @Sendable () -> Void
+
+    /// What other threads see: whether the bus and ModemManager are there, and the subscriber of each port.
+    private struct Snapshot: Equatable {
+        var isAttached = false
+        var isRunning = false
+        var subscribers: [String: CellularSubscriber] = [:]
+    }
+
+    /// `onChange` is called (on the bus queue) whenever what `subscribers(forInterfaces:)` answers changes.
+    public init(onChange: @escaping @Sendable () -> Void) {
+        self.onChange = onChange
+    }
+
+    /// From memory, without a bus call: `noBus` while no system bus is connected, `serviceNotRunning` while
+    /// ModemManager is not on it.
+    public func subscribers(forInterfaces interfaces: [String]) throws(CellularIdentityUnavailable)
+        -> [String: CellularSubscriber]
+    {
+        let snapshot = published.withLock { $0 }
+        guard snapshot.isAttached else { throw .noBus("not connected to the system bus") }
+        guard snapshot.isRunning else { throw .serviceNotRunning }
+        return snapshot.subscribers.filter { interfaces.contains($0.key) }
+    }
+
+    func attach(to connection: BusConnection) throws(BusError) {
+        self.connection = connection
+        let service = ModemManagerObjects.service
+        try connection.addMatch(BusMatchRules.nameOwnerChanged(service)) { [weak self] signal in
+            guard let owner = BusMatchRules.newOwner(fromBody: signal.body) else { return }
+            if owner.isEmpty { self?.forgetModems() } else { self?.reload() }
+        }
+        for member in ["InterfacesAdded", "InterfacesRemoved"] {
+            let rule = BusMatchRules.signal(
+                sender: service, path: ModemManagerObjects.rootPath,
+                interface: ModemManagerObjects.objectManagerInterface, member: member)
+            try connection.addMatch(rule) { [weak self] signal in self?.objectsChanged(signal) }
+        }
+        let properties = BusMatchRules.propertiesChanged(
+            sender: service, pathNamespace: ModemManagerObjects.rootPath, interface: nil)
+        try connection.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+        reload()
+    }
+
+    func detach() {
+        connection = nil
+        forgetModems()
+    }
+
+    private func forgetModems() {
+        modems = [:]
+        sims = [:]
+        isRunning = false
+        publish()
+    }
+
+    private func reload() {
+        guard let connection else { return }
+        modems = [:]
+        sims = [:]
+        do {
+            let body = try connection.call(
+                destination: ModemManagerObjects.service, path: ModemManagerObjects.rootPath,
+                interface: ModemManagerObjects.objectManagerInterface, member: "GetManagedObjects")
+            isRunning = true
+            for modem in (try? ModemManagerObjects.modems(fromBody: body)) ?? [] { modems[modem.path] = modem }
+        } catch {
+            // Not running (ServiceUnknown) or not answering: either way nothing to key by; NameOwnerChanged says
+            // when it (re)starts.
+            isRunning = false
+        }
+        for simPath in Set(modems.values.compactMap(\.simPath)) { readSim(simPath) }
+        publish()
+    }
+
+    private func readSim(_ path: String) {
+        guard let connection else { return }
+        // A SIM that cannot be read (locked, being swapped) leaves the modem's hardware identity.
+        guard
+            let body = try? connection.call(
+                destination: ModemManagerObjects.service, path: path, interface: "org.freedesktop.DBus.Properties",
+                member: "GetAll", arguments: [ModemManagerObjects.simInterface]),
+            body.count == 1, let properties = body[0].dictionaryByText
+        else {
+            sims[path] = nil
+            return
+        }
+        var sim = SimRecord()
+        ModemManagerObjects.apply(properties, to: &sim)
+        sims[path] = sim
+    }
+
+    private func objectsChanged(_ signal: BusSignal) {
+        guard signal.body.count == 2, case .objectPath(let path) = signal.body[0] else { return }
+        if signal.member == "InterfacesAdded" {
+            guard let interfaces = signal.body[1].dictionaryByText else { return }
+            if let modem = ModemManagerObjects.modem(path: path, interfaces: interfaces) {
+                modems[path] = modem
+                if let simPath = modem.simPath { readSim(simPath) }
+            }
+        } else if signal.body[1].texts?.contains(ModemManagerObjects.modemInterface) == true {
+            modems[path] = nil
+        }
+        dropUnusedSims()
+        publish()
+    }
+
+    private func propertiesChanged(_ signal: BusSignal) {
+        guard let change = PropertiesChange(body: signal.body) else { return }
+        switch change.interface {
+        case ModemManagerObjects.modemInterface:
+            guard var modem = modems[signal.path] else { return }
+            let oldSim = modem.simPath
+            ModemManagerObjects.apply(change.changed, to: &modem)
+            modems[signal.path] = modem
+            if let simPath = modem.simPath, simPath != oldSim || change.invalidated.contains("Sim") {
+                readSim(simPath)
+            }
+            dropUnusedSims()
+        case ModemManagerObjects.simInterface:
+            guard var sim = sims[signal.path] else {
+                // A SIM of one of our modems that could not be read before (locked): read it now.
+                if modems.values.contains(where: { $0.simPath == signal.path }) { readSim(signal.path) }
+                break
+            }
+            ModemManagerObjects.apply(change.changed, to: &sim)
+            sims[signal.path] = sim
+        default:
+            return
+        }
+        publish()
+    }
+
+    private func dropUnusedSims() {
+        let used = Set(modems.values.compactMap(\.simPath))
+        sims = sims.filter { used.contains($0.key) }
+    }
+
+    private func publish() {
+        var subscribers: [String: CellularSubscriber] = [:]
+        for modem in modems.values {
+            let sim = modem.simPath.flatMap { sims[$0] }
+            let subscriber = CellularSubscriber(
+                iccid: sim?.iccid, imsi: sim?.imsi, hardwareIdentity: modem.equipmentIdentifier.map { "imei:" + $0 })
+            for port in modem.networkPorts { subscribers[port] = subscriber }
+        }
+        let snapshot = Snapshot(isAttached: connection != nil, isRunning: isRunning, subscribers: subscribers)
+        let changed = published.withLock { current in
+            guard current != snapshot else { return false }
+            current = snapshot
+            return true
+        }
+        if changed { onChange() }
+    }
+}

@@ -1,0 +1,139 @@
+import DBus
+import Synchronization
+
+/// NetworkManager's `Metered` for every device it manages, followed through its signals, never polled: the
+/// bus's NameOwnerChanged (NetworkManager starting or stopping), DeviceAdded and DeviceRemoved, and
+/// PropertiesChanged on the device objects. When NetworkManager is not running there is nothing to follow and
+/// nothing is asked until it starts.
+///
+/// @unchecked Sendable: `connection` and `devices` are used only on the connection's queue (every entry point is a
+/// signal handler or `attach`/`detach`, all called there); what other threads read is `published`, behind a lock.
+public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable {
+    private var connection: BusConnection?
+    /// By object path.
+    private var devices: [String: NetworkManagerDevice] = [:]
+    private let published = Mutex<[String: NetworkManagerMetered]>([:])
+    private let onChange: @Sendable () -> Void
+    private let onProblem: @Sendable (String) -> Void
+
+    /// `onChange` is called (on the bus queue) whenever `meteredInterfaces` changes; `onProblem` when
+    /// NetworkManager answered something unusable (never for NetworkManager not running).
+    public init(
+        onChange: @escaping @Sendable () -> Void, onProblem: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.onChange = onChange
+        self.onProblem = onProblem
+    }
+
+    /// NetworkManager's Metered by interface name, for every device it manages; empty when it is not running.
+    public var meteredInterfaces: [String: NetworkManagerMetered] { published.withLock { $0 } }
+
+    func attach(to connection: BusConnection) throws(BusError) {
+        self.connection = connection
+        let service = NetworkManagerObjects.service
+        try connection.addMatch(BusMatchRules.nameOwnerChanged(service)) { [weak self] signal in
+            guard let owner = BusMatchRules.newOwner(fromBody: signal.body) else { return }
+            if owner.isEmpty { self?.forgetDevices() } else { self?.reload() }
+        }
+        for member in ["DeviceAdded", "DeviceRemoved"] {
+            let rule = BusMatchRules.signal(
+                sender: service, path: NetworkManagerObjects.rootPath,
+                interface: NetworkManagerObjects.managerInterface, member: member)
+            try connection.addMatch(rule) { [weak self] signal in self?.deviceListChanged(signal) }
+        }
+        let properties = BusMatchRules.propertiesChanged(
+            sender: service, pathNamespace: NetworkManagerObjects.devicePathPrefix,
+            interface: NetworkManagerObjects.deviceInterface)
+        try connection.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+        reload()
+    }
+
+    func detach() {
+        connection = nil
+        forgetDevices()
+    }
+
+    private func forgetDevices() {
+        devices = [:]
+        publish()
+    }
+
+    /// Reads every device: at attach time and whenever NetworkManager (re)starts.
+    private func reload() {
+        guard let connection else { return }
+        devices = [:]
+        let body: [BusValue]
+        do {
+            body = try connection.call(
+                destination: NetworkManagerObjects.service, path: NetworkManagerObjects.rootPath,
+                interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [NetworkManagerObjects.managerInterface, "Devices"])
+        } catch {
+            // Not running is the quiet, ordinary case: NameOwnerChanged says when it starts. Just started, it owns
+            // its name before it exports its objects; DeviceAdded then brings each device.
+            if !error.isServiceAbsent && !error.isObjectAbsent {
+                onProblem("NetworkManager's device list: \(error)")
+            }
+            publish()
+            return
+        }
+        guard let paths = try? NetworkManagerObjects.devicePaths(fromGetBody: body) else {
+            onProblem("NetworkManager's Devices is not an array of object paths, ignoring")
+            publish()
+            return
+        }
+        for path in paths { devices[path] = readDevice(path) }
+        publish()
+    }
+
+    private func readDevice(_ path: String) -> NetworkManagerDevice? {
+        guard let connection else { return nil }
+        do {
+            let body = try connection.call(
+                destination: NetworkManagerObjects.service, path: path, interface: "org.freedesktop.DBus.Properties",
+                member: "GetAll", arguments: [NetworkManagerObjects.deviceInterface])
+            guard body.count == 1, let properties = body[0].dictionaryByText,
+                let device = NetworkManagerObjects.device(fromProperties: properties)
+            else {
+                onProblem("NetworkManager device \(path) has no Interface, ignoring")
+                return nil
+            }
+            return device
+        } catch {
+            // A device removed between the list and this call is not a problem; DeviceRemoved follows.
+            if !error.isServiceAbsent, case .bus = error { onProblem("NetworkManager device \(path): \(error)") }
+            return nil
+        }
+    }
+
+    private func deviceListChanged(_ signal: BusSignal) {
+        guard signal.body.count == 1, case .objectPath(let path) = signal.body[0] else { return }
+        devices[path] = signal.member == "DeviceAdded" ? readDevice(path) : nil
+        publish()
+    }
+
+    private func propertiesChanged(_ signal: BusSignal) {
+        guard let change = PropertiesChange(body: signal.body),
+            change.interface == NetworkManagerObjects.deviceInterface
+        else { return }
+        let watched: Set<String> = ["Interface", "IpInterface", "Metered"]
+        if var device = devices[signal.path], watched.isDisjoint(with: change.invalidated) {
+            NetworkManagerObjects.apply(change.changed, to: &device)
+            devices[signal.path] = device
+        } else {
+            // A device we have not read (its DeviceAdded still on the way) or a property only invalidated.
+            devices[signal.path] = readDevice(signal.path)
+        }
+        publish()
+    }
+
+    private func publish() {
+        let metered = NetworkManagerObjects.meteredByInterface(devices.values)
+        let changed = published.withLock { current in
+            guard current != metered else { return false }
+            current = metered
+            return true
+        }
+        if changed { onChange() }
+    }
+}

@@ -1,0 +1,12 @@
+/// What decided an interface's `isExpensive`, most authoritative first: the user's setting wins over every
+/// detection.
+public enum ExpensiveSource: String, Sendable, Hashable, CaseIterable {
+    /// The user's setting for the network (`pathctl set-expensive`), either way.
+    case user
+    /// The interface's class: cellular, phone tethering, or the configuration file's `expensive=`.
+    case interfaceClass
+    /// A DHCP lease or addressing that marks a phone hotspot (ANDROID_METERED, Apple's 172.20.10.0/28).
+    case dhcpLease
+    /// NetworkManager's `Metered` for the device (yes or guessed yes).
+    case networkManager
+}

@@ -1,0 +1,117 @@
+import DBus
+import Synchronization
+import Testing
+
+@testable import NetworkHints
+
+/// NetworkManager's documented D-Bus interface, served by the Python stand-in on a private dbus-daemon: the
+/// watcher reads the devices at start, then follows Metered, DeviceAdded, DeviceRemoved and NetworkManager
+/// stopping and starting, all through signals.
+@Suite(.serialized, .enabled(if: canRunBusTests)) struct NetworkManagerWatcherTests {
+    @Test func followsMeteredDevicesAndNetworkManagerRestarting() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        var networkManager = try StandIn("networkmanager", bus: bus)
+        try networkManager.send("add eth0 3")
+        try networkManager.send("add wlan0 2")
+        try networkManager.send("add ttyUSB2 1 wwan0")
+
+        let (watcher, changes) = makeWatcher()
+        let problems = ProblemLog()
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
+        watch.start()
+        defer { watch.stop() }
+
+        // Read at start: GUESS_YES and YES are metered, NO is not; a modem speaks for its data interface too.
+        let initial = await changes.until { $0.count == 4 }
+        #expect(initial == ["eth0": .guessYes, "wlan0": .no, "ttyUSB2": .yes, "wwan0": .yes])
+        #expect(initial?["eth0"]?.isMetered == true)
+        #expect(initial?["wlan0"]?.isMetered == false)
+
+        // The user marks Wi-Fi metered in GNOME Settings: PropertiesChanged(Metered).
+        try networkManager.send("metered wlan0 1")
+        let sent = ContinuousClock.now
+        #expect(await changes.until { $0["wlan0"] == .yes } != nil)
+        // Reported, not asserted: the signal already sat in the bus daemon when `send` returned.
+        print("Metered signal at the bus → watcher published: \(ContinuousClock.now - sent)")
+        try networkManager.send("metered eth0 4")
+        #expect(await changes.until { $0["eth0"] == .guessNo } != nil)
+
+        try networkManager.send("add usb0 3")
+        #expect(await changes.until { $0["usb0"] == .guessYes } != nil)
+        try networkManager.send("remove usb0")
+        #expect(await changes.until { $0["usb0"] == nil } != nil)
+
+        // NetworkManager stops: NameOwnerChanged, and nothing it said counts any more.
+        networkManager.stop()
+        #expect(await changes.until { $0.isEmpty } != nil)
+
+        // It starts again with other devices: read afresh.
+        networkManager = try StandIn("networkmanager", bus: bus)
+        defer { networkManager.stop() }
+        try networkManager.send("add eth1 1")
+        #expect(await changes.until { $0 == ["eth1": .yes] } != nil)
+        #expect(problems.entries.isEmpty)
+    }
+
+    /// No NetworkManager on the bus: nothing published, nothing reported, and it is picked up when it appears.
+    @Test func absentNetworkManagerIsQuiet() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let (watcher, changes) = makeWatcher()
+        let problems = ProblemLog()
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
+        watch.start()
+        defer { watch.stop() }
+        let networkManager = try StandIn("networkmanager", bus: bus)
+        defer { networkManager.stop() }
+        try networkManager.send("add eth0 1")
+        #expect(await changes.until { $0 == ["eth0": .yes] } != nil)
+        #expect(problems.entries.isEmpty)
+    }
+
+    /// No bus at all: one report, not one per retry.
+    @Test func missingBusIsReportedOnce() async throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let (watcher, _) = makeWatcher()
+        let problems = ProblemLog()
+        let watch = SystemBusWatch(
+            address: "unix:path=\(directory)/none", networkManager: watcher, modemManager: nil,
+            onProblem: problems.append)
+        watch.start()
+        // Two retries (after 1 s and 2 s) happen in this time.
+        try await Task.sleep(for: .milliseconds(3_500))
+        watch.stop()
+        #expect(problems.entries.count == 1)
+        #expect(problems.entries.first?.contains("cannot use the system bus") == true)
+        #expect(watcher.meteredInterfaces.isEmpty)
+    }
+
+    private func makeWatcher() -> (NetworkManagerWatcher, Changes<[String: NetworkManagerMetered]>) {
+        let box = WatcherBox<NetworkManagerWatcher>()
+        let changes = Changes { box.watcher?.meteredInterfaces ?? [:] }
+        let watcher = NetworkManagerWatcher(onChange: { changes.continuation.yield() })
+        box.watcher = watcher
+        return (watcher, changes)
+    }
+}
+
+/// Lets the change callback find the watcher it was given to.
+final class WatcherBox<Watcher: AnyObject & Sendable>: @unchecked Sendable {
+    // @unchecked: set once, before the watcher starts, and only read after.
+    weak var watcher: Watcher?
+}
+
+/// What a watch reported, in order.
+final class ProblemLog: Sendable {
+    private let stored = Mutex<[String]>([])
+
+    var append: @Sendable (String) -> Void {
+        { [self] problem in stored.withLock { $0.append(problem) } }
+    }
+
+    var entries: [String] { stored.withLock { $0 } }
+}

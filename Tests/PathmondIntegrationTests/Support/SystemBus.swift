@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+
+/// A private dbus-daemon standing in for the machine's system bus: pathmond is pointed at it with
+/// `--system-bus`, NetworkManager and nmcli with DBUS_SYSTEM_BUS_ADDRESS. Its policy (the session
+/// configuration) lets anyone own any name, which is all a test needs.
+final class PrivateSystemBus: @unchecked Sendable {
+    // @unchecked: set in init, read only after; Process is thread-safe.
+    let directory: URL
+    var address: String { "unix:path=" + directory.appending(path: "bus").path }
+    private let process: Process
+
+    init() throws {
+        directory = URL(filePath: "/tmp/pmbus-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--session", "--nofork", "--nopidfile", "--address=" + address]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let socket = directory.appending(path: "bus").path
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        guard FileManager.default.fileExists(atPath: socket) else { throw CommandError.missing("dbus-daemon socket") }
+    }
+
+    func stop() {
+        // SIGKILL: the test process's blocked signal mask is inherited, and dbus-daemon leaves SIGTERM blocked.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Debian's NetworkManager, really running, in a test namespace and on a private bus. It manages only the
+/// interface named, with a static address and gateway from a keyfile profile, and touches nothing of the host:
+/// DNS, hostname and polkit are off, and in a mount namespace of its own /run/NetworkManager and
+/// /var/lib/NetworkManager are private tmpfs and /sys is read-only (so it does not wait for a udev that a test
+/// namespace does not have, as in a container).
+final class RealNetworkManager: @unchecked Sendable {
+    // @unchecked: set in init, read only after; Process is thread-safe.
+    static let executable = "/usr/sbin/NetworkManager"
+    let bus: PrivateSystemBus
+    let directory: URL
+    let logPath: String
+    private let process: Process
+
+    init(in namespace: NetworkNamespace, bus: PrivateSystemBus, interface: String, address: String, gateway: String)
+        throws
+    {
+        self.bus = bus
+        directory = bus.directory.appending(path: "nm")
+        let connections = directory.appending(path: "connections")
+        try FileManager.default.createDirectory(at: connections, withIntermediateDirectories: true)
+        let configuration = """
+            [main]
+            plugins=keyfile
+            auth-polkit=false
+            dns=none
+            rc-manager=unmanaged
+            hostname-mode=none
+            no-auto-default=*
+            [keyfile]
+            path=\(connections.path)
+            unmanaged-devices=except:interface-name:\(interface)
+            [connectivity]
+            enabled=false
+            """
+        try Data(configuration.utf8).write(to: directory.appending(path: "NetworkManager.conf"))
+        let profile = """
+            [connection]
+            id=\(interface)
+            type=ethernet
+            interface-name=\(interface)
+            [ipv4]
+            method=manual
+            address1=\(address),\(gateway)
+            [ipv6]
+            method=disabled
+            """
+        let profileURL = connections.appending(path: "\(interface).nmconnection")
+        try Data(profile.utf8).write(to: profileURL)
+        // NetworkManager ignores a profile others can read.
+        chmod(profileURL.path, 0o600)
+        for empty in ["conf.d", "system-conf.d"] {
+            try FileManager.default.createDirectory(
+                at: directory.appending(path: empty), withIntermediateDirectories: true)
+        }
+        let dir = directory.path
+        let script = """
+            set -e
+            mount -o remount,ro /sys
+            mkdir -p /run/NetworkManager /var/lib/NetworkManager
+            mount -t tmpfs tmpfs /run/NetworkManager
+            mount -t tmpfs tmpfs /var/lib/NetworkManager
+            exec \(Self.executable) --debug --log-level=INFO --config \(dir)/NetworkManager.conf \
+              --config-dir \(dir)/conf.d --system-config-dir \(dir)/system-conf.d \
+              --intern-config \(dir)/intern.conf --state-file \(dir)/state --pid-file \(dir)/pid
+            """
+        logPath = directory.appending(path: "NetworkManager.log").path
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments =
+            namespace.exec + ["env", "DBUS_SYSTEM_BUS_ADDRESS=" + bus.address, "unshare", "-m", "sh", "-c", script]
+        let log = try FileHandle(forWritingTo: URL(filePath: logPath))
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Runs nmcli against this NetworkManager.
+    @discardableResult
+    func nmcli(_ arguments: String...) throws -> CommandResult {
+        try runCommand(["env", "DBUS_SYSTEM_BUS_ADDRESS=" + bus.address, "nmcli"] + arguments)
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func stop() {
+        // SIGTERM: NetworkManager leaves the interface configured as it found it.
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+extension CommandError {
+    static func missing(_ what: String) -> CommandError {
+        CommandError(command: [what], result: CommandResult(status: -1, output: "", errorOutput: "missing"))
+    }
+}
