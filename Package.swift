@@ -79,22 +79,29 @@ let package = Package(
             path: "Examples/MigratingClient",
             swiftSettings: strict
         ),
-        .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
+        // Seeded mutation of real inputs for the parsers' fuzz tests, shared by the test targets.
+        .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strict),
+        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
-            name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], exclude: ["Fixtures"], swiftSettings: strict),
+            name: "NetlinkTests", dependencies: ["Netlink", "PathModel", "FuzzSupport"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol",
+                "pathmond", "PathModel", "PathProtocol", "FuzzSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel"], swiftSettings: strict),
         .testTarget(
-            name: "NetworkHintsTests", dependencies: ["NetworkHints", "PathModel"], exclude: ["Fixtures"],
+            name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NetworkHintsTests", dependencies: ["NetworkHints", "PathModel", "FuzzSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
-        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
+        .testTarget(
+            name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
             dependencies: ["PathMonitor", "PathModel", "PathProtocol", "Netlink"],
