@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // libnl-3 and libnl-route-3, found through pkg-config; only the Netlink target imports it.
@@ -34,7 +35,10 @@ let package = Package(
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel"], swiftSettings: strict),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
-        .target(name: "PolicyStore", dependencies: ["PathModel"], swiftSettings: strict),
+        .target(
+            name: "PolicyStore",
+            dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, the SIM behind a modem.
         .target(name: "NetworkHints", dependencies: ["PathModel"], swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
