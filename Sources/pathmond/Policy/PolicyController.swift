@@ -29,6 +29,7 @@ final class PolicyController: Sendable {
         self.policyFile = policyFile
         self.problem = Mutex(loadProblem)
         self.logger = logger
+        if let warning = authorizer.configurationWarning { logger.warning("\(warning)") }
     }
 
     /// The latest problem with the policy file, if any.
