@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PathMonitor
 import Testing
 
@@ -85,5 +86,36 @@ import Testing
         let output = try runCommand([product("pathctl"), "status", "--socket", socket]).output
         #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(output.contains("ev\\x1b[2Jil"), "\(output)")
+    }
+}
+
+/// Hostile policy files (issue 10): the daemon sets them aside, starts and serves, and says why in GetStatus.
+@Suite(.serialized) struct HostileStateFileTests {
+    @Test(arguments: ["fifo", "zero", "directory"])
+    func theDaemonStartsAndServesWhatever(_ kind: String) throws {
+        let namespace = try NetworkNamespace()
+        let daemon = try Daemon(in: namespace)
+        defer {
+            daemon.cleanUp()
+            namespace.delete()
+        }
+        try FileManager.default.createDirectory(atPath: daemon.stateDirectory, withIntermediateDirectories: true)
+        let policy = daemon.stateDirectory + "/policy.json"
+        switch kind {
+        case "fifo": #expect(mkfifo(policy, 0o644) == 0)
+        case "zero": #expect(symlink("/dev/zero", policy) == 0)
+        default: #expect(mkdir(policy, 0o755) == 0)
+        }
+        try daemon.start(timeout: .seconds(20))
+        let connection = try PathmondConnection(socketPath: daemon.socketPath)
+        defer { connection.close() }
+        _ = try connection.path()
+        let status = try connection.status()
+        let problem = try #require(status.policyProblem)
+        #expect(problem.contains("kept aside"), "\(problem)")
+        // The next policy write makes a fresh, regular file.
+        _ = try connection.setConstrained(true, key: "wifi:Fresh")
+        var info = stat()
+        #expect(lstat(policy, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
     }
 }
