@@ -170,14 +170,20 @@ struct DhclientTokenizer {
                 return .string(scanString())
             default:
                 let start = position
-                while position < bytes.count, !Self.delimiters.contains(bytes[position]) { position += 1 }
+                while position < bytes.count, !Self.isDelimiter(bytes[position]) { position += 1 }
                 return .word(String(decoding: bytes[start..<position], as: UTF8.self))
             }
         }
         return nil
     }
 
-    private static let delimiters: Set<UInt8> = Set(" \t\r\n{};\"#".utf8)
+    /// Space, tab, CR, LF, braces, semicolon, quote, "#": what ends a word.
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0d, 0x0a, 0x7b, 0x7d, 0x3b, 0x22, 0x23: return true
+        default: return false
+        }
+    }
 
     /// The bytes of a quoted string whose opening quote was just read: \ooo octal, \xHH, \t \r \n \b, and a
     /// backslash before any other character keeps that character.
