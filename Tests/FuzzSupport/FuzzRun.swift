@@ -39,6 +39,9 @@ public enum Fuzz {
     public static func run(
         _ name: String, count: Int, mutator: Mutator, _ body: ([UInt8]) -> Bool
     ) -> FuzzReport {
+        // One run at a time, even if a test runner runs tests in parallel: the trap dump has one slot.
+        runLock.lock()
+        defer { runLock.unlock() }
         var mutator = mutator
         TrapDump.install(name: name, capacity: mutator.maximumLength)
         defer { TrapDump.uninstall() }
@@ -59,6 +62,8 @@ public enum Fuzz {
         print(report)
         return report
     }
+
+    private static let runLock = RunLock()
 
     /// The bound the fuzz tests hold every parser to: far above what any of them needs for a 4 KiB input, far
     /// below what a parser that buffers without limit (a symlink to /dev/zero, a huge repeat count) would take.
@@ -131,4 +136,17 @@ enum TrapDump {
         _ = write(2, path, strlen(path))
         _ = write(2, "\n", 1)
     }
+}
+
+/// A plain mutex around a whole fuzz run (Mutex.withLock would have to capture the parser's non-Sendable body).
+final class RunLock: @unchecked Sendable {
+    // @unchecked: the pthread mutex is only touched through lock() and unlock(), which are thread-safe.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }()
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }
