@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // libnl-3 and libnl-route-3, found through pkg-config; only the Netlink target imports it.
@@ -50,7 +51,10 @@ let package = Package(
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel"], swiftSettings: strict),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
-        .target(name: "PolicyStore", dependencies: ["PathModel"], swiftSettings: strict),
+        .target(
+            name: "PolicyStore",
+            dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict),
         // D-Bus through sd-bus: the only module that imports CSystemd's sd-bus.
         .target(name: "DBus", dependencies: ["CSystemd"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
@@ -97,22 +101,31 @@ let package = Package(
             path: "Examples/MigratingClient",
             swiftSettings: strict
         ),
-        .testTarget(name: "PathModelTests", dependencies: ["PathModel"], swiftSettings: strict),
+        // Seeded mutation of real inputs for the parsers' fuzz tests, shared by the test targets.
+        // Optimized even in debug builds: the mutator runs 1.5 million times per `swift test`, and its time is
+        // not what the fuzz tests measure. Overflow checks stay on in -O, so nothing here can hide a trap.
+        .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
-            name: "NetlinkTests", dependencies: ["Netlink", "PathModel"], exclude: ["Fixtures"], swiftSettings: strict),
+            name: "NetlinkTests", dependencies: ["Netlink", "PathModel", "FuzzSupport"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol",
+                "pathmond", "PathModel", "PathProtocol", "FuzzSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel"], swiftSettings: strict),
         .testTarget(
-            name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel"], exclude: ["Fixtures"],
+            name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel", "FuzzSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
-        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], swiftSettings: strict),
+        .testTarget(
+            name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
             dependencies: ["PathMonitor", "PathModel", "PathProtocol", "Netlink"],

@@ -58,7 +58,8 @@ enum SysfsFile {
 
     /// The contents of a small text file.
     static func read(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: under a misdirected root a FIFO must not hang the watcher (sysfs itself has none).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var contents: [UInt8] = []

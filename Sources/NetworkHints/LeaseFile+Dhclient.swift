@@ -56,14 +56,17 @@ extension LeaseFile {
     }
 
     /// `expire 4 2024/01/11 10:27:30` (UTC, the default db-time-format), `expire epoch 1704968850` (the "local"
-    /// format), or `expire never` (nil, as is anything unreadable).
+    /// format), or `expire never` (nil, as is anything unreadable, a year outside 1…9999 among it).
     static func expiry(_ words: [DhclientToken]) -> Int64? {
         if words.count == 2, words[0].word == "epoch" { return words[1].word.flatMap { Int64($0) } }
         guard words.count == 3, let date = words[1].word, let time = words[2].word else { return nil }
-        let day = date.split(separator: "/").compactMap { Int64($0) }
-        let clock = time.split(separator: ":").compactMap { Int64($0) }
-        guard day.count == 3, clock.count == 3, (1...12).contains(day[1]), (1...31).contains(day[2]),
-            (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])
+        let day = date.split(separator: "/", omittingEmptySubsequences: false).compactMap { Int64($0) }
+        let clock = time.split(separator: ":", omittingEmptySubsequences: false).compactMap { Int64($0) }
+        // dhclient prints the year of a time_t it computed; no lease runs past year 9999, and a year that large
+        // would overflow the seconds below ("expire 4 1000000000000/01/11" once trapped here on every start).
+        guard day.count == 3, clock.count == 3, (1...9999).contains(day[0]), (1...12).contains(day[1]),
+            (1...31).contains(day[2]), (0...23).contains(clock[0]), (0...59).contains(clock[1]),
+            (0...60).contains(clock[2])
         else { return nil }
         return daysSinceEpoch(year: day[0], month: day[1], day: day[2]) * 86_400 + clock[0] * 3600 + clock[1] * 60
             + clock[2]
@@ -167,14 +170,20 @@ struct DhclientTokenizer {
                 return .string(scanString())
             default:
                 let start = position
-                while position < bytes.count, !Self.delimiters.contains(bytes[position]) { position += 1 }
+                while position < bytes.count, !Self.isDelimiter(bytes[position]) { position += 1 }
                 return .word(String(decoding: bytes[start..<position], as: UTF8.self))
             }
         }
         return nil
     }
 
-    private static let delimiters: Set<UInt8> = Set(" \t\r\n{};\"#".utf8)
+    /// Space, tab, CR, LF, braces, semicolon, quote, "#": what ends a word.
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0d, 0x0a, 0x7b, 0x7d, 0x3b, 0x22, 0x23: return true
+        default: return false
+        }
+    }
 
     /// The bytes of a quoted string whose opening quote was just read: \ooo octal, \xHH, \t \r \n \b, and a
     /// backslash before any other character keeps that character.

@@ -52,16 +52,7 @@ public enum LeaseFile {
     static func parseEnvironmentStyle(_ text: String, writer: DHCPLease.Writer) -> DHCPLease? {
         var lease = DHCPLease(writer: writer)
         var recognised = false
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.drop { $0.isWhitespace }
-            guard let first = line.first, first != "#", first != ";", let equals = line.firstIndex(of: "=") else {
-                continue
-            }
-            let key = line[..<equals].trimmed
-            var value = line[line.index(after: equals)...].trimmed
-            if value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote {
-                value = value.dropFirst().dropLast()
-            }
+        for (key, value) in EnvironmentFile.pairs(text) {
             switch key {
             case "ADDRESS": lease.address = IPv4Text.validated(value)
             case "NETMASK": lease.netmask = IPv4Text.validated(value)
@@ -108,15 +99,6 @@ private struct NetworkdJSONLease: Decodable {
             IPv4Text.text(bytes: $0)
         }
         vendorSpecific = try? container.decodeIfPresent(String.self, forKey: .vendorSpecific)
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing whitespace.
-    var trimmed: Substring {
-        var result = drop { $0.isWhitespace }
-        while let last = result.last, last.isWhitespace { result.removeLast() }
-        return result
     }
 }
 

@@ -18,13 +18,15 @@ public enum ResolverFile {
     /// zone names an interface the model keys by index. A line whose address does not parse is skipped.
     public static func nameservers(resolvConf text: String) -> [IPAddress] {
         var servers: [IPAddress] = []
-        for line in text.split(whereSeparator: \.isNewline) {
-            guard line.hasPrefix("nameserver"), let separator = line.dropFirst(10).first,
-                separator == " " || separator == "\t"
+        let keyword = Array("nameserver".utf8)
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        // Bytes, not Characters: every byte that matters is ASCII (see `EnvironmentFile`).
+        for line in text.utf8.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+            guard line.starts(with: keyword), let separator = line.dropFirst(keyword.count).first, isBlank(separator)
             else { continue }
-            let rest = line.dropFirst(10).drop { $0 == " " || $0 == "\t" }
-            let token = rest.prefix { $0 != " " && $0 != "\t" }
-            if let address = IPAddress(String(token.prefix { $0 != "%" })) { servers.append(address) }
+            let rest = line.dropFirst(keyword.count).drop(while: isBlank)
+            let token = rest.prefix { !isBlank($0) && $0 != UInt8(ascii: "%") }
+            if let address = IPAddress(String(Substring(token))) { servers.append(address) }
         }
         return servers
     }
@@ -91,22 +93,9 @@ public enum ResolverFile {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { serverAddress(systemdText: $0) }
     }
 
-    /// KEY=VALUE lines in order, as systemd's `parse_env_file` reads them: `#` and `;` start comments, a line
-    /// without `=` is skipped, surrounding quotes are dropped.
+    /// KEY=VALUE lines in order (see `EnvironmentFile`).
     static func environment(_ text: String) -> [(key: Substring, value: Substring)] {
-        var pairs: [(key: Substring, value: Substring)] = []
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.drop { $0.isWhitespace }
-            guard let first = line.first, first != "#", first != ";", let equals = line.firstIndex(of: "=") else {
-                continue
-            }
-            var value = line[line.index(after: equals)...].trimmed
-            if value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote {
-                value = value.dropFirst().dropLast()
-            }
-            pairs.append((line[..<equals].trimmed, value))
-        }
-        return pairs
+        EnvironmentFile.pairs(text)
     }
 
     /// systemd's `parse_boolean`, for the spellings its writers use and a few more; nil for anything else.

@@ -52,7 +52,11 @@ public struct SysfsModemIdentitySource: CellularIdentitySource {
 
     /// A one-line attribute without its newline; nil if missing or empty.
     private static func attribute(_ directory: String, _ name: String) -> String? {
-        guard let text = HintFiles.readText(directory + "/" + name, maximumSize: 4096) else { return nil }
+        HintFiles.readText(directory + "/" + name, maximumSize: 4096).flatMap(attributeValue)
+    }
+
+    /// The first line of an attribute's text without whitespace; nil if empty.
+    static func attributeValue(_ text: String) -> String? {
         let value = text.split(whereSeparator: \.isNewline).first.map { String($0).filter { !$0.isWhitespace } }
         return value?.isEmpty == false ? value : nil
     }

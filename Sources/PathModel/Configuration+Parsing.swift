@@ -95,6 +95,9 @@ struct ConfigurationParser {
         }
         guard words.count >= 2 else { throw .missingPattern(line: line) }
         guard words.count == 2 else { throw .extraPattern(line: line, pattern: String(words[2])) }
+        if let problem = Glob.problem(in: String(words[1])) {
+            throw .invalidPattern(line: line, pattern: String(words[1]), reason: problem)
+        }
         section = .interface(
             OpenInterfaceSection(override: InterfaceOverride(pattern: String(words[1])), headerLine: line))
     }

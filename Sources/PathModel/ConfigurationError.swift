@@ -25,6 +25,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidNetworkKey(line: Int, value: String)
     /// An `admin-group` that is not a valid group name.
     case invalidGroupName(line: Int, value: String)
+    /// An interface pattern that cannot match as written (`[interface eth[]`), and why.
+    case invalidPattern(line: Int, pattern: String, reason: String)
 
     /// The 1-based line number of the offending line.
     public var line: Int {
@@ -32,7 +34,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .malformedLine(let line, _), .malformedSectionHeader(let line, _), .missingPattern(let line),
             .extraPattern(let line, _), .keyOutsideSection(let line, _), .missingValue(let line, _),
             .invalidInterfaceType(let line, _), .loopbackNotAllowed(let line), .invalidBoolean(let line, _, _),
-            .duplicateKey(let line, _, _), .invalidNetworkKey(let line, _), .invalidGroupName(let line, _):
+            .duplicateKey(let line, _, _), .invalidNetworkKey(let line, _), .invalidGroupName(let line, _),
+            .invalidPattern(let line, _, _):
             return line
         }
     }
@@ -45,30 +48,57 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     private var problem: String {
         switch self {
         case .malformedLine(_, let text):
-            return "expected \"[section]\" or \"key = value\", found \"\(text)\""
+            return "expected \"[section]\" or \"key = value\", found \(Self.quoted(text))"
         case .malformedSectionHeader(_, let text):
-            return "malformed section header \"\(text)\"; expected \"[interface NAME-OR-PATTERN]\""
+            return "malformed section header \(Self.quoted(text)); expected \"[interface NAME-OR-PATTERN]\""
         case .missingPattern:
             return "[interface] needs an interface name or pattern, e.g. [interface wwan*]"
         case .extraPattern(_, let pattern):
-            return "unexpected \"\(pattern)\": a section takes one interface name or pattern"
+            return "unexpected \(Self.quoted(pattern)): a section takes one interface name or pattern"
         case .keyOutsideSection(_, let key):
-            return "\"\(key)\" is set before any section; put it under a section such as [interface NAME]"
+            return "\(Self.quoted(key)) is set before any section; put it under a section such as [interface NAME]"
         case .missingValue(_, let key):
-            return "\"\(key)\" has no value"
+            return "\(Self.quoted(key)) has no value"
         case .invalidInterfaceType(_, let value):
-            return "unknown interface type \"\(value)\"; expected wired, wifi, cellular or other"
+            return "unknown interface type \(Self.quoted(value)); expected wired, wifi, cellular or other"
         case .loopbackNotAllowed:
             return "type = loopback is not allowed; the loopback interface is recognised by its flags"
         case .invalidBoolean(_, let key, let value):
-            return "\"\(key)\" must be true, false, yes, no, 1 or 0, not \"\(value)\""
+            return "\(Self.quoted(key)) must be true, false, yes, no, 1 or 0, not \(Self.quoted(value))"
         case .duplicateKey(_, let key, let firstLine):
-            return "\"\(key)\" is already set in this section on line \(firstLine)"
+            return "\(Self.quoted(key)) is already set in this section on line \(firstLine)"
         case .invalidNetworkKey(_, let value):
-            return "\"\(value)\" is not a network key; expected e.g. wifi:HomeNet (SSID bytes outside printable "
+            return
+                "\(Self.quoted(value)) is not a network key; expected e.g. wifi:HomeNet (SSID bytes outside printable "
                 + "ASCII, and %, written %XX), cellular:ID or wired:MAC"
         case .invalidGroupName(_, let value):
-            return "\"\(value)\" is not a group name"
+            return "\(Self.quoted(value)) is not a group name"
+        case .invalidPattern(_, let pattern, let reason):
+            return "the interface pattern \(Self.quoted(pattern)) cannot be used: \(reason)"
         }
+    }
+
+    /// Text from the file, quoted for a message: control characters escaped, so that the message stays one
+    /// line and cannot drive a terminal, and cut to its first 64 characters, so that a 10 MB line of garbage
+    /// is not repeated whole into the log.
+    static func quoted(_ text: String) -> String {
+        let limit = 64
+        var result = "\""
+        for character in text.prefix(limit) {
+            if character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f..<0xa0).contains($0.value) }) {
+                for scalar in character.unicodeScalars {
+                    result +=
+                        scalar.value < 0x20 || (0x7f..<0xa0).contains(scalar.value)
+                        ? "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                        : String(scalar)
+                }
+            } else {
+                result.append(character)
+            }
+        }
+        result += "\""
+        let count = text.count
+        if count > limit { result += " (\(count - limit) more characters not shown)" }
+        return result
     }
 }

@@ -18,9 +18,18 @@ public struct NetworkKey: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.value = value
     }
 
-    /// Parses "kind:value"; nil for an unknown kind, an empty value, or (Wi-Fi) a malformed escape.
+    /// The longest key, in UTF-8 bytes: a Wi-Fi key of a 32-byte SSID with every byte escaped ("wifi:" and 96),
+    /// and a wired key of the longest link-layer address the kernel has (MAX_ADDR_LEN, 32 bytes: "wired:" and
+    /// 95), both fit, and so does any cellular key pathmond derives. Anything longer is garbage or an attack on
+    /// the daemon's memory and its replies' size.
+    public static let maximumLength = 128
+
+    /// Parses "kind:value"; nil for an unknown kind, an empty value, a key longer than `maximumLength`, or (Wi-Fi)
+    /// a malformed escape.
     public init?(_ text: String) {
-        guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else {
+        guard text.utf8.count <= Self.maximumLength, let colon = text.firstIndex(of: ":"),
+            let kind = Kind(rawValue: String(text[..<colon]))
+        else {
             return nil
         }
         var value = String(text[text.index(after: colon)...])

@@ -9,8 +9,9 @@ import Synchronization
 final class VarlinkSocket: Sendable {
     private let descriptor: Int32
     private let path: String
-    /// Reads happen on one thread at a time (the caller's); the framer is guarded only to satisfy Sendable.
-    private let framer = Mutex(NULFramer())
+    /// Reads happen on one thread at a time (the caller's); the framer is guarded only to satisfy Sendable. Replies
+    /// may be large (a host with a thousand interfaces), so the bound is the reply bound, not the call bound.
+    private let framer = Mutex(NULFramer(maximumSize: VarlinkCodec.maximumReplySize))
 
     init(path: String) throws(PathmondClientError) {
         var address = sockaddr_un()
@@ -68,7 +69,7 @@ final class VarlinkSocket: Sendable {
 
     /// Blocks until one whole message has arrived; returns it without its NUL.
     func receive() throws(PathmondClientError) -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let message: [UInt8]?
             do {

@@ -6,9 +6,15 @@
 
 /// JSON encoding and decoding of Varlink messages. Each encoded message ends with the NUL byte that frames it.
 public struct VarlinkCodec: Sendable {
-    /// The largest message either side accepts, NUL excluded: far above any call pathmond defines, small enough
-    /// that a client cannot make the daemon buffer without bound.
+    /// The largest call the daemon accepts from a client, NUL excluded: far above any call pathmond defines, small
+    /// enough that a client cannot make the daemon buffer without bound.
     public static let maximumMessageSize = 64 * 1024
+
+    /// The largest reply a client accepts, NUL excluded. Replies grow with the machine: ListInterfaces is about
+    /// 400 bytes an interface and ListNetworks about 100 bytes a network, so 64 KiB ran out at about 200
+    /// interfaces or 540 networks. 16 MiB holds 40,000 interfaces or 150,000 networks and still bounds what a
+    /// client buffers for a daemon gone wrong.
+    public static let maximumReplySize = 16 << 20
 
     public init() {}
 

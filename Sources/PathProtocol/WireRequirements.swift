@@ -62,14 +62,17 @@ public struct WireFlow: Codable, Sendable, Hashable {
         requirements = flow.parameters == .unrestricted ? nil : WirePathRequirements(flow.parameters)
     }
 
-    /// The model value; names the offending field when a value does not parse.
+    /// The model value; names the offending field when a value does not parse. Addresses are taken as a socket
+    /// prints them: an IPv4-mapped IPv6 address ("::ffff:10.0.0.2", from a dual-stack socket) is the IPv4
+    /// address, and a link-local address may carry its zone ("fe80::1%eth0", or the index "%3") when the zone is
+    /// the flow's interface.
     public func flow() throws(WireFormatError) -> Flow {
-        guard let local = IPAddress(localAddress) else {
+        guard let local = Self.address(localAddress, interface: interface) else {
             throw .unknownValue(field: "localAddress", value: localAddress)
         }
         var remote: IPAddress?
         if let remoteAddress {
-            guard let address = IPAddress(remoteAddress) else {
+            guard let address = Self.address(remoteAddress, interface: interface) else {
                 throw .unknownValue(field: "remoteAddress", value: remoteAddress)
             }
             remote = address
@@ -77,6 +80,29 @@ public struct WireFlow: Codable, Sendable, Hashable {
         return Flow(
             interfaceName: interface, localAddress: local.unmappingIPv4, remoteAddress: remote?.unmappingIPv4,
             parameters: try requirements?.parameters() ?? .unrestricted)
+    }
+}
+
+extension WireFlow {
+    /// An address, with an IPv6 zone allowed when it names `interface` (by name, or by a decimal index, which only
+    /// the daemon can check against the name, so it is taken on trust here).
+    static func address(_ text: String, interface: String) -> IPAddress? {
+        guard let percent = text.firstIndex(of: "%") else { return unzonedAddress(text) }
+        let zone = text[text.index(after: percent)...]
+        guard zone == interface || (!zone.isEmpty && zone.allSatisfy { ("0"..."9").contains($0) }),
+            let address = unzonedAddress(String(text[..<percent])), address.family == .ipv6
+        else { return nil }
+        return address
+    }
+
+    /// An address, IPv6 ones also with their last 32 bits as a dotted quad ("::ffff:10.0.0.2", RFC 4291), the
+    /// form in which a dual-stack socket prints an IPv4 peer. The model's parser takes canonical text only.
+    private static func unzonedAddress(_ text: String) -> IPAddress? {
+        guard let lastColon = text.lastIndex(of: ":"), text[lastColon...].contains(".") else { return IPAddress(text) }
+        guard let quad = IPAddress(String(text[text.index(after: lastColon)...])), quad.family == .ipv4,
+            let head = IPAddress(String(text[...lastColon]) + "0:0"), head.family == .ipv6
+        else { return nil }
+        return IPAddress(bytes: Array(head.bytes.prefix(12)) + quad.bytes)
     }
 }
 

@@ -213,7 +213,7 @@ public enum VarlinkInterfaces {
         # The interface's network is not known (yet): no SSID, SIM or resolved gateway.
         error NetworkNotIdentified (interface: string)
 
-        # The key is not a network key.
+        # The key is not a network key (at most 128 bytes; a Wi-Fi SSID at most 32 bytes).
         error InvalidNetworkKey (key: string)
 
         # No setting is remembered for that network.

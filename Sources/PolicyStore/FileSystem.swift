@@ -5,23 +5,6 @@
 /// The few POSIX calls the store makes, each failure turned into a `PolicyStoreError` naming the path. Interrupted
 /// calls are retried: a signal must not turn into a lost write.
 enum FileSystem {
-    /// The whole file, or the failing call and its errno (`ENOENT` when it does not exist).
-    static func read(_ path: String) throws(PolicyStoreError) -> [UInt8] {
-        let fd = try open(path, O_RDONLY | O_CLOEXEC)
-        defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if Glibc.errno == EINTR { continue }
-                throw .system(.read, path: path, errno: Glibc.errno)
-            }
-            bytes += chunk[..<count]
-        }
-    }
-
     /// Writes `bytes` to a new file `path` (it must not exist), mode 0644 whatever the umask, and flushes it to disk.
     static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(PolicyStoreError) {
         let fd = try open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)

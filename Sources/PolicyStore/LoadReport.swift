@@ -9,6 +9,10 @@ public struct LoadReport: Sendable, Hashable, CustomStringConvertible {
         case unreadable(errno: Int32)
         /// Written by a newer pathmond in a format this one does not read: left untouched, changes refused.
         case newerVersion(Int)
+        /// Not a regular file (a symbolic link, FIFO, directory or device): not read at all.
+        case notRegularFile
+        /// Larger than any policy file pathmond writes: not read at all.
+        case tooLarge
     }
 
     /// The policy file: `<state directory>/policy.json`.
@@ -36,7 +40,7 @@ public struct LoadReport: Sendable, Hashable, CustomStringConvertible {
             text += " It is left untouched and policy changes will not be saved until pathmond is upgraded or the"
             text += " file is moved away; no network settings are in force."
             return text
-        case .damaged, .unreadable:
+        case .damaged, .unreadable, .notRegularFile, .tooLarge:
             break
         }
         if let keptAsidePath {

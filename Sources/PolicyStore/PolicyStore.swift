@@ -23,6 +23,9 @@ public final class PolicyStore: Sendable {
     /// Damaged files kept aside: `policy.json.corrupt-<UTC time>[-n]`.
     private static let asidePrefix = fileName + ".corrupt-"
 
+    /// The largest policy file read: 40 times what 10,000 remembered networks take.
+    static let maximumFileSize = 4 << 20
+
     /// One load or save at a time: each reads the file before deciding what to do with it.
     private let lock = Mutex(())
 
@@ -35,7 +38,8 @@ public final class PolicyStore: Sendable {
     /// The policy to start with, and a report when the file was not whole.
     ///
     /// A missing file (or directory) is an empty policy. A damaged or unreadable file is kept aside, renamed to
-    /// `policy.json.corrupt-<time>`, and every valid entry in it is returned. A file of a newer version is left in
+    /// `policy.json.corrupt-<time>`, and every valid entry in it is returned; so is anything that is not a regular
+    /// file (a symbolic link, FIFO, directory or device) or is larger than `maximumFileSize`, unread. A file of a newer version is left in
     /// place and gives an empty policy; later saves are refused. Throws only when the state directory exists but
     /// cannot be listed.
     public func load() throws(PolicyStoreError) -> (policy: Policy, report: LoadReport?) {
@@ -91,13 +95,28 @@ public final class PolicyStore: Sendable {
     private func examine() -> Examination {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.read(path)
+            bytes = try StateFileReader.read(path, limit: Self.maximumFileSize)
         } catch {
-            guard let number = error.errno, number != ENOENT else { return .missing }
-            let reason = "it cannot be read: \(PolicyStoreError.message(for: number))"
+            let problem: LoadReport.Problem
+            let reason: String
+            switch error {
+            case .system(let number) where number == .noSuchFileOrDirectory:
+                return .missing
+            case .system(let number):
+                problem = .unreadable(errno: number.rawValue)
+                reason = "it cannot be read: \(PolicyStoreError.message(for: number.rawValue))"
+            case .symbolicLink:
+                problem = .notRegularFile
+                reason = "it is a symbolic link, which pathmond does not follow"
+            case .notRegularFile(let kind):
+                problem = .notRegularFile
+                reason = "it is \(kind), not a regular file"
+            case .tooLarge(let size, let limit):
+                problem = .tooLarge
+                reason = "it is \(size) bytes, more than the \(limit) a policy file may have"
+            }
             let report = LoadReport(
-                path: path, problem: .unreadable(errno: number), reason: reason, details: [reason],
-                recoveredNetworks: 0)
+                path: path, problem: problem, reason: reason, details: [reason], recoveredNetworks: 0)
             return .troubled(Policy(), report)
         }
         do {

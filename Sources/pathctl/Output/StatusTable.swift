@@ -7,7 +7,8 @@ enum StatusTable {
     static func summary(_ path: Path) -> String {
         switch path.status {
         case .satisfied:
-            let via = path.availableInterfaces.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
+            let via = path.availableInterfaces.map { "\(TerminalText.escaped($0.name)) (\($0.kind.rawValue))" }
+                .joined(separator: ", ")
             var facts = [
                 path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil, path.supportsDNS ? "DNS" : nil,
             ]

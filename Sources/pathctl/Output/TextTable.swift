@@ -1,6 +1,8 @@
-/// Columns padded to their widest cell, two spaces apart, as networkctl prints them.
+/// Columns padded to their widest cell, two spaces apart, as networkctl prints them. Cells are escaped for the
+/// terminal: names come from the daemon, and through it from whoever named an interface or a network.
 enum TextTable {
     static func render(header: [String], rows: [[String]]) -> String {
+        let rows = rows.map { $0.map(TerminalText.escaped) }
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }

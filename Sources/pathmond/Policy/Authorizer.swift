@@ -2,17 +2,30 @@
     import Glibc
 #endif
 
-/// The kernel's word on who is at the other end of a Unix socket (SO_PEERCRED), taken when the client connected.
+/// The kernel's word on who is at the other end of a Unix socket (SO_PEERCRED and SO_PEERGROUPS), taken when the
+/// client connected.
 struct PeerCredentials: Sendable, Hashable {
     var processID: Int32
     var userID: UInt32
     var groupID: UInt32
+    /// The supplementary groups the client process held when it connected (SO_PEERGROUPS); empty when the
+    /// kernel could not say. The process's own groups, not the user database's: a process that dropped a group
+    /// (setpriv --clear-groups, a service with SupplementaryGroups= unset) is not a member, one that was given it
+    /// is.
+    var supplementaryGroups: [UInt32] = []
 }
 
 /// Decides who may change policy: root, and members of the configured admin group. Anyone may read.
 struct Authorizer: Sendable {
     /// The group named by `[policy] admin-group`, if any.
     let adminGroup: String?
+
+    /// A sentence for the log at start when the configuration names a group this machine does not have: only root
+    /// can change policy then, and the administrator should hear it before a user does.
+    var configurationWarning: String? {
+        guard let adminGroup, Self.groupID(named: adminGroup) == nil else { return nil }
+        return "admin-group \(adminGroup) does not exist on this system: only root may change policy until it does"
+    }
 
     /// Nil when allowed; otherwise the reason, in words for the caller.
     func refusal(for peer: PeerCredentials?) -> String? {
@@ -22,8 +35,18 @@ struct Authorizer: Sendable {
         guard let groupID = Self.groupID(named: adminGroup) else {
             return "only root may change policy (the admin group \(adminGroup) does not exist)"
         }
-        if peer.groupID == groupID || Self.groups(ofUser: peer.userID).contains(groupID) { return nil }
+        if peer.groupID == groupID || peer.supplementaryGroups.contains(groupID) { return nil }
         return "only root and members of \(adminGroup) may change policy"
+    }
+
+    /// The groups of an SO_PEERGROUPS answer read into a zeroed buffer of `slots` entries, without knowing how
+    /// many the kernel wrote (NIO does not pass the length back). The kernel keeps a process's groups sorted
+    /// (setgroups sorts them) and wrote them from the start, so the zeros after the last group are unwritten
+    /// slots; a 0 (the root group) can only be first, and counts only when a group follows it: a list of zeros
+    /// alone is read as no groups, which denies rather than grants.
+    static func supplementaryGroups(fromZeroFilled slots: [UInt32]) -> [UInt32] {
+        guard let last = slots.lastIndex(where: { $0 != 0 }) else { return [] }
+        return Array(slots[...last])
     }
 
     private static func groupID(named name: String) -> UInt32? {
@@ -42,25 +65,5 @@ struct Authorizer: Sendable {
             return group.gr_gid
         }
         return nil
-    }
-
-    /// The user's groups from the user database (primary and supplementary), as login would set them.
-    private static func groups(ofUser userID: UInt32) -> [UInt32] {
-        var user = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        var status = getpwuid_r(userID, &user, &buffer, buffer.count, &result)
-        while status == ERANGE && buffer.count < 16 * 1024 * 1024 {
-            buffer = [CChar](repeating: 0, count: buffer.count * 4)
-            status = getpwuid_r(userID, &user, &buffer, buffer.count, &result)
-        }
-        guard status == 0, result != nil else { return [] }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(user.pw_name, user.pw_gid, &groups, &count) < 0 {
-            groups = [gid_t](repeating: 0, count: Int(count))
-            guard getgrouplist(user.pw_name, user.pw_gid, &groups, &count) >= 0 else { return [user.pw_gid] }
-        }
-        return Array(groups.prefix(Int(count)))
     }
 }

@@ -30,6 +30,7 @@ final class PolicyController: Sendable {
         self.policyFile = policyFile
         self.problem = Mutex(loadProblem)
         self.logger = logger
+        if let warning = authorizer.configurationWarning { logger.warning("\(warning)") }
     }
 
     /// Puts a new admin group in force (configuration reload); calls already checked keep their verdict.

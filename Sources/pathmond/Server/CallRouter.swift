@@ -42,8 +42,13 @@ struct CallRouter: Sendable {
         } catch {
             outcome = .reply(codec.encodeError(error))
         }
-        if call.oneway == true, case .reply = outcome { return .noReply }
-        return outcome
+        // A oneway call gets nothing back, not even a stream: a WatchPath with "oneway" and "more" would
+        // otherwise send updates the client said it will not read.
+        guard call.oneway == true else { return outcome }
+        switch outcome {
+        case .reply, .startWatching: return .noReply
+        case .replyAndClose, .noReply, .deferred: return outcome
+        }
     }
 
     private func route(_ call: VarlinkCall, frame: [UInt8], peer: PeerCredentials?) throws(VarlinkError)

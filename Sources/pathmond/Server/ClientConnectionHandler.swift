@@ -20,8 +20,13 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// Calls that arrived while a deferred reply was outstanding: Varlink answers calls in the order they came.
     private var waitingFrames: [[UInt8]] = []
     private var isAwaitingReply = false
-    /// More calls than this queued behind one deferred reply is a client flooding us: it is disconnected.
-    private static let maximumWaitingFrames = 64
+    /// With this many calls queued behind a deferred reply, reading from the client pauses until the queue
+    /// drains: back-pressure, not disconnection, since pipelining calls is what Varlink allows (200 oneway
+    /// SetConstrained calls in a row once cost the client its connection). What one read already brought in is
+    /// still queued, so the queue is bounded by the read buffer, not by this number.
+    private static let waitingFramesBeforePausing = 64
+    /// Whether reading paused because of the queue above (not because replies went unread).
+    private var isPausedForQueue = false
 
     init(router: CallRouter, logger: Logger) {
         self.router = router
@@ -35,9 +40,19 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
                 level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            future.whenSuccess { credentials in
+            // SO_PEERGROUPS: the supplementary groups the client held at connect. A client with more groups than
+            // the buffer holds gets ERANGE: it then counts by its primary group alone, which denies, never grants.
+            let groups: EventLoopFuture<KernelPeerGroups> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(KernelPeerGroups.option))
+            future.and(groups.map(Optional.some).recover { _ in nil }).whenSuccess { credentials, groups in
+                var slots: [UInt32] = []
+                if let groups {
+                    slots.reserveCapacity(KernelPeerGroups.capacity)
+                    for index in 0..<KernelPeerGroups.capacity { slots.append(groups.slots[index]) }
+                }
                 handler.value.peer = PeerCredentials(
-                    processID: credentials.processID, userID: credentials.userID, groupID: credentials.groupID)
+                    processID: credentials.processID, userID: credentials.userID, groupID: credentials.groupID,
+                    supplementaryGroups: Authorizer.supplementaryGroups(fromZeroFilled: slots))
             }
         }
         context.fireChannelActive()
@@ -55,13 +70,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             return
         }
         guard !isAwaitingReply else {
-            guard waitingFrames.count < Self.maximumWaitingFrames else {
-                writeAndClose(
-                    VarlinkCodec().encodeError(.protocolError(reason: "too many calls waiting for a reply")),
-                    context: context)
-                return
-            }
             waitingFrames.append(frame)
+            if waitingFrames.count >= Self.waitingFramesBeforePausing && !isPausedForQueue {
+                isPausedForQueue = true
+                _ = context.channel.setOption(.autoRead, value: false)
+            }
             return
         }
         handle(frame, context: context)
@@ -99,6 +112,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         while !isAwaitingReply, !waitingFrames.isEmpty, context.channel.isActive {
             handle(waitingFrames.removeFirst(), context: context)
         }
+        // Read again once the queue has drained, unless unread replies keep reading paused (see `write`).
+        if isPausedForQueue && waitingFrames.isEmpty {
+            isPausedForQueue = false
+            if context.channel.isWritable { _ = context.channel.setOption(.autoRead, value: true) }
+        }
     }
 
     /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it.
@@ -113,8 +131,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            // The client reads again: take its calls again, and send the newest path if one waited.
-            _ = context.channel.setOption(.autoRead, value: true)
+            // The client reads again: take its calls again (unless too many wait behind a deferred reply), and
+            // send the newest path if one waited.
+            if !isPausedForQueue { _ = context.channel.setOption(.autoRead, value: true) }
             subscription?.flushPending()
         }
         context.fireChannelWritabilityChanged()
@@ -159,4 +178,14 @@ struct KernelPeerCredentials: Sendable {
     var processID: Int32 = 0
     var userID: UInt32 = 0
     var groupID: UInt32 = 0
+}
+
+/// The buffer SO_PEERGROUPS fills: up to `capacity` group IDs, zeros after the last one written (NIO zeroes it).
+struct KernelPeerGroups: Sendable {
+    /// SO_PEERGROUPS from <asm-generic/socket.h> (Linux 4.13), which the Glibc module does not export.
+    static let option: Int32 = 59
+    /// Far more groups than any login gives a user (glibc's default NGROUPS_MAX is 65536, but login sessions have
+    /// tens); 4 KiB read once per connection.
+    static let capacity = 1024
+    var slots = InlineArray<1024, UInt32>(repeating: 0)
 }
