@@ -97,7 +97,7 @@ struct VarlinkServer: Service {
         }
     }
 
-    /// Creates the socket's directory if it is missing (systemd's RuntimeDirectory= makes it in production).
+    /// Creates the socket's directory if it is missing (under systemd, pathmond.socket owns it and the socket).
     private func prepareDirectory() throws {
         guard let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex else { return }
         let directory = String(socketPath[..<slash])
