@@ -3,10 +3,12 @@ import SystemPackage
 /// Reads a state file the daemon trusts with its policy, refusing anything that is not plainly a regular file of
 /// reasonable size: opened without following a symbolic link (one to another root-only file would serve that
 /// file's contents to every user), without blocking (a FIFO would hang the daemon before it serves), and read no
-/// further than the bound (a link to /dev/zero, or a huge file, would take all memory).
-enum StateFileReader {
+/// further than the bound (a link to /dev/zero, or a huge file, would take all memory). The configuration file is read
+/// the same way, except that it may be a symbolic link (administrators link configuration files; only root writes
+/// /etc).
+public enum StateFileReader {
     /// Why the file at a path was not read; `ENOENT` means there is none.
-    enum Refusal: Error, Sendable, Hashable {
+    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// A system call failed with this errno.
         case system(Errno)
         /// A symbolic link, whatever it points at.
@@ -15,14 +17,25 @@ enum StateFileReader {
         case notRegularFile(String)
         /// Larger than the bound: the size fstat gave (or the bound, when the file grew while being read).
         case tooLarge(size: Int64, limit: Int)
+
+        public var description: String {
+            switch self {
+            case .system(let errno): return errno.description
+            case .symbolicLink: return "a symbolic link"
+            case .notRegularFile(let kind): return "\(kind), not a regular file"
+            case .tooLarge(let size, let limit): return "\(size) bytes, more than the \(limit) allowed"
+            }
+        }
     }
 
     /// The whole file at `path`, at most `limit` bytes.
-    static func read(_ path: String, limit: Int) throws(Refusal) -> [UInt8] {
+    public static func read(_ path: String, limit: Int, followingSymbolicLinks: Bool = false) throws(Refusal) -> [UInt8]
+    {
         let descriptor: FileDescriptor
+        let options: FileDescriptor.OpenOptions =
+            followingSymbolicLinks ? [.nonBlocking, .closeOnExec] : [.noFollow, .nonBlocking, .closeOnExec]
         do {
-            descriptor = try FileDescriptor.open(
-                FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec], retryOnInterrupt: true)
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: options, retryOnInterrupt: true)
         } catch {
             let number = (error as? Errno) ?? .ioError
             // O_NOFOLLOW fails a final symbolic link with ELOOP; say what it was rather than the errno's words.

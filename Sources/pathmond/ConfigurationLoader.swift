@@ -1,4 +1,5 @@
 import PathModel
+import PolicyStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -12,6 +13,8 @@ struct ConfigurationLoader: Sendable {
     /// The file named on the command line, if any: then it must exist.
     let explicitPath: String?
     static let defaultPath = "/etc/pathmond.conf"
+    /// Far more than any real configuration; the bound keeps a mistaken path from exhausting memory.
+    static let maximumSize = 1 << 20
 
     /// The file that would be read now, if any.
     var path: String? {
@@ -24,7 +27,10 @@ struct ConfigurationLoader: Sendable {
         guard let path else { return (Configuration(), []) }
         let text: String
         do {
-            text = try String(decoding: Data(contentsOf: URL(filePath: path)), as: UTF8.self)
+            // Not blocking on a FIFO, not reading /dev/zero for ever: a regular file of at most 1 MiB.
+            text = String(
+                decoding: try StateFileReader.read(path, limit: Self.maximumSize, followingSymbolicLinks: true),
+                as: UTF8.self)
         } catch {
             throw ConfigurationLoadError(message: "cannot read the configuration file \(path): \(error)")
         }

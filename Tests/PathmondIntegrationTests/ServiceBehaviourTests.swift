@@ -108,3 +108,23 @@ import Testing
         #expect(daemon.log.contains("listening on the socket systemd passed"), "\(daemon.log)")
     }
 }
+
+/// The configuration file is read as safely as the state files: a FIFO or /dev/zero in its place is refused at
+/// once with a sentence, never a hang or an exhausted memory.
+@Suite(.serialized) struct ConfigurationFileSafetyTests {
+    @Test(arguments: ["fifo", "zero"]) func aHostileConfigurationFileIsRefusedAtOnce(kind: String) throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.delete() }
+        let daemon = try Daemon(in: namespace)
+        defer { daemon.cleanUp() }
+        let path = daemon.directory.appending(path: "hostile.conf").path
+        if kind == "fifo" { #expect(mkfifo(path, 0o600) == 0) } else { #expect(symlink("/dev/zero", path) == 0) }
+        let result = try runCommand(
+            namespace.exec + [
+                "timeout", "20", product("pathmond"), "--config", path, "--socket", daemon.socketPath,
+                "--state-dir", daemon.stateDirectory,
+            ], check: false)
+        #expect(result.status != 0 && result.status != 124, "refused, not hung: \(result.status)")
+        #expect(result.errorOutput.contains("cannot read the configuration file"), "\(result.errorOutput)")
+    }
+}
