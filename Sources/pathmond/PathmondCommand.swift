@@ -38,6 +38,9 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: "The most clients served at once (lowered to fit the open-file limit).")
     var maxClients = 16384
 
+    @Option(help: "The most clients one user other than root may hold at once.")
+    var maxClientsPerUser = 1024
+
     @Option(help: "The netlink receive buffer in bytes (set with SO_RCVBUFFORCE when above rmem_max).")
     var receiveBuffer = 32 * 1024 * 1024
 
@@ -105,7 +108,8 @@ struct PathmondCommand: AsyncParsableCommand {
         let router = CallRouter(hub: hub, policy: policyController, version: Self.version)
         let notifier = SystemdNotifier()
         let limit = ConnectionLimit(
-            maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients), logger: logger)
+            maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients),
+            maximumPerUser: maxClientsPerUser, logger: logger)
         let server = VarlinkServer(
             socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
             connectionLimit: limit, logger: logger,

@@ -71,6 +71,42 @@ import Testing
         }
     }
 
+    /// One user filling their share (here `nobody`, five connections against a share of three) is refused
+    /// clearly, while root, held only to the total, is still answered.
+    @Test func oneUserCannotLockOthersOut() async throws {
+        let scenario = try Self.wiredScenario(arguments: ["--max-clients-per-user", "3"])
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        let hold = """
+            import socket, sys, time
+            held, refused = [], 0
+            for _ in range(5):
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(sys.argv[1])
+                s.settimeout(1.0)
+                try:
+                    if b"io.pathmond.LimitReached" in s.recv(4096): refused += 1
+                except socket.timeout:
+                    held.append(s)
+            print(f"held {len(held)} refused {refused}", flush=True)
+            time.sleep(3)
+            """
+        let socket = scenario.daemon.socketPath
+        let script = """
+            setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c '\(hold)' \(socket) &
+            holder=$!
+            sleep 1.5
+            \(product("pathctl")) status --socket \(socket) | head -n 1
+            wait $holder
+            """
+        let result = try runCommand(["bash", "-c", script], check: false)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("held 3 refused 2"), "\(result.output)\(result.errorOutput)")
+        #expect(lines.contains { $0.hasPrefix("Path: satisfied via eth0") }, "root is still served: \(result.output)")
+        let refusalLines = scenario.daemon.log.split(separator: "\n").filter { $0.contains("client limit reached") }
+        #expect(refusalLines.count == 1, "one line per episode: \(refusalLines)")
+    }
+
     @Test func aFileAtTheSocketPathIsReportedNotDeleted() throws {
         let namespace = try NetworkNamespace()
         defer { namespace.delete() }

@@ -5,57 +5,73 @@ import Synchronization
     import Glibc
 #endif
 
-/// The most clients served at once. Past it a new client is told so (io.pathmond.LimitReached) and closed, instead
-/// of waiting unanswered in the accept queue once the descriptors run out; the log says so once per episode.
+/// How many clients are served at once, in total and per user (as dbus-daemon limits connections per user). Past a
+/// limit a new client is told so (io.pathmond.LimitReached) and closed, instead of waiting unanswered in the accept
+/// queue once the descriptors run out; the log says so once per episode, not once per client. Root is held only to
+/// the total, so one user filling their share never locks the administrator out.
 final class ConnectionLimit: Sendable {
     /// How many clients may be connected at once.
     let maximum: Int
+    /// How many of them one user (other than root) may hold.
+    let maximumPerUser: Int
     private let logger: Logger
     private struct State {
         var open = 0
-        /// Whether the current episode of refusals has been logged.
-        var isRefusing = false
-        var refusedInEpisode = 0
+        var openPerUser: [UInt32: Int] = [:]
+        /// Whether the current episode of refusals has been logged, per kind of limit.
+        var refusingTotal = false
+        var refusingUsers: Set<UInt32> = []
     }
     private let state = Mutex(State())
 
-    init(maximum: Int, logger: Logger) {
+    init(maximum: Int, maximumPerUser: Int, logger: Logger) {
         self.maximum = maximum
+        self.maximumPerUser = maximumPerUser
         self.logger = logger
     }
 
-    /// Takes a place for a new client, or returns false if none is left.
-    func admit() -> Bool {
-        let (admitted, firstRefusal) = state.withLock { state -> (Bool, Bool) in
-            guard state.open >= maximum else {
-                state.open += 1
-                return (true, false)
+    /// Takes a place for a new client of `userID`; nil when admitted, else the sentence the client is told.
+    func admit(userID: UInt32) -> String? {
+        let (refusal, firstOfEpisode) = state.withLock { state -> (String?, Bool) in
+            if state.open >= maximum {
+                defer { state.refusingTotal = true }
+                return ("pathmond serves at most \(maximum) clients at once", !state.refusingTotal)
             }
-            state.refusedInEpisode += 1
-            defer { state.isRefusing = true }
-            return (false, !state.isRefusing)
+            let mine = state.openPerUser[userID, default: 0]
+            if userID != 0 && mine >= maximumPerUser {
+                let first = state.refusingUsers.insert(userID).inserted
+                return ("pathmond serves at most \(maximumPerUser) clients of one user at once", first)
+            }
+            state.open += 1
+            state.openPerUser[userID] = mine + 1
+            return (nil, false)
         }
-        if firstRefusal {
-            logger.error("client limit reached: refusing new clients", metadata: ["maximum": "\(maximum)"])
+        if let refusal, firstOfEpisode {
+            logger.error(
+                "client limit reached: refusing new clients", metadata: ["uid": "\(userID)", "limit": "\(refusal)"])
         }
-        return admitted
+        return refusal
     }
 
-    /// Gives a client's place back. The episode ends once a tenth of the places are free again, so a limit that
-    /// is hovered around does not log a line per client.
-    func release() {
-        let ended = state.withLock { state -> Int? in
+    /// Gives a client's place back. An episode ends once a tenth of the places are free again, so a limit that is
+    /// hovered around does not log a line per client.
+    func release(userID: UInt32) {
+        let ended = state.withLock { state -> Bool in
             state.open -= 1
-            guard state.isRefusing, state.open <= maximum - max(1, maximum / 10) else { return nil }
-            defer {
-                state.isRefusing = false
-                state.refusedInEpisode = 0
+            let mine = state.openPerUser[userID, default: 1] - 1
+            state.openPerUser[userID] = mine > 0 ? mine : nil
+            var ended = false
+            if state.refusingTotal && state.open <= maximum - max(1, maximum / 10) {
+                state.refusingTotal = false
+                ended = true
             }
-            return state.refusedInEpisode
+            if state.refusingUsers.contains(userID) && mine <= maximumPerUser - max(1, maximumPerUser / 10) {
+                state.refusingUsers.remove(userID)
+                ended = true
+            }
+            return ended
         }
-        if let refused = ended {
-            logger.notice("accepting new clients again", metadata: ["refused": "\(refused)"])
-        }
+        if ended { logger.notice("accepting new clients again", metadata: ["uid": "\(userID)"]) }
     }
 
     /// The number of clients connected now.

@@ -38,14 +38,14 @@ struct VarlinkServer: Service {
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    guard limit.admit() else {
-                        let refusal = VarlinkError.limitReached(
-                            reason: "pathmond serves at most \(limit.maximum) clients at once")
-                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(error: refusal))
+                // The peer's uid (SO_PEERCRED) decides its share; read on the channel's loop, it is there at once.
+                Self.peerUserID(of: channel).flatMapThrowing { userID in
+                    if let reason = limit.admit(userID: userID) {
+                        try channel.pipeline.syncOperations.addHandler(
+                            RefusingHandler(error: .limitReached(reason: reason)))
                         return
                     }
-                    channel.closeFuture.whenComplete { _ in limit.release() }
+                    channel.closeFuture.whenComplete { _ in limit.release(userID: userID) }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
                         ClientConnectionHandler(router: router, logger: logger))
@@ -69,6 +69,16 @@ struct VarlinkServer: Service {
         try? await channel.close()
         // systemd's socket stays: clients of the next start queue on it. A socket of our own goes with us.
         if inheritedSocket == nil { unlink(socketPath) }
+    }
+
+    /// The connecting process's uid; a socket that cannot say counts as nobody's (65534), never as root's.
+    private static func peerUserID(of channel: any Channel) -> EventLoopFuture<UInt32> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(65534)
+        }
+        let credentials: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return credentials.map(\.userID).recover { _ in 65534 }
     }
 
     /// Binding replaces a stale socket file; make sure it is one: not another pathmond serving clients, and not
