@@ -13,6 +13,10 @@ final class VarlinkSocket: Sendable {
     /// may be large (a host with a thousand interfaces), so the bound is the reply bound, not the call bound.
     private let framer = Mutex(NULFramer(maximumSize: VarlinkCodec.maximumReplySize))
 
+    /// How long connecting may block: a listener whose queue is full (a stuck daemon, or one flooded with
+    /// connections) would otherwise hold the caller for ever.
+    static let connectTimeout = Duration.seconds(5)
+
     init(path: String) throws(PathmondClientError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -23,6 +27,9 @@ final class VarlinkSocket: Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        // A Unix socket's connect waits for room in the listener's queue for at most the send timeout.
+        var limit = timeval(Self.connectTimeout)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -34,6 +41,7 @@ final class VarlinkSocket: Sendable {
             switch code {
             case ENOENT, ECONNREFUSED, ENOTDIR: throw .daemonNotRunning(socketPath: path)
             case EACCES, EPERM: throw .permissionDenied(socketPath: path)
+            case EAGAIN, EINPROGRESS, ETIMEDOUT: throw .timedOut(socketPath: path)
             default: throw .system(operation: "connect to \(path)", errno: code)
             }
         }
@@ -43,8 +51,7 @@ final class VarlinkSocket: Sendable {
 
     /// Makes `receive` give up after `timeout` (nil: wait as long as it takes, as a stream must).
     func setReceiveTimeout(_ timeout: Duration?) {
-        let (seconds, attoseconds) = timeout?.components ?? (0, 0)
-        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        var value = timeout.map(timeval.init) ?? timeval()
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -92,5 +99,13 @@ final class VarlinkSocket: Sendable {
     /// Wakes a blocked `receive` (it then reports `.disconnected`); safe from any thread.
     func shutdown() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}
+
+extension timeval {
+    /// A socket timeout of `duration` (whole microseconds).
+    fileprivate init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self.init(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
     }
 }
