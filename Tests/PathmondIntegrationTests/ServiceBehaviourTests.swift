@@ -107,6 +107,23 @@ import Testing
         #expect(refusalLines.count == 1, "one line per episode: \(refusalLines)")
     }
 
+    /// A flood of protocol violations costs the log one line, not one per message (journald would drop the
+    /// daemon's own lines past its rate limit); every offender is still answered and closed.
+    @Test func aFloodOfBadMessagesCostsTheLogOneLine() async throws {
+        let scenario = try Self.wiredScenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        for _ in 0..<200 {
+            let client = try RawClient(socketPath: scenario.daemon.socketPath)
+            defer { client.close() }
+            try client.send(Array("this is not JSON\0".utf8))
+            let reply = try #require(try client.receive(timeout: .seconds(5)))
+            #expect(reply["error"] as? String == "io.pathmond.ProtocolError")
+        }
+        let lines = scenario.daemon.log.split(separator: "\n").filter { $0.contains("broke the protocol") }
+        #expect(lines.count == 1, "\(lines.count) lines")
+    }
+
     @Test func aFileAtTheSocketPathIsReportedNotDeleted() throws {
         let namespace = try NetworkNamespace()
         defer { namespace.delete() }

@@ -28,9 +28,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// Whether reading paused because of the queue above (not because replies went unread).
     private var isPausedForQueue = false
 
-    init(router: CallRouter, logger: Logger) {
+    /// Lines about misbehaving clients, shared by every connection and throttled: a client decides how often
+    /// they happen.
+    private let violations: ThrottledLog
+
+    init(router: CallRouter, logger: Logger, violations: ThrottledLog) {
         self.router = router
         self.logger = logger
+        self.violations = violations
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -85,7 +90,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         case .reply(let bytes):
             write(bytes, context: context)
         case .replyAndClose(let bytes):
-            logger.notice("closing a client that broke the protocol")
+            violations.notice("closing a client that broke the protocol")
             writeAndClose(bytes, context: context)
         case .noReply:
             break
@@ -148,7 +153,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let framing = error as? FramingError {
-            logger.notice("closing a client: \(framing)")
+            violations.notice("closing a client: \(framing)")
             writeAndClose(VarlinkCodec().encodeError(.protocolError(reason: framing.description)), context: context)
         } else {
             logger.debug("client connection error: \(error)")

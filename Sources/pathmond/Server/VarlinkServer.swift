@@ -34,6 +34,7 @@ struct VarlinkServer: Service {
         let router = router
         let logger = logger
         let limit = connectionLimit
+        let violations = ThrottledLog(logger: logger)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
@@ -48,7 +49,7 @@ struct VarlinkServer: Service {
                     channel.closeFuture.whenComplete { _ in limit.release(userID: userID) }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
-                        ClientConnectionHandler(router: router, logger: logger))
+                        ClientConnectionHandler(router: router, logger: logger, violations: violations))
                 }
             }
         let channel: any Channel
