@@ -35,3 +35,16 @@ enum BusMatchRules {
         return owner
     }
 }
+
+extension BusConnection {
+    /// Follows a well-known name's owner: `appeared` when the service starts (or is replaced), `vanished` when it
+    /// stops. On the connection's queue, like every handler.
+    func followOwner(
+        of service: String, appeared: @escaping () -> Void, vanished: @escaping () -> Void
+    ) throws(BusError) {
+        try addMatch(BusMatchRules.nameOwnerChanged(service)) { signal in
+            guard let owner = BusMatchRules.newOwner(fromBody: signal.body) else { return }
+            if owner.isEmpty { vanished() } else { appeared() }
+        }
+    }
+}

@@ -43,10 +43,8 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     func attach(to connection: BusConnection) throws(BusError) {
         self.connection = connection
         let service = ModemManagerObjects.service
-        try connection.addMatch(BusMatchRules.nameOwnerChanged(service)) { [weak self] signal in
-            guard let owner = BusMatchRules.newOwner(fromBody: signal.body) else { return }
-            if owner.isEmpty { self?.forgetModems() } else { self?.reload() }
-        }
+        try connection.followOwner(
+            of: service, appeared: { [weak self] in self?.reload() }, vanished: { [weak self] in self?.forgetModems() })
         for member in ["InterfacesAdded", "InterfacesRemoved"] {
             let rule = BusMatchRules.signal(
                 sender: service, path: ModemManagerObjects.rootPath,

@@ -31,10 +31,9 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     func attach(to connection: BusConnection) throws(BusError) {
         self.connection = connection
         let service = NetworkManagerObjects.service
-        try connection.addMatch(BusMatchRules.nameOwnerChanged(service)) { [weak self] signal in
-            guard let owner = BusMatchRules.newOwner(fromBody: signal.body) else { return }
-            if owner.isEmpty { self?.forgetDevices() } else { self?.reload() }
-        }
+        try connection.followOwner(
+            of: service, appeared: { [weak self] in self?.reload() }, vanished: { [weak self] in self?.forgetDevices() }
+        )
         for member in ["DeviceAdded", "DeviceRemoved"] {
             let rule = BusMatchRules.signal(
                 sender: service, path: NetworkManagerObjects.rootPath,

@@ -17,10 +17,7 @@ import Testing
         try networkManager.send("add ttyUSB2 1 wwan0")
 
         let (watcher, changes) = makeWatcher()
-        let problems = ProblemLog()
-        let watch = SystemBusWatch(
-            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
-        watch.start()
+        let (watch, problems) = startWatch(bus: bus, watcher: watcher)
         defer { watch.stop() }
 
         // Read at start: GUESS_YES and YES are metered, NO is not; a modem speaks for its data interface too.
@@ -60,10 +57,7 @@ import Testing
         let bus = try PrivateBus()
         defer { bus.stop() }
         let (watcher, changes) = makeWatcher()
-        let problems = ProblemLog()
-        let watch = SystemBusWatch(
-            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
-        watch.start()
+        let (watch, problems) = startWatch(bus: bus, watcher: watcher)
         defer { watch.stop() }
         let networkManager = try StandIn("networkmanager", bus: bus)
         defer { networkManager.stop() }
@@ -88,6 +82,15 @@ import Testing
         #expect(problems.entries.count == 1)
         #expect(problems.entries.first?.contains("cannot use the system bus") == true)
         #expect(watcher.meteredInterfaces.isEmpty)
+    }
+
+    /// A started watch of `watcher` on the private bus, and the problems it reports.
+    private func startWatch(bus: PrivateBus, watcher: NetworkManagerWatcher) -> (SystemBusWatch, ProblemLog) {
+        let problems = ProblemLog()
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
+        watch.start()
+        return (watch, problems)
     }
 
     private func makeWatcher() -> (NetworkManagerWatcher, Changes<[String: NetworkManagerMetered]>) {

@@ -32,24 +32,25 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// they happen.
     private let violations: ThrottledLog
 
-    init(router: CallRouter, logger: Logger, violations: ThrottledLog) {
+    /// SO_PEERCRED as the server read it on accepting (nil if the socket could not say: then no policy rights).
+    private let credentials: KernelPeerCredentials?
+
+    init(router: CallRouter, logger: Logger, violations: ThrottledLog, credentials: KernelPeerCredentials?) {
+        self.credentials = credentials
         self.router = router
         self.logger = logger
         self.violations = violations
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        // SO_PEERCRED: the uid, gid and pid the kernel recorded when the client connected. On the channel's own
-        // loop the option is read at once, so this completes before the first call can arrive.
-        if let provider = context.channel as? any SocketOptionProvider {
-            let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        // SO_PEERGROUPS: the supplementary groups the client held at connect. A client with more groups than the
+        // buffer holds gets ERANGE: it then counts by its primary group alone, which denies, never grants. On the
+        // channel's own loop the option is read at once, so this completes before the first call can arrive.
+        if let credentials, let provider = context.channel as? any SocketOptionProvider {
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            // SO_PEERGROUPS: the supplementary groups the client held at connect. A client with more groups than
-            // the buffer holds gets ERANGE: it then counts by its primary group alone, which denies, never grants.
             let groups: EventLoopFuture<KernelPeerGroups> = provider.unsafeGetSocketOption(
                 level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(KernelPeerGroups.option))
-            future.and(groups.map(Optional.some).recover { _ in nil }).whenSuccess { credentials, groups in
+            groups.map(Optional.some).recover { _ in nil }.whenSuccess { groups in
                 var slots: [UInt32] = []
                 if let groups {
                     slots.reserveCapacity(KernelPeerGroups.capacity)

@@ -39,8 +39,11 @@ struct VarlinkServer: Service {
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
-                // The peer's uid (SO_PEERCRED) decides its share; read on the channel's loop, it is there at once.
-                Self.peerUserID(of: channel).flatMapThrowing { userID in
+                // SO_PEERCRED: the uid, gid and pid the kernel recorded at connect. The uid decides the client's
+                // share; read on the channel's loop, it is there at once. A socket that cannot say counts as
+                // nobody's (65534), never as root's.
+                Self.peerCredentials(of: channel).flatMapThrowing { credentials in
+                    let userID = credentials?.userID ?? 65534
                     if let reason = limit.admit(userID: userID) {
                         try channel.pipeline.syncOperations.addHandler(
                             RefusingHandler(error: .limitReached(reason: reason)))
@@ -49,7 +52,8 @@ struct VarlinkServer: Service {
                     channel.closeFuture.whenComplete { _ in limit.release(userID: userID) }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
-                        ClientConnectionHandler(router: router, logger: logger, violations: violations))
+                        ClientConnectionHandler(
+                            router: router, logger: logger, violations: violations, credentials: credentials))
                 }
             }
         let channel: any Channel
@@ -72,14 +76,14 @@ struct VarlinkServer: Service {
         if inheritedSocket == nil { unlink(socketPath) }
     }
 
-    /// The connecting process's uid; a socket that cannot say counts as nobody's (65534), never as root's.
-    private static func peerUserID(of channel: any Channel) -> EventLoopFuture<UInt32> {
+    /// The connecting process's credentials, or nil if the socket cannot say.
+    private static func peerCredentials(of channel: any Channel) -> EventLoopFuture<KernelPeerCredentials?> {
         guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededFuture(65534)
+            return channel.eventLoop.makeSucceededFuture(nil)
         }
         let credentials: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.map(\.userID).recover { _ in 65534 }
+        return credentials.map(Optional.some).recover { _ in nil }
     }
 
     /// Binding replaces a stale socket file; make sure it is one: not another pathmond serving clients, and not
