@@ -20,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -49,16 +48,18 @@ let package = Package(
         // Pure model: no imports, no I/O.
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
-        .target(name: "Netlink", dependencies: ["CNetlink", "PathModel"], swiftSettings: strict),
+        .target(name: "Netlink", dependencies: ["CNetlink", "PathModel", "SDEvent"], swiftSettings: strict),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
         .target(
             name: "PolicyStore",
             dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
+        // The daemon's main loop: sd-event, one thread asleep in epoll until a descriptor, signal or timer fires.
+        .target(name: "SDEvent", dependencies: ["CSystemd"], swiftSettings: strict),
         // D-Bus through sd-bus: the only module that imports CSystemd's sd-bus.
-        .target(name: "DBus", dependencies: ["CSystemd"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CSystemd", "SDEvent"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
-        .target(name: "NetworkHints", dependencies: ["DBus", "PathModel"], swiftSettings: strict),
+        .target(name: "NetworkHints", dependencies: ["DBus", "PathModel", "SDEvent"], swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
         // The client library apps import.
@@ -66,12 +67,11 @@ let package = Package(
         .executableTarget(
             name: "pathmond",
             dependencies: [
-                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd",
+                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -105,6 +105,7 @@ let package = Package(
         // Optimized even in debug builds: the mutator runs 1.5 million times per `swift test`, and its time is
         // not what the fuzz tests measure. Overflow checks stay on in -O, so nothing here can hide a trap.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        .testTarget(name: "SDEventTests", dependencies: ["SDEvent"], swiftSettings: strict),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
             name: "NetlinkTests", dependencies: ["Netlink", "PathModel", "FuzzSupport"], exclude: ["Fixtures"],

@@ -1,3 +1,12 @@
-// libsystemd: sd-daemon (notify, socket activation) and sd-bus (D-Bus), as systemd's own daemons use them.
+// libsystemd: sd-daemon (notify, socket activation), sd-bus (D-Bus) and sd-event (the daemon's main loop), as
+// systemd's own daemons use them.
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+// For sd-event's loop: the eventfd that wakes it from other threads, and naming its thread (the Glibc module
+// exports neither).
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+
+// prctl is variadic, which Swift cannot call.
+static inline int pathmond_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }

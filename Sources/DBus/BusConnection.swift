@@ -1,23 +1,23 @@
 internal import CSystemd
-import Dispatch
 import Glibc
+import SDEvent
 
 /// A client connection to a D-Bus message bus through sd-bus: method calls, and signals delivered to handlers.
 ///
 /// Threading invariant (why this is `@unchecked Sendable`): sd-bus objects are not thread-safe, so every sd-bus call
-/// on `bus`, and every mutable property, is used only on `queue`, a serial queue. A Dispatch read source on the bus
-/// socket wakes that queue; `pump()` then runs `sd_bus_process` until it has nothing left, and hands the signals it
-/// collected to their handlers after it returns, so a handler may make calls (which sd-bus allows outside
-/// processing only). Calls are synchronous on `queue` with a timeout; after each one the queue is pumped again,
-/// since sd-bus may have read signals off the socket while waiting for the reply.
+/// on `bus`, and every mutable property, is used only on `loop`'s thread. The bus is attached to that sd-event loop
+/// (sd_bus_attach_event), which processes it whenever its socket is readable or a timeout is due; signals collected
+/// while processing are handed to their handlers in a job after it, so a handler may make calls (which sd-bus allows
+/// outside processing only). Calls are synchronous, with a timeout.
 public final class BusConnection: @unchecked Sendable {
-    /// The queue every use of the connection runs on: calls and `addMatch` must be made on it.
-    public let queue: DispatchQueue
+    /// The loop every use of the connection runs on: calls and `addMatch` must be made on its thread.
+    public let loop: SDEventLoop
     /// The most a method call waits for its reply.
     public let callTimeout: Duration
     private let bus: BusPointer
-    private var source: (any DispatchSourceRead)?
+    private var isAttached = false
     private var matches: [MatchBox] = []
+    private var disconnectMatch: MatchBox?
     private var pendingSignals: [(MatchBox, BusSignal)] = []
     private var disconnectHandler: ((BusError) -> Void)?
     private var isDisconnected = false
@@ -25,8 +25,8 @@ public final class BusConnection: @unchecked Sendable {
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set, else /run/dbus/system_bus_socket), or to
     /// the bus at `address` (a D-Bus address such as "unix:path=/tmp/bus"). Fails at once when the socket is
     /// missing or refuses; authentication and Hello finish before the first call returns.
-    public init(address: String? = nil, queue: DispatchQueue, callTimeout: Duration = .seconds(2)) throws(BusError) {
-        self.queue = queue
+    public init(address: String? = nil, loop: SDEventLoop, callTimeout: Duration = .seconds(2)) throws(BusError) {
+        self.loop = loop
         self.callTimeout = callTimeout
         var pointer: OpaquePointer?
         if let address {
@@ -47,38 +47,38 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     deinit {
-        // The cancel handler frees the bus, so that its socket is closed only after Dispatch stopped watching it.
-        if let source {
-            source.cancel()
-        } else {
-            sd_bus_flush_close_unref(bus.raw)
+        // Detached and freed on the loop's thread: the loop may be processing the bus right now.
+        let bus = self.bus
+        let isAttached = self.isAttached
+        let matches = UncheckedTransfer((self.matches, disconnectMatch))
+        loop.execute {
+            if isAttached { _ = sd_bus_detach_event(bus.raw) }
+            _ = sd_bus_flush_close_unref(bus.raw)
+            withExtendedLifetime(matches) {}
         }
     }
 
-    /// Starts delivering signals on `queue`. `onDisconnect` is called once, on `queue`, when the bus goes away;
+    /// Starts delivering signals on the loop. `onDisconnect` is called once, on the loop, when the bus goes away;
     /// the connection is useless after that (open a new one).
     public func start(onDisconnect: @escaping (BusError) -> Void) throws(BusError) {
-        dispatchPrecondition(condition: .onQueue(queue))
         disconnectHandler = onDisconnect
-        let descriptor = try check(sd_bus_get_fd(bus.raw))
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        let bus = self.bus
-        source.setEventHandler { [weak self] in self?.pump() }
-        // No callback can run after this: only `pump()` dispatches them, and it needs the connection alive.
-        source.setCancelHandler { _ = sd_bus_flush_close_unref(bus.raw) }
-        self.source = source
-        source.resume()
-        queue.async { [weak self] in self?.pump() }
+        // sd-bus reports a lost connection as a local signal, on a match like any other.
+        let box = MatchBox(handler: { _ in }, connection: self)
+        try check(
+            sd_bus_match_signal(
+                bus.raw, nil, nil, "/org/freedesktop/DBus/Local", "org.freedesktop.DBus.Local", "Disconnected",
+                matchCallback, box.pointer))
+        disconnectMatch = box
+        try check(sd_bus_attach_event(bus.raw, loop.unsafeRawEvent, 0))
+        isAttached = true
     }
 
     /// Calls a method and returns the reply's body. Never starts the service (NO_AUTO_START): a service that is
-    /// not running answers `org.freedesktop.DBus.Error.ServiceUnknown`. Only on `queue`.
+    /// not running answers `org.freedesktop.DBus.Error.ServiceUnknown`. Only on the loop's thread.
     public func call(
         destination: String, path: String, interface: String, member: String, arguments: [String] = []
     ) throws(BusCallError) -> [BusValue] {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard !isDisconnected else { throw .bus(.notConnected) }
-        defer { queue.async { [weak self] in self?.pump() } }
         var message: OpaquePointer?
         do {
             try check(sd_bus_message_new_method_call(bus.raw, &message, destination, path, interface, member))
@@ -112,43 +112,33 @@ public final class BusConnection: @unchecked Sendable {
         }
     }
 
-    /// Adds a match rule (D-Bus Specification, "Match Rules") and calls `handler` on `queue` for every signal it
-    /// matches, from the next `pump()` on. The rule is installed on the bus before this returns. Only on `queue`.
+    /// Adds a match rule (D-Bus Specification, "Match Rules") and calls `handler` on the loop for every signal it
+    /// matches. The rule is installed on the bus before this returns. Only on the loop's thread.
     public func addMatch(_ rule: String, handler: @escaping (BusSignal) -> Void) throws(BusError) {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard !isDisconnected else { throw .notConnected }
         let box = MatchBox(handler: handler, connection: self)
         // A floating slot (nil): the match lives as long as the bus, and the box (kept in `matches`) with it.
-        try check(sd_bus_add_match(bus.raw, nil, rule, matchCallback, Unmanaged.passUnretained(box).toOpaque()))
+        try check(sd_bus_add_match(bus.raw, nil, rule, matchCallback, box.pointer))
         matches.append(box)
     }
 
-    /// Processes everything sd-bus has read or can read now, then delivers the signals collected.
-    private func pump() {
-        guard !isDisconnected else { return }
-        while true {
-            while true {
-                let processed = sd_bus_process(bus.raw, nil)
-                if processed < 0 {
-                    disconnect(BusError(returned: processed))
-                    return
-                }
-                if processed == 0 { break }
-            }
-            // A write that did not fit the socket buffer at once waits in sd-bus; rare on a local socket.
-            if sd_bus_get_events(bus.raw) & Int32(POLLOUT) != 0 { sd_bus_flush(bus.raw) }
-            guard !pendingSignals.isEmpty else { return }
+    /// Hands the signals collected during processing to their handlers, in order.
+    private func deliverPendingSignals() {
+        while !pendingSignals.isEmpty && !isDisconnected {
             let signals = pendingSignals
             pendingSignals = []
             for (box, signal) in signals { box.handler(signal) }
-            guard !isDisconnected else { return }
         }
     }
 
     private func disconnect(_ error: BusError) {
+        guard !isDisconnected else { return }
         isDisconnected = true
         pendingSignals = []
-        source?.cancel()
+        if isAttached {
+            _ = sd_bus_detach_event(bus.raw)
+            isAttached = false
+        }
         let handler = disconnectHandler
         disconnectHandler = nil
         handler?(error)
@@ -156,6 +146,11 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Called by sd-bus during `sd_bus_process`: the signal is copied out and delivered after processing.
     fileprivate func collect(_ message: OpaquePointer, for box: MatchBox) {
+        if box === disconnectMatch {
+            // Not a signal to deliver: the connection is gone, and sd-bus must not be processed further now.
+            loop.execute { [weak self] in self?.disconnect(.notConnected) }
+            return
+        }
         guard let body = try? BusMessageReader.body(of: message) else { return }  // malformed: ignored
         func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         let signal = BusSignal(
@@ -163,6 +158,10 @@ public final class BusConnection: @unchecked Sendable {
             interface: text(sd_bus_message_get_interface(message)), member: text(sd_bus_message_get_member(message)),
             body: body)
         pendingSignals.append((box, signal))
+        if pendingSignals.count == 1 {
+            let connection = UncheckedTransfer(self)
+            loop.execute { connection.value.deliverPendingSignals() }
+        }
     }
 
     static func microseconds(_ duration: Duration) -> UInt64 {
@@ -181,8 +180,8 @@ public struct BusSignal: Sendable, Hashable {
     public var body: [BusValue]
 }
 
-/// The sd_bus pointer, handed to the source's cancel handler. @unchecked Sendable: used only on the connection's
-/// queue, and freed there once, by that handler or by deinit.
+/// The sd_bus pointer. @unchecked Sendable: used only on the connection's loop thread, and freed there once, by the
+/// job deinit queues.
 private struct BusPointer: @unchecked Sendable {
     let raw: OpaquePointer
 }
@@ -190,18 +189,21 @@ private struct BusPointer: @unchecked Sendable {
 /// What sd-bus holds as a match's userdata.
 private final class MatchBox {
     let handler: (BusSignal) -> Void
-    unowned let connection: BusConnection
+    /// Weak: the bus (and with it this box) is freed on the loop after the connection is gone.
+    weak var connection: BusConnection?
 
     init(handler: @escaping (BusSignal) -> Void, connection: BusConnection) {
         self.handler = handler
         self.connection = connection
     }
+
+    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 }
 
 /// sd-bus's callback for every match: a plain C function, so it finds its box through userdata.
 private let matchCallback: sd_bus_message_handler_t = { message, userdata, _ in
     guard let message, let userdata else { return 0 }
     let box = Unmanaged<MatchBox>.fromOpaque(userdata).takeUnretainedValue()
-    box.connection.collect(message, for: box)
+    box.connection?.collect(message, for: box)
     return 0
 }

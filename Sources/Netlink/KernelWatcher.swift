@@ -1,22 +1,24 @@
 internal import CNetlink
-import Dispatch
 import PathModel
+import SDEvent
 import Synchronization
 
 /// Watches the kernel's links, addresses, default routes and neighbours through rtnetlink and delivers them as batches of
 /// `KernelEvent`s: first a full dump, then one batch per drained read of notifications, and a new full dump whenever
 /// notifications were lost. Driven by events only: no polling, no periodic timer.
 ///
-/// @unchecked Sendable: every mutable property and every libnl call is used only on `queue`, a serial queue; the
-/// sockets are created before any of that (possibly on a thread inside another network namespace) and handed over.
+/// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread (the daemon's
+/// main loop, or a loop of its own); the sockets are created before any of that (possibly on a thread inside another
+/// network namespace) and handed over. Notifications are read the moment the loop's epoll says so, on that thread:
+/// no thread hop between the kernel and whatever the handler does.
 public final class KernelWatcher: @unchecked Sendable {
     /// The most notifications read in one wake-up before the batch is delivered anyway: a storm still yields
-    /// batches, and `stop()` gets its turn on the queue.
+    /// batches, and `stop()` gets its turn on the loop.
     static let maximumReceivesPerWakeup = 1024
     /// A bound on emptying the queue before a resync, so that an endless storm cannot hold the watcher forever.
     static let maximumDiscardsBeforeResync = 1 << 20
 
-    private let queue = DispatchQueue(label: "pathmond.netlink.watcher")
+    private let loop: SDEventLoop
     private let calls: NetlinkCalls
     private let namespacePath: String?
     /// Subscribed to the groups before any dump, so nothing falls between a dump and the notifications after it.
@@ -25,8 +27,9 @@ public final class KernelWatcher: @unchecked Sendable {
     /// unread replies behind.
     private var requests: NetlinkSocket
     private var deviceFacts: DeviceFactsCache
-    private var source: (any DispatchSourceRead)?
-    /// Where batches go: an AsyncStream's continuation, or a handler called on `queue`.
+    private var source: SDEventSource?
+    private var retry: SDEventSource?
+    /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
     private var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
     private var isStopped = false
     /// A resync that failed and waits for its retry; cleared by any resync that succeeds.
@@ -43,21 +46,34 @@ public final class KernelWatcher: @unchecked Sendable {
     ///   - receiveBufferSize: The notification socket's receive buffer, set with SO_RCVBUFFORCE (past rmem_max,
     ///     with CAP_NET_ADMIN), else with SO_RCVBUF. The default rides out storms of routes without loss.
     ///   - namespacePath: A network namespace to watch instead of the caller's, such as "/var/run/netns/NAME".
-    ///   - deviceFacts: Called on the watcher's queue when a link is first seen or renamed, to fill in
+    ///   - loop: The loop that reads notifications and runs the handler; nil: a loop on a thread of its own.
+    ///   - deviceFacts: Called on the watcher's loop when a link is first seen or renamed, to fill in
     ///     `Link.device` from sysfs; the answer is cached per (index, name).
     public convenience init(
-        receiveBufferSize: Int = 32 << 20, namespacePath: String? = nil,
+        receiveBufferSize: Int = 32 << 20, namespacePath: String? = nil, loop: SDEventLoop? = nil,
         deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts = { _, _ in .unknown }
     ) throws(NetlinkError) {
         try self.init(
-            receiveBufferSize: receiveBufferSize, namespacePath: namespacePath, deviceFacts: deviceFacts, calls: .live)
+            receiveBufferSize: receiveBufferSize, namespacePath: namespacePath, loop: loop, deviceFacts: deviceFacts,
+            calls: .live)
     }
 
     /// The seam for tests: `calls` replaces the libnl receive and dump calls.
     init(
-        receiveBufferSize: Int, namespacePath: String?,
+        receiveBufferSize: Int, namespacePath: String?, loop: SDEventLoop? = nil,
         deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts, calls: NetlinkCalls
     ) throws(NetlinkError) {
+        if let loop {
+            self.loop = loop
+            ownsLoop = false
+        } else {
+            do throws(SDEventError) {
+                self.loop = try SDEventLoop.startedOnNewThread(name: "pathmond-netlink")
+                ownsLoop = true
+            } catch {
+                throw .system(errno: error.errno)
+            }
+        }
         let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             let notifications = try NetlinkSocket(role: .notifications(receiveBufferSize: receiveBufferSize))
             return (notifications, try NetlinkSocket(role: .requests))
@@ -69,9 +85,14 @@ public final class KernelWatcher: @unchecked Sendable {
         self.calls = calls
     }
 
+    /// Whether the loop is this watcher's own, to end when it stops.
+    private let ownsLoop: Bool
+
     deinit {
-        source?.cancel()
         delivery?.finish()
+        // The sources go on the loop's thread, before the sockets they watch are closed.
+        loop.dispose([source, retry], keepingUntilThen: notifications)
+        if ownsLoop { loop.exit() }
     }
 
     /// The batches: one `.snapshot` with resync `.initial`, then one batch per drained read of notifications, and a
@@ -83,34 +104,34 @@ public final class KernelWatcher: @unchecked Sendable {
         precondition(first, "KernelWatcher.batches() has one consumer and may be called once")
         let (stream, continuation) = AsyncStream.makeStream(of: KernelBatch.self, bufferingPolicy: .unbounded)
         continuation.onTermination = { [weak self] _ in self?.stop() }
-        queue.async { self.start((deliver: { continuation.yield($0) }, finish: { continuation.finish() })) }
+        loop.execute { self.start((deliver: { continuation.yield($0) }, finish: { continuation.finish() })) }
         return stream
     }
 
-    /// The same batches as `batches()`, handed to `handler` on the watcher's own queue as soon as each is read:
+    /// The same batches as `batches()`, handed to `handler` on the watcher's loop as soon as each is read:
     /// one thread hop fewer than an AsyncStream, for a consumer whose work per batch is short and never blocks.
     /// The handler runs one batch at a time, in order. Like `batches()`, this may be called once.
     public func start(handler: @escaping @Sendable (KernelBatch) -> Void) {
         let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
         precondition(first, "KernelWatcher has one consumer: batches() or start(handler:), once")
-        queue.async { self.start((deliver: handler, finish: {})) }
+        loop.execute { self.start((deliver: handler, finish: {})) }
     }
 
     /// For tests: stops reading notifications until `resumeReading()`, so that a storm overflows the socket for
     /// certain, however fast this machine reads. Call only after the first batch has arrived.
     func suspendReading() {
-        queue.sync { source?.suspend() }
+        loop.sync { self.source?.setEnabled(false) }
     }
 
     /// For tests: reads notifications again after `suspendReading()`.
     func resumeReading() {
-        queue.sync { source?.resume() }
+        loop.sync { self.source?.setEnabled(true) }
     }
 
     /// Stops watching and finishes the stream. Safe to call more than once and from any thread; the work happens
-    /// on the watcher's queue, after whatever it is doing now.
+    /// on the watcher's loop, after whatever it is doing now.
     public func stop() {
-        queue.async { self.shutdown() }
+        loop.execute { self.shutdown() }
     }
 
     private func start(_ delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)) {
@@ -126,19 +147,14 @@ public final class KernelWatcher: @unchecked Sendable {
         isStopped = true
         source?.cancel()
         source = nil
+        retry = nil
         delivery?.finish()
         delivery = nil
     }
 
     /// Starts reading notifications; called once, after the first dump was delivered.
     private func startReading() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: notifications.fileDescriptor, queue: queue)
-        source.setEventHandler { [weak self] in self?.drain() }
-        // The descriptor must stay open until the source is cancelled, even if the watcher is gone by then.
-        let socket = notifications
-        source.setCancelHandler { withExtendedLifetime(socket) {} }
-        self.source = source
-        source.resume()
+        source = try? loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
     }
 
     /// Reads notifications until the socket is drained (or for at most `maximumReceivesPerWakeup` reads) and
@@ -206,12 +222,14 @@ public final class KernelWatcher: @unchecked Sendable {
     private func scheduleRetry(of reason: ResyncReason) {
         // The first failed dump's reason wins: an initial dump must be reported as initial.
         if pendingResync == nil { pendingResync = reason }
-        let delay = DispatchTimeInterval.milliseconds(retryDelayMilliseconds)
+        let delay = Duration.milliseconds(retryDelayMilliseconds)
         retryDelayMilliseconds = min(retryDelayMilliseconds * 2, Self.longestRetryDelayMilliseconds)
         // A one-shot retry after a failure, not a poll: a healthy watcher has no timer at all.
-        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, let pending = self.pendingResync else { return }
-            self.resync(pending)
+        retry = try? loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            retry = nil
+            guard let pending = pendingResync else { return }
+            resync(pending)
         }
     }
 

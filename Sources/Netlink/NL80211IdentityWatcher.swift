@@ -1,5 +1,5 @@
 internal import CNetlink
-import Dispatch
+import SDEvent
 import Synchronization
 
 /// Follows the SSID of every wireless interface through nl80211 (libnl-genl): subscribed to the "mlme" and "config"
@@ -9,21 +9,25 @@ import Synchronization
 ///
 /// Without cfg80211 there is no "nl80211" family: the watcher reports `.unavailable` and yields nothing.
 ///
-/// @unchecked Sendable: every mutable property and every libnl call is used only on `queue`, a serial queue; the
+/// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread; the
 /// sockets are created in `init` (possibly on a thread inside another network namespace) and handed over.
 public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendable {
     static let maximumReceivesPerWakeup = 256
 
-    private let queue = DispatchQueue(label: "pathmond.nl80211.watcher")
-    private let supportState: WiFiSupport
+    private let loop: SDEventLoop
+    private let ownsLoop: Bool
+    public let support: WiFiSupport
     /// Subscribed before the first dump, so nothing falls between the dump and the notifications after it.
     private let notifications: NL80211Socket?
     /// Requests only: GET_INTERFACE replies never mix with notifications.
     private let requests: NL80211Socket?
     private var table: [Int32: WiFiAssociation] = [:]
-    private var source: (any DispatchSourceRead)?
-    private var continuation: AsyncStream<WiFiAssociation>.Continuation?
+    private var source: SDEventSource?
+    private var retry: SDEventSource?
+    private var handler: ((WiFiAssociation) -> Void)?
     private var isStopped = false
+    /// Finishes the stream of `associations()`, if that is how the watcher is consumed.
+    private var onStop: (() -> Void)?
     private var isResyncPending = false
     private var retryDelayMilliseconds = 50
     /// Notifications and replies that could not be decoded ("…, ignoring"); for tests and diagnostics.
@@ -33,8 +37,12 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
     /// Opens the sockets, resolves nl80211 and joins its groups. Never fails: a machine without Wi-Fi, or any error
     /// on the way, gives a watcher whose `support()` says why and whose stream finishes at once.
     ///
-    /// - Parameter namespacePath: A network namespace to watch instead of the caller's ("/var/run/netns/NAME").
-    public init(namespacePath: String? = nil) {
+    /// - Parameters:
+    ///   - namespacePath: A network namespace to watch instead of the caller's ("/var/run/netns/NAME").
+    ///   - loop: The loop that reads notifications and calls the handler; nil: a loop on a thread of its own
+    ///     (made only if there is Wi-Fi to watch).
+    public init(namespacePath: String? = nil, loop: SDEventLoop? = nil) {
+        var support = WiFiSupport.available
         do throws(NetlinkError) {
             let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
                 let notifications = try NL80211Socket(nonBlocking: true)
@@ -43,66 +51,76 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
                 return (notifications, try NL80211Socket(nonBlocking: false))
             }
             (notifications, requests) = sockets
-            supportState = .available
         } catch .objectNotFound {
             (notifications, requests) = (nil, nil)
-            supportState = .unavailable(reason: "no Wi-Fi support: the kernel has no nl80211 (cfg80211)")
+            support = .unavailable(reason: "no Wi-Fi support: the kernel has no nl80211 (cfg80211)")
         } catch {
             (notifications, requests) = (nil, nil)
-            supportState = .unavailable(reason: "no Wi-Fi support: nl80211 could not be reached: \(error)")
+            support = .unavailable(reason: "no Wi-Fi support: nl80211 could not be reached: \(error)")
         }
+        if let loop {
+            (self.loop, ownsLoop) = (loop, false)
+        } else if support == .available, let own = try? SDEventLoop.startedOnNewThread(name: "pathmond-nl80211") {
+            (self.loop, ownsLoop) = (own, true)
+        } else {
+            // Nothing to watch (or no thread to watch it on): a loop that never runs, for `sync` and `stop` to use.
+            (self.loop, ownsLoop) = ((try? SDEventLoop.startedOnNewThread(name: "pathmond-nl80211"))!, true)
+            if support == .available { support = .unavailable(reason: "no Wi-Fi support: no thread to watch it") }
+        }
+        self.support = support
     }
 
     deinit {
-        source?.cancel()
-        continuation?.finish()
+        loop.dispose([source, retry], keepingUntilThen: notifications)
+        if ownsLoop { loop.exit() }
     }
 
-    public func support() async -> WiFiSupport { supportState }
-
-    public func associations() -> AsyncStream<WiFiAssociation> {
+    public func start(handler: @escaping (WiFiAssociation) -> Void) {
         let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
-        precondition(first, "NL80211IdentityWatcher.associations() has one consumer and may be called once")
+        precondition(first, "NL80211IdentityWatcher has one consumer: start(handler:) or associations(), once")
+        guard support == .available else { return }
+        let handler = UncheckedHandler(handler)
+        loop.execute {
+            guard !self.isStopped else { return }
+            self.handler = handler.call
+            self.resync()
+        }
+    }
+
+    /// The same associations as `start(handler:)` gives, as a stream; it finishes when the watcher stops, or at
+    /// once without Wi-Fi support.
+    public func associations() -> AsyncStream<WiFiAssociation> {
         let (stream, continuation) = AsyncStream.makeStream(of: WiFiAssociation.self, bufferingPolicy: .unbounded)
-        guard supportState == .available else {
+        guard support == .available else {
             continuation.finish()
             return stream
         }
         continuation.onTermination = { [weak self] _ in self?.stop() }
-        queue.async { self.start(continuation) }
+        start { continuation.yield($0) }
+        loop.execute { self.onStop = { continuation.finish() } }
         return stream
     }
 
-    public func snapshot() async -> [WiFiAssociation] {
-        await withCheckedContinuation { result in
-            queue.async { result.resume(returning: self.table.values.sorted { $0.interfaceIndex < $1.interfaceIndex }) }
-        }
+    /// What the watcher knows now: one element per wireless interface, in interface order.
+    public func snapshot() -> [WiFiAssociation] {
+        loop.sync { self.table.values.sorted { $0.interfaceIndex < $1.interfaceIndex } }
     }
 
-    /// Stops watching and finishes the stream; safe from any thread, more than once.
+    /// Stops watching; safe from any thread, more than once.
     public func stop() {
-        queue.async {
+        loop.execute {
             self.isStopped = true
             self.source?.cancel()
             self.source = nil
-            self.continuation?.finish()
-            self.continuation = nil
+            self.retry = nil
+            self.handler = nil
+            self.onStop?()
+            self.onStop = nil
         }
     }
 
-    private func start(_ continuation: AsyncStream<WiFiAssociation>.Continuation) {
-        guard !isStopped else { return continuation.finish() }
-        self.continuation = continuation
-        resync()
-    }
-
     private func startReading(_ socket: NL80211Socket) {
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fileDescriptor, queue: queue)
-        source.setEventHandler { [weak self] in self?.drain() }
-        // The descriptor must stay open until the source is cancelled, even if the watcher is gone by then.
-        source.setCancelHandler { withExtendedLifetime(socket) {} }
-        self.source = source
-        source.resume()
+        source = try? loop.watchReadable(socket.fileDescriptor) { [weak self] in self?.drain() }
     }
 
     /// Reads notifications until drained, then asks about each interface they named, once, in order.
@@ -162,13 +180,14 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
     private func scheduleRetry() {
         guard !isResyncPending else { return }
         isResyncPending = true
-        let delay = DispatchTimeInterval.milliseconds(retryDelayMilliseconds)
+        let delay = Duration.milliseconds(retryDelayMilliseconds)
         retryDelayMilliseconds = min(retryDelayMilliseconds * 2, 5_000)
         // A one-shot retry after a failure, not a poll: a healthy watcher has no timer at all.
-        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, self.isResyncPending else { return }
-            self.isResyncPending = false
-            self.resync()
+        retry = try? loop.schedule(after: delay) { [weak self] in
+            guard let self, isResyncPending else { return }
+            retry = nil
+            isResyncPending = false
+            resync()
         }
     }
 
@@ -178,9 +197,9 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
         let old = table[index]
         table[index] = association
         if let association {
-            if association != old { continuation?.yield(association) }
+            if association != old { handler?(association) }
         } else if old?.ssid != nil {
-            continuation?.yield(WiFiAssociation(interfaceIndex: index, ssid: nil))
+            handler?(WiFiAssociation(interfaceIndex: index, ssid: nil))
         }
     }
 

@@ -22,6 +22,9 @@ final class NetlinkSocket: @unchecked Sendable {
         case requests
     }
 
+    /// The buffer each notification is read into: below glibc's mmap threshold, so it comes from the heap.
+    static let notificationBufferSize = 64 * 1024
+
     init(role: Role) throws(NetlinkError) {
         let (handle, callbacks) = try LibnlAllocation.socketWithCallbacks()
         self.handle = handle
@@ -62,6 +65,12 @@ final class NetlinkSocket: @unchecked Sendable {
         let nonBlocking = nl_socket_set_nonblocking(handle)
         guard nonBlocking == 0 else { throw NetlinkError(code: nonBlocking) }
         try setReceiveBuffer(size: receiveBufferSize)
+        // libnl peeks at each datagram to size its buffer, which doubles the recvmsg calls per notification. A
+        // notification is one message sized to its object, a few KiB at most: read straight into a buffer far larger.
+        // One that does not fit reads as truncated, which the watcher treats like lost notifications (a resync).
+        nl_socket_disable_msg_peek(handle)
+        let sized = nl_socket_set_msg_buf_size(handle, Self.notificationBufferSize)
+        guard sized == 0 else { throw NetlinkError(code: sized) }
         // Off by default, but we rely on ENOBUFS to learn that notifications were lost: make it explicit.
         var noENOBUFS: Int32 = 0
         guard setOption(level: SOL_NETLINK, name: NETLINK_NO_ENOBUFS, value: &noENOBUFS) else {

@@ -23,14 +23,14 @@ public enum WiFiSupport: Sendable, Hashable {
 /// Where pathmond learns which Wi-Fi network each wireless interface is on. nl80211 in production; a fake, or a
 /// file-based source, in tests and on machines without a radio.
 public protocol WiFiIdentitySource: Sendable {
-    /// Whether the source sees Wi-Fi at all; known once it has started, `.available` until proven otherwise.
-    func support() async -> WiFiSupport
+    /// Whether the source sees Wi-Fi at all on this machine.
+    var support: WiFiSupport { get }
 
-    /// The associations: first one element per wireless interface as the source found it at start, then one per
-    /// change (a new SSID, or nil on disassociation or when the interface goes away). Finishes when the source
-    /// stops, or at once when there is no Wi-Fi support. One consumer; ending the iteration stops the source.
-    func associations() -> AsyncStream<WiFiAssociation>
+    /// Starts following associations: `handler` gets first one element per wireless interface as the source found
+    /// it, then one per change (a new SSID, or nil on disassociation or when the interface goes away), on the
+    /// source's loop. Nothing happens when there is no Wi-Fi support. Call once.
+    func start(handler: @escaping (WiFiAssociation) -> Void)
 
-    /// What the source knows now: one element per wireless interface, in interface order.
-    func snapshot() async -> [WiFiAssociation]
+    /// Stops following; safe from any thread, more than once.
+    func stop()
 }

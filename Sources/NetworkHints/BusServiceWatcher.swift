@@ -4,9 +4,9 @@ import DBus
 /// and detaches it when the connection is lost; both happen on the connection's queue.
 protocol BusServiceWatcher: AnyObject, Sendable {
     /// Adds the watcher's match rules, then reads the service's current state (rules first, so that no change
-    /// falls between the read and the signals). On the connection's queue.
+    /// falls between the read and the signals). On the connection's loop thread.
     func attach(to connection: BusConnection) throws(BusError)
-    /// The connection is gone: forget everything learnt through it and publish that. On its queue.
+    /// The connection is gone: forget everything learnt through it and publish that. On its loop thread.
     func detach()
 }
 
@@ -38,7 +38,7 @@ enum BusMatchRules {
 
 extension BusConnection {
     /// Follows a well-known name's owner: `appeared` when the service starts (or is replaced), `vanished` when it
-    /// stops. On the connection's queue, like every handler.
+    /// stops. On the connection's loop thread, like every handler.
     func followOwner(
         of service: String, appeared: @escaping () -> Void, vanished: @escaping () -> Void
     ) throws(BusError) {

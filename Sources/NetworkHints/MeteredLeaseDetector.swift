@@ -27,6 +27,11 @@ public struct MeteredLeaseDetector: Sendable {
         self.detectsApplePersonalHotspot = detectsApplePersonalHotspot
     }
 
+    /// Where DHCP clients write the leases this detector reads: a change in any of them may change its answer.
+    public var directoriesToWatch: [String] {
+        [networkdLeaseDirectory, networkManagerDirectory] + dhclientDirectories
+    }
+
     /// The indices of `links` whose current lease says "metered". `currentAddresses` (IPv4 dotted quads by
     /// index), when given for a link, rules out leases for another address: dhclient and NetworkManager keep old
     /// leases on disk, and a phone's lease from an hour ago must not make today's LAN expensive. `now` is seconds

@@ -7,7 +7,7 @@ import Synchronization
 /// swapped) and SIMs (ICCID and IMSI read once the SIM is unlocked). Identifiers stay in memory, in this object;
 /// the daemon keys them at once with `SubscriberKeyer`.
 ///
-/// @unchecked Sendable: `connection`, `modems`, `sims` and `isRunning` are used only on the connection's queue
+/// @unchecked Sendable: `connection`, `modems`, `sims` and `isRunning` are used only on the connection's loop thread
 /// (signal handlers, `attach`, `detach`); other threads read `published`, behind a lock.
 public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySource, @unchecked Sendable {
     private var connection: BusConnection?
@@ -24,7 +24,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         var subscribers: [String: CellularSubscriber] = [:]
     }
 
-    /// `onChange` is called (on the bus queue) whenever what `subscribers(forInterfaces:)` answers changes.
+    /// `onChange` is called (on the bus's loop thread) whenever what `subscribers(forInterfaces:)` answers changes.
     public init(onChange: @escaping @Sendable () -> Void) {
         self.onChange = onChange
     }

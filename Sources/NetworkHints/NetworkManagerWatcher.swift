@@ -6,7 +6,7 @@ import Synchronization
 /// PropertiesChanged on the device objects. When NetworkManager is not running there is nothing to follow and
 /// nothing is asked until it starts.
 ///
-/// @unchecked Sendable: `connection` and `devices` are used only on the connection's queue (every entry point is a
+/// @unchecked Sendable: `connection` and `devices` are used only on the connection's loop thread (every entry point is a
 /// signal handler or `attach`/`detach`, all called there); what other threads read is `published`, behind a lock.
 public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable {
     private var connection: BusConnection?
@@ -16,7 +16,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
 
-    /// `onChange` is called (on the bus queue) whenever `meteredInterfaces` changes; `onProblem` when
+    /// `onChange` is called (on the bus's loop thread) whenever `meteredInterfaces` changes; `onProblem` when
     /// NetworkManager answered something unusable (never for NetworkManager not running).
     public init(
         onChange: @escaping @Sendable () -> Void, onProblem: @escaping @Sendable (String) -> Void = { _ in }

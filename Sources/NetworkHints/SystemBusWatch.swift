@@ -1,14 +1,16 @@
 import DBus
-import Dispatch
+import SDEvent
 
 /// One connection to the system bus for the watchers that follow services on it (NetworkManager, ModemManager),
 /// opened again when the bus goes away. While the bus is missing (no D-Bus here, or not started yet) it tries again
 /// after 1 s, doubling to once a minute, and reports the failure once, not at every try.
 ///
-/// @unchecked Sendable: `connection`, `retryDelay`, `hasReportedFailure` and `isStopped` are used only on `queue`,
-/// which is also the connection's queue, so the watchers' state lives there too.
+/// @unchecked Sendable: `connection`, `retryDelay`, `hasReportedFailure` and `isStopped` are used only on `loop`'s
+/// thread, which is also the connection's, so the watchers' state lives there too.
 public final class SystemBusWatch: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "pathmond.dbus")
+    private let loop: SDEventLoop
+    private let ownsLoop: Bool
+    private var retry: SDEventSource?
     private let address: String?
     private let watchers: [any BusServiceWatcher]
     private let onProblem: @Sendable (String) -> Void
@@ -20,34 +22,50 @@ public final class SystemBusWatch: @unchecked Sendable {
     static let firstRetryDelay: Duration = .seconds(1)
     static let longestRetryDelay: Duration = .seconds(60)
 
-    /// Watches through the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set), or the bus at `address`.
+    /// Watches through the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set), or the bus at `address`, on `loop`
+    /// (nil: a loop on a thread of its own).
     public init(
         address: String? = nil, networkManager: NetworkManagerWatcher?, modemManager: ModemManagerWatcher?,
-        onProblem: @escaping @Sendable (String) -> Void
+        loop: SDEventLoop? = nil, onProblem: @escaping @Sendable (String) -> Void
     ) {
+        if let loop {
+            (self.loop, ownsLoop) = (loop, false)
+        } else {
+            // Only tests and tools come here; the daemon passes its main loop.
+            do {
+                (self.loop, ownsLoop) = (try SDEventLoop.startedOnNewThread(name: "pathmond-dbus"), true)
+            } catch {
+                fatalError("cannot start a thread for the system bus: \(error)")
+            }
+        }
         self.address = address
         self.watchers = [networkManager as (any BusServiceWatcher)?, modemManager].compactMap { $0 }
         self.onProblem = onProblem
     }
 
-    /// Connects and attaches the watchers, in the background.
-    public func start() {
-        queue.async { self.connect() }
+    deinit {
+        if ownsLoop { loop.exit() }
     }
 
-    /// Closes the connection; the watchers forget what they learnt. Waits for the queue.
+    /// Connects and attaches the watchers, in the background.
+    public func start() {
+        loop.execute { self.connect() }
+    }
+
+    /// Closes the connection; the watchers forget what they learnt. Waits for the loop.
     public func stop() {
-        queue.sync {
-            isStopped = true
-            for watcher in watchers { watcher.detach() }
-            connection = nil
+        loop.sync {
+            self.isStopped = true
+            for watcher in self.watchers { watcher.detach() }
+            self.connection = nil
+            self.retry = nil
         }
     }
 
     private func connect() {
         guard !isStopped else { return }
         do {
-            let connection = try BusConnection(address: address, queue: queue)
+            let connection = try BusConnection(address: address, loop: loop)
             for watcher in watchers { try watcher.attach(to: connection) }
             try connection.start { [weak self] error in self?.lost(error) }
             self.connection = connection
@@ -73,8 +91,9 @@ public final class SystemBusWatch: @unchecked Sendable {
     private func retryLater() {
         let delay = retryDelay
         retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in self?.connect() }
+        retry = try? loop.schedule(after: delay) { [weak self] in
+            self?.retry = nil
+            self?.connect()
+        }
     }
 }

@@ -1,21 +1,25 @@
 import Logging
 import Netlink
-import ServiceLifecycle
+import SDEvent
 
-/// Feeds the kernel's notifications into the hub, batch by batch, until shutdown. Batches are applied on the
-/// watcher's own queue, the moment they are read: the hub's work is short and never blocks, and every thread hop
-/// saved is latency every subscriber saves.
-struct KernelWatchService: Service {
+/// Feeds the kernel's notifications into the hub, batch by batch. The watcher reads them on the daemon's main loop
+/// the moment epoll says so, and the hub's work runs right there: the only thread hop between the kernel and a
+/// subscriber's socket is the fan-out to the event loop that serves it.
+struct KernelWatchService {
     let watcher: KernelWatcher
     let hub: PathHub
     let logger: Logger
-    /// Told after each batch, so hints derived from the new state (leases, SIMs) are looked up again.
-    let changes: AsyncStream<Void>.Continuation
+    /// Called on the main loop after each batch, so hints derived from the new state (leases, SIMs) follow it.
+    let afterBatch: () -> Void
+    /// Called on the main loop once the first snapshot is in the hub: clients may be served from then on.
+    let afterFirstSnapshot: () -> Void
 
-    func run() async {
+    func start() {
         let hub = hub
         let logger = logger
-        let changes = changes
+        // Called on the main loop only, where they were made.
+        let batchDone = UncheckedHandler<Void>(afterBatch)
+        let firstSnapshotDone = UncheckedHandler<Void>(afterFirstSnapshot)
         watcher.start { batch in
             switch batch.resync {
             case .initial:
@@ -28,10 +32,8 @@ struct KernelWatchService: Service {
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])
             }
             hub.apply(batch.events)
-            changes.yield()
+            if batch.resync == .initial { firstSnapshotDone.call(()) }
+            batchDone.call(())
         }
-        try? await gracefulShutdown()
-        watcher.stop()
-        changes.finish()
     }
 }

@@ -1,57 +1,114 @@
-import Dispatch
 import Logging
 import NetworkHints
 import PathModel
-import ServiceLifecycle
+import SDEvent
 
 /// What the kernel's tables do not say, looked up again whenever they or the system bus's services change: which
 /// links hold a metered DHCP lease (ANDROID_METERED, a phone hotspot), which ones NetworkManager calls metered, and
 /// which SIM sits behind each cellular link. NetworkManager and ModemManager are followed through their D-Bus
 /// signals (`SystemBusWatch`), so a change there arrives as an event, like a kernel change; nothing is polled.
-struct NetworkHintsService: Service {
-    let hub: PathHub
-    let kernelChanges: AsyncStream<Void>
-    let leases: MeteredLeaseDetector
+///
+/// Everything here runs on the daemon's main loop: the watchers' signals arrive there, and so do kernel batches.
+final class NetworkHintsService {
+    private let hub: PathHub
+    private let loop: SDEventLoop
+    private let leases: MeteredLeaseDetector
     /// Where a modem's hardware identity comes from when ModemManager cannot name its SIM.
-    let sysfsModems: any CellularIdentitySource
+    private let sysfsModems: any CellularIdentitySource
     /// Whether to follow NetworkManager and ModemManager on the system bus at all.
-    let usesSystemBus: Bool
+    private let usesSystemBus: Bool
     /// The system bus's address; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
-    let systemBusAddress: String?
-    let stateDirectory: String
-    let logger: Logger
+    private let systemBusAddress: String?
+    private let stateDirectory: String
+    private let logger: Logger
+    private var networkManager: NetworkManagerWatcher?
+    private var bus: SystemBusWatch?
+    private var cellular: FallbackCellularIdentitySource?
+    private var keyer: SubscriberKeyer?
+    /// A look-up is queued on the loop: a burst of changes, from whichever source, costs one.
+    private var isRefreshQueued = false
+    /// Follows the lease directories, so leases are read when they change, not on every kernel event.
+    private var leaseDirectories: DirectoryWatcher?
+    /// What the lease files were last read for (links and their addresses) and whether they changed since: a
+    /// route change alone never calls for reading them again.
+    private var leaseInputs: LeaseInputs?
+    private var leasesChanged = true
 
-    func run() async {
-        // Newest only: one look-up after a burst of changes, whichever source they came from.
-        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let logger = self.logger
+    init(
+        hub: PathHub, loop: SDEventLoop, leases: MeteredLeaseDetector, sysfsModems: any CellularIdentitySource,
+        usesSystemBus: Bool, systemBusAddress: String?, stateDirectory: String, logger: Logger
+    ) {
+        self.hub = hub
+        self.loop = loop
+        self.leases = leases
+        self.sysfsModems = sysfsModems
+        self.usesSystemBus = usesSystemBus
+        self.systemBusAddress = systemBusAddress
+        self.stateDirectory = stateDirectory
+        self.logger = logger
+    }
+
+    /// Follows the system bus (if asked to) and looks everything up once. On the main loop.
+    func start() {
+        let logger = logger
+        let refresh = UncheckedTransfer(self)
         let networkManager = NetworkManagerWatcher(
-            onChange: { changed.yield() }, onProblem: { logger.warning("NetworkManager: \($0)") })
-        let modemManager = ModemManagerWatcher(onChange: { changed.yield() })
-        let bus = SystemBusWatch(
-            address: systemBusAddress, networkManager: networkManager, modemManager: modemManager,
-            onProblem: { logger.notice("D-Bus: \($0)") })
-        if usesSystemBus { bus.start() }
-        defer { bus.stop() }
-        let cellular = FallbackCellularIdentitySource(usesSystemBus ? [modemManager, sysfsModems] : [sysfsModems])
-        var keyer: SubscriberKeyer?
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                for await _ in kernelChanges { changed.yield() }
-                changed.finish()
-            }
-            for await _ in changes.cancelOnGracefulShutdown() {
-                let interfaces = hub.interfaces.filter { $0.interfaceClass.kind != .loopback }
-                refreshMetered(interfaces)
-                refreshNetworkManager(interfaces, metered: networkManager.meteredInterfaces)
-                forgetIdentitiesOfRemovedLinks(present: Set(hub.interfaces.map(\.link.index)))
-                let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
-                guard !cellularLinks.isEmpty else { continue }
-                if keyer == nil { keyer = makeKeyer() }
-                if let keyer { await identifyCellular(cellularLinks, source: cellular, keyer: keyer) }
-            }
-            group.cancelAll()
+            onChange: { refresh.value.kernelChanged() }, onProblem: { logger.warning("NetworkManager: \($0)") })
+        let modemManager = ModemManagerWatcher(onChange: { refresh.value.kernelChanged() })
+        if usesSystemBus {
+            let bus = SystemBusWatch(
+                address: systemBusAddress, networkManager: networkManager, modemManager: modemManager, loop: loop,
+                onProblem: { logger.notice("D-Bus: \($0)") })
+            bus.start()
+            self.bus = bus
         }
+        self.networkManager = networkManager
+        let leases = leases
+        do {
+            let watcher = try DirectoryWatcher(directories: { leases.directoriesToWatch }, loop: loop)
+            watcher.start {
+                refresh.value.leasesChanged = true
+                refresh.value.kernelChanged()
+            }
+            leaseDirectories = watcher
+        } catch {
+            // Without inotify, leases are read on every change of the kernel's state instead.
+            logger.warning("cannot watch the DHCP lease directories (\(error)); reading them on every change")
+        }
+        cellular = FallbackCellularIdentitySource(usesSystemBus ? [modemManager, sysfsModems] : [sysfsModems])
+        kernelChanged()
+    }
+
+    func stop() {
+        bus?.stop()
+        bus = nil
+        leaseDirectories?.stop()
+        leaseDirectories = nil
+    }
+
+    /// Something the hints depend on changed (the kernel's state, NetworkManager, ModemManager): look again, once
+    /// for the whole burst, after the loop has handled what is ready now.
+    func kernelChanged() {
+        guard !isRefreshQueued else { return }
+        isRefreshQueued = true
+        let service = UncheckedTransfer(self)
+        loop.execute {
+            service.value.isRefreshQueued = false
+            service.value.refresh()
+        }
+    }
+
+    private func refresh() {
+        guard let networkManager, let cellular else { return }
+        let all = hub.interfaces
+        let interfaces = all.filter { $0.interfaceClass.kind != .loopback }
+        refreshMetered(interfaces)
+        refreshNetworkManager(interfaces, metered: networkManager.meteredInterfaces)
+        forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
+        let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
+        guard !cellularLinks.isEmpty else { return }
+        if keyer == nil { keyer = makeKeyer() }
+        if let keyer { identifyCellular(cellularLinks, source: cellular, keyer: keyer) }
     }
 
     /// Identities learnt for links that are gone would otherwise name a future link that reuses the index.
@@ -68,6 +125,11 @@ struct NetworkHintsService: Service {
         let addresses = Dictionary(
             interfaces.map { ($0.link.index, Set($0.addresses.map(\.address.description))) },
             uniquingKeysWith: { first, _ in first })
+        let inputs = LeaseInputs(
+            links: links.map { LeaseInputs.Link(index: $0.index, name: $0.name) }, addresses: addresses)
+        guard leasesChanged || leaseDirectories == nil || inputs != leaseInputs else { return }
+        leasesChanged = false
+        leaseInputs = inputs
         let metered = leases.meteredInterfaces(links: links, currentAddresses: addresses)
         guard metered != hub.context.meteredInterfaces else { return }
         logger.info("metered DHCP leases", metadata: ["interfaces": "\(metered.sorted())"])
@@ -99,16 +161,11 @@ struct NetworkHintsService: Service {
     /// the same modem moves the link to the new SIM's network.
     private func identifyCellular(
         _ cellular: [InterfaceStatus], source: FallbackCellularIdentitySource, keyer: SubscriberKeyer
-    ) async {
+    ) {
         let names = cellular.map(\.link.name)
-        // sysfs reads block: keep them off the cooperative pool.
-        let result = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    returning: Result { () throws(CellularIdentityUnavailable) in
-                        try source.subscribers(forInterfaces: names)
-                    })
-            }
+        // ModemManager's answer is in memory; sysfs files are small and local: read on the loop.
+        let result = Result { () throws(CellularIdentityUnavailable) in
+            try source.subscribers(forInterfaces: names)
         }
         guard case .success(let subscribers) = result else { return }
         let current = hub.context.identities
@@ -127,4 +184,14 @@ struct NetworkHintsService: Service {
             for (index, identity) in identities { context.identities[index] = identity }
         }
     }
+}
+
+/// What the lease look-up depends on besides the files: the links and their IPv4 addresses.
+private struct LeaseInputs: Equatable {
+    struct Link: Equatable {
+        var index: Int32
+        var name: String
+    }
+    var links: [Link]
+    var addresses: [Int32: Set<String>]
 }

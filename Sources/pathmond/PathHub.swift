@@ -4,69 +4,64 @@ import PathProtocol
 import Synchronization
 
 /// The daemon's single source of truth: the path tracker (kernel state, identities, policy) and the subscribers.
-/// Every change goes through `update`: derive what each distinct interest now sees, diff it against what was
-/// published, encode the changed ones once, then hand them to their subscribers outside the lock.
+/// Every change goes through `update`: apply it to the tracker under the lock, then, outside the lock, derive what
+/// each distinct interest now sees, diff it against what was published, encode the changed ones once, and hand them
+/// to their subscribers in one batch. GetPath and new subscribers take the lock only for a moment, however many
+/// interests an update re-derives.
 final class PathHub: Sendable {
     private struct State {
         var tracker: PathTracker
-        var subscribers: [ObjectIdentifier: any Subscriber] = [:]
+        /// Live subscribers, grouped by what they watch: one evaluation and one encoding per group.
+        var subscribers: [Interest: [ObjectIdentifier: any Subscriber]] = [:]
+        var subscriberCount = 0
         /// The last update per interest with live subscribers.
         var published: [Interest: Update] = [:]
         var generation: UInt64 = 0
-        var isReady = false
-        var readyWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Counts changes to the tracker, so a value derived outside the lock can tell whether it is still current.
+        var trackerVersion: UInt64 = 0
     }
 
     private let state: Mutex<State>
-    private let codec = VarlinkCodec()
+    /// Held for a whole update, so that two callers cannot interleave their derive-and-publish halves (the daemon
+    /// makes every change from its main loop, so it is never contended there).
+    private let updating = Mutex<Void>(())
     private let logger: Logger
+    /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
+    private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
 
-    init(evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger) {
+    init(
+        evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger,
+        fanOut: @escaping @Sendable ([(any Subscriber, Update)]) -> Void = { deliveries in
+            for (subscriber, update) in deliveries { subscriber.deliver(update) }
+        }
+    ) {
         state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
+        self.fanOut = fanOut
     }
 
-    /// Applies kernel events and publishes what changed. The first snapshot makes the hub ready.
+    /// Applies kernel events and publishes what changed.
     func apply(_ events: [KernelEvent]) {
-        let isSnapshot = events.contains(where: \.isSnapshot)
-        let waiters = update { state in
-            guard !state.isReady && isSnapshot else { return [] }
-            state.isReady = true
-            defer { state.readyWaiters = [] }
-            return state.readyWaiters
-        } change: { tracker in
-            tracker.apply(events)
-        }
-        for waiter in waiters { waiter.resume() }
+        update { tracker in tracker.apply(events) }
     }
 
     /// Changes how interfaces are classified (a reloaded configuration), and publishes what changed.
     func setEvaluator(_ evaluator: PathEvaluator) {
-        _ = update { _ in
-            []
-        } change: { tracker in
-            tracker.setEvaluator(evaluator)
-        }
+        update { tracker in tracker.setEvaluator(evaluator) }
     }
 
     /// Changes identities, detection, resolvers or policy, and publishes what changed.
     func updateContext(_ change: (inout NetworkContext) -> Void) {
-        _ = update { _ in
-            []
-        } change: { tracker in
-            tracker.updateContext(change)
-        }
+        update { tracker in tracker.updateContext(change) }
     }
 
     /// The system path.
     var systemPath: Path { state.withLock { $0.tracker.path } }
 
-    /// The path for a client's parameters, now.
+    /// The path for a client's parameters, now. Evaluated outside the lock, on a copy of the interfaces.
     func path(for parameters: PathParameters) -> Path {
-        state.withLock { state in
-            let interfaces = state.tracker.interfaces
-            return Self.value(for: .path(parameters), tracker: state.tracker, interfaces: interfaces).path!
-        }
+        let tracker = state.withLock { $0.tracker }
+        return Self.value(for: .path(parameters), tracker: tracker).path!
     }
 
     /// The identities, detection, resolvers and policy in force.
@@ -75,70 +70,91 @@ final class PathHub: Sendable {
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
-    /// Registers a subscriber and returns what it starts from; later changes arrive through `deliver`.
+    /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out.
     func subscribe(_ subscriber: any Subscriber) -> Update {
-        state.withLock { state in
-            state.subscribers[ObjectIdentifier(subscriber)] = subscriber
-            if let current = state.published[subscriber.interest] { return current }
-            let value = Self.value(
-                for: subscriber.interest, tracker: state.tracker, interfaces: state.tracker.interfaces)
-            state.generation += 1
-            let update = Update(generation: state.generation, value: value, streamedReply: encode(value))
-            state.published[subscriber.interest] = update
-            return update
+        let interest = subscriber.interest
+        var (existing, tracker, version) = state.withLock { state in
+            state.subscribers[interest, default: [:]][ObjectIdentifier(subscriber)] = subscriber
+            state.subscriberCount += 1
+            return (state.published[interest], state.tracker, state.trackerVersion)
         }
+        while existing == nil {
+            // A new interest, derived outside the lock. An update that ran meanwhile did not know the interest, so
+            // a value from before it would never be corrected: derive again from the newer tracker.
+            let value = Self.value(for: interest, tracker: tracker)
+            let bytes = encode(value)
+            (existing, tracker, version) = state.withLock { state in
+                if let published = state.published[interest] { return (published, state.tracker, version) }
+                guard state.trackerVersion == version else { return (nil, state.tracker, state.trackerVersion) }
+                state.generation += 1
+                let update = Update(generation: state.generation, value: value, streamedReply: bytes)
+                state.published[interest] = update
+                return (update, state.tracker, version)
+            }
+        }
+        return existing!
     }
 
     /// Removes a subscriber; harmless if it was never registered.
     func unsubscribe(_ subscriber: any Subscriber) {
+        let interest = subscriber.interest
         state.withLock { state in
-            state.subscribers[ObjectIdentifier(subscriber)] = nil
-            if !state.subscribers.values.contains(where: { $0.interest == subscriber.interest }) {
-                state.published[subscriber.interest] = nil
+            guard state.subscribers[interest]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return }
+            state.subscriberCount -= 1
+            if state.subscribers[interest]?.isEmpty == true {
+                state.subscribers[interest] = nil
+                state.published[interest] = nil
             }
         }
     }
 
     /// The number of live subscribers.
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    var subscriberCount: Int { state.withLock { $0.subscriberCount } }
 
-    /// Runs `change` on the tracker under the lock, then re-derives every watched interest and hands the ones
-    /// that changed to their subscribers outside the lock. Generations keep a subscriber from going back to an
-    /// older value when two callers publish at once.
-    private func update(
-        _ prepare: (inout State) -> [CheckedContinuation<Void, Never>],
-        change: (inout PathTracker) -> Path?
-    ) -> [CheckedContinuation<Void, Never>] {
-        let (systemChange, deliveries, waiters) = state.withLock {
-            state -> (Path?, [(any Subscriber, Update)], [CheckedContinuation<Void, Never>]) in
-            let waiters = prepare(&state)
-            let systemChange = change(&state.tracker)
-            let interfaces = state.tracker.interfaces
-            var changed: [Interest: Update] = [:]
-            for interest in Set(state.subscribers.values.map(\.interest)) {
-                let value = Self.value(for: interest, tracker: state.tracker, interfaces: interfaces)
-                guard state.published[interest]?.value != value else { continue }
-                state.generation += 1
-                let update = Update(generation: state.generation, value: value, streamedReply: encode(value))
-                state.published[interest] = update
-                changed[interest] = update
+    /// The number of distinct interests subscribers watch.
+    var interestCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Runs `change` on the tracker under the lock, re-derives every watched interest outside it, then publishes
+    /// the changed ones under the lock again and hands them to the fan-out outside it. Generations keep a
+    /// subscriber from going back to an older value.
+    private func update(_ change: (inout PathTracker) -> Path?) {
+        updating.withLock { _ in
+            let (systemChange, tracker, watched) = state.withLock { state in
+                let systemChange = change(&state.tracker)
+                state.trackerVersion += 1
+                return (systemChange, state.tracker, state.published)
             }
-            let deliveries = state.subscribers.values.compactMap { subscriber in
-                changed[subscriber.interest].map { (subscriber, $0) }
+            var changed: [(Interest, Published, [UInt8])] = []
+            for (interest, published) in watched {
+                let value = Self.value(for: interest, tracker: tracker)
+                guard published.value != value else { continue }
+                changed.append((interest, value, encode(value)))
             }
-            return (systemChange, deliveries, waiters)
+            let deliveries =
+                changed.isEmpty
+                ? []
+                : state.withLock { state -> [(any Subscriber, Update)] in
+                    var deliveries: [(any Subscriber, Update)] = []
+                    for (interest, value, bytes) in changed {
+                        // Unsubscribed meanwhile: nobody to tell.
+                        guard let subscribers = state.subscribers[interest] else { continue }
+                        state.generation += 1
+                        let update = Update(generation: state.generation, value: value, streamedReply: bytes)
+                        state.published[interest] = update
+                        for subscriber in subscribers.values { deliveries.append((subscriber, update)) }
+                    }
+                    return deliveries
+                }
+            // Subscribers first: the log line is for people, the update is what they wait for.
+            if !deliveries.isEmpty { fanOut(deliveries) }
+            if let systemChange { logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)"]) }
         }
-        // Subscribers first: the log line is for people, the update is what they wait for.
-        for (subscriber, update) in deliveries { subscriber.deliver(update) }
-        if let systemChange { logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)"]) }
-        return waiters
     }
 
-    private static func value(
-        for interest: Interest, tracker: PathTracker, interfaces: [InterfaceStatus]
-    ) -> Published {
+    private static func value(for interest: Interest, tracker: PathTracker) -> Published {
         let evaluator = tracker.evaluator
         let resolvers = tracker.context.resolvers
+        let interfaces = tracker.interfaces
         switch interest {
         case .path(let parameters):
             return .path(evaluator.path(from: interfaces, resolvers: resolvers, parameters: parameters))
@@ -148,32 +164,11 @@ final class PathHub: Sendable {
         }
     }
 
+    /// The streamed reply, written without Foundation: this runs once per changed interest on every change.
     private func encode(_ value: Published) -> [UInt8] {
         switch value {
-        case .path(let path):
-            return codec.encodeReply(Methods.PathReply(path: WirePath(path)), continues: true)
-        case .flow(let status):
-            return codec.encodeReply(Methods.FlowReply(status: WireFlowStatus(status)), continues: true)
-        }
-    }
-
-    /// Wakes everyone waiting for readiness without making the hub ready: the daemon is stopping.
-    func releaseWaiters() {
-        let waiters = state.withLock { state in
-            defer { state.readyWaiters = [] }
-            return state.readyWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns once the first kernel snapshot has been applied (or `releaseWaiters` was called).
-    func waitUntilReady() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if !state.isReady { state.readyWaiters.append(continuation) }
-                return state.isReady
-            }
-            if ready { continuation.resume() }
+        case .path(let path): StreamedReplyWriter.pathReply(WirePath(path))
+        case .flow(let status): StreamedReplyWriter.flowReply(WireFlowStatus(status))
         }
     }
 }
@@ -183,13 +178,6 @@ extension Published {
     var path: Path? {
         if case .path(let path) = self { return path }
         return nil
-    }
-}
-
-extension KernelEvent {
-    fileprivate var isSnapshot: Bool {
-        if case .snapshot = self { return true }
-        return false
     }
 }
 

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Logging
+import NIOPosix
 import Netlink
 import NetworkHints
 import PathModel
 import PolicyStore
-import ServiceLifecycle
+import SDEvent
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -14,7 +15,7 @@ import ServiceLifecycle
 
 /// pathmond: follows the kernel's links, addresses and routes and serves the network path over Varlink.
 @main
-struct PathmondCommand: AsyncParsableCommand {
+struct PathmondCommand: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -41,6 +42,9 @@ struct PathmondCommand: AsyncParsableCommand {
     @Option(help: "The most clients one user other than root may hold at once.")
     var maxClientsPerUser = 1024
 
+    @Option(help: "The most distinct paths and flows one user other than root may watch at once.")
+    var maxWatchesPerUser = 512
+
     @Option(help: "The netlink receive buffer in bytes (set with SO_RCVBUFFORCE when above rmem_max).")
     var receiveBuffer = 32 * 1024 * 1024
 
@@ -65,11 +69,12 @@ struct PathmondCommand: AsyncParsableCommand {
     @Flag(help: "Do not follow NetworkManager and ModemManager on the system bus.")
     var noSystemBus = false
 
-    func run() async throws {
+    func run() throws {
+        // Before any thread exists, so that every thread inherits the mask: these signals arrive only through the
+        // main loop's signalfd (a SIGHUP sent while the daemon starts waits there instead of killing it).
+        SDEventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
         bootstrapLogging()
         let logger = Logger(label: "pathmond")
-        // Trap SIGHUP first: its default action would kill the daemon before the reload service listens.
-        ReloadService.trapHangups()
         let loader = ConfigurationLoader(explicitPath: config)
         let configuration: Configuration
         do {
@@ -79,10 +84,11 @@ struct PathmondCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        let loop = try SDEventLoop()
         let probe = SysfsDeviceProbe(root: sysfsRoot)
         let watcher: KernelWatcher
         do {
-            watcher = try KernelWatcher(receiveBufferSize: receiveBuffer) { _, name in
+            watcher = try KernelWatcher(receiveBufferSize: receiveBuffer, loop: loop) { _, name in
                 probe.facts(forInterfaceNamed: name)
             }
         } catch {
@@ -100,55 +106,67 @@ struct PathmondCommand: AsyncParsableCommand {
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger)
+            logger: logger, fanOut: FanOut.deliver)
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
-            policyFile: store.path,
-            loadProblem: loadProblem, logger: logger)
+            policyFile: store.path, loadProblem: loadProblem, loop: loop, logger: logger)
         let router = CallRouter(hub: hub, policy: policyController, version: Self.version)
         let notifier = SystemdNotifier()
         let limit = ConnectionLimit(
             maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients),
             maximumPerUser: maxClientsPerUser, logger: logger)
+        // One event loop serves every client: a change is written to all of them in one turn of it.
+        let clients = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let server = VarlinkServer(
             socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
-            connectionLimit: limit, logger: logger,
-            onListening: { notifier.notify("READY=1\nSTATUS=Serving the network path") })
+            connectionLimit: limit, interestLimit: InterestLimit(maximumPerUser: maxWatchesPerUser, logger: logger),
+            group: clients, logger: logger)
         let reload = ReloadService(
             loader: loader,
             apply: { configuration in
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
             }, notifier: notifier, logger: logger)
-        // Newest only: a look-up after a burst of batches needs to happen once, not once per batch.
-        let (kernelChanges, changes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let hints = NetworkHintsService(
-            hub: hub, kernelChanges: kernelChanges,
-            leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
+            hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
             sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
             stateDirectory: stateDir, logger: logger)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [
-                    .init(service: KernelWatchService(watcher: watcher, hub: hub, logger: logger, changes: changes)),
-                    .init(service: hints, successTerminationBehavior: .ignore),
-                    .init(
-                        service: ResolverService(
-                            reader: ResolverConfigurationReader(resolvConf: resolvConf, resolvedDirectory: resolvedDir),
-                            hub: hub, logger: logger),
-                        successTerminationBehavior: .ignore),
-                    // Without Wi-Fi (no nl80211) this service ends at once; the daemon goes on.
-                    .init(
-                        service: WiFiIdentityService(source: NL80211IdentityWatcher(), hub: hub, logger: logger),
-                        successTerminationBehavior: .ignore),
-                    .init(service: reload),
-                    .init(service: server),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            ))
-        try await group.run()
+        let resolver = ResolverService(
+            reader: ResolverConfigurationReader(resolvConf: resolvConf, resolvedDirectory: resolvedDir), hub: hub,
+            loop: loop, logger: logger)
+        let wifi = WiFiIdentityService(source: NL80211IdentityWatcher(loop: loop), hub: hub, logger: logger)
+        var failure: (any Error)?
+        KernelWatchService(
+            watcher: watcher, hub: hub, logger: logger, afterBatch: { hints.kernelChanged() },
+            afterFirstSnapshot: {
+                do {
+                    try server.start()
+                    notifier.notify("READY=1\nSTATUS=Serving the network path")
+                } catch {
+                    failure = error
+                    loop.exit(code: 1)
+                }
+            }
+        ).start()
+        hints.start()
+        resolver.start()
+        // Without Wi-Fi (no nl80211) this does nothing; the daemon goes on.
+        wifi.start()
+        let signals = [
+            try reload.start(on: loop),
+            try loop.onSignal(SIGTERM) { loop.exit() },
+            try loop.onSignal(SIGINT) { loop.exit() },
+        ]
+        loop.run()
         notifier.notify("STOPPING=1")
+        withExtendedLifetime(signals) {}
+        server.stop()
+        watcher.stop()
+        wifi.stop()
+        resolver.stop()
+        hints.stop()
+        try? clients.syncShutdownGracefully()
+        if let failure { throw failure }
     }
 
     /// Loads the policy. A damaged file does not stop the daemon: it was kept aside, what could be salvaged is in

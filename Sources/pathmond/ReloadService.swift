@@ -1,7 +1,6 @@
-import Dispatch
 import Logging
 import PathModel
-import ServiceLifecycle
+import SDEvent
 
 #if canImport(Glibc)
     import Glibc
@@ -10,27 +9,16 @@ import ServiceLifecycle
 /// SIGHUP (`systemctl reload pathmond`) re-reads the configuration and applies it without a restart: the same
 /// process, the same clients, the path re-derived under the new rules. A file that cannot be used is reported at
 /// priority err and the configuration in force stays.
-struct ReloadService: Service {
+struct ReloadService {
     let loader: ConfigurationLoader
-    let apply: @Sendable (Configuration) -> Void
+    let apply: (Configuration) -> Void
     let notifier: SystemdNotifier
     let logger: Logger
 
-    func run() async throws {
-        // A signal source, not an async sequence of signals: it stops at once on shutdown, where an iterator
-        // waiting for the next SIGHUP would hold the service group open.
-        let queue = DispatchQueue(label: "pathmond.reload")
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        source.setEventHandler { reload() }
-        source.resume()
-        try? await gracefulShutdown()
-        source.cancel()
-    }
-
-    /// Ignores SIGHUP's default action (termination) until the reload service handles it: called first thing at
-    /// start, so a reload sent while the daemon starts is never fatal.
-    static func trapHangups() {
-        signal(SIGHUP, SIG_IGN)
+    /// Reloads on each SIGHUP, through the loop's signalfd. SIGHUP must be blocked since start (the daemon blocks
+    /// it first thing, so a reload sent while it starts waits instead of killing it). Keep the source.
+    func start(on loop: SDEventLoop) throws(SDEventError) -> SDEventSource {
+        try loop.onSignal(SIGHUP) { reload() }
     }
 
     func reload() {

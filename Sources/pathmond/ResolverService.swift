@@ -1,34 +1,51 @@
 import Logging
 import NetworkHints
 import PathModel
-import ServiceLifecycle
+import SDEvent
 
 /// Feeds the resolver configuration (resolv.conf, systemd-resolved's per-link servers) into the hub, read again
 /// whenever inotify says one of its files changed, so `supportsDNS` follows the machine's resolver.
-struct ResolverService: Service {
-    let reader: ResolverConfigurationReader
-    let hub: PathHub
-    let logger: Logger
+final class ResolverService {
+    private let reader: ResolverConfigurationReader
+    private let hub: PathHub
+    private let loop: SDEventLoop
+    private let logger: Logger
+    private var watcher: ResolverWatcher?
 
-    func run() async {
-        let watcher: ResolverWatcher
+    init(reader: ResolverConfigurationReader, hub: PathHub, loop: SDEventLoop, logger: Logger) {
+        self.reader = reader
+        self.hub = hub
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// Reads the configuration now and follows it from then on; on the main loop.
+    func start() {
+        let hub = hub
+        let logger = logger
         do {
-            watcher = try ResolverWatcher(reader: reader)
+            let watcher = try ResolverWatcher(reader: reader, loop: loop)
+            watcher.start(
+                handler: { configuration in
+                    logger.debug(
+                        "resolver configuration",
+                        metadata: [
+                            "global": "\(configuration.globalServers.count)",
+                            "links": "\(configuration.linkServers.count)",
+                        ])
+                    hub.updateContext { $0.resolvers = configuration }
+                },
+                // Without inotify the configuration is read once: better than claiming no DNS at all.
+                watchFailed: { logger.warning("cannot watch the resolver configuration (\($0)); read once") })
+            self.watcher = watcher
         } catch {
-            // Without inotify the configuration is read once: better than claiming no DNS at all.
             logger.warning("cannot watch the resolver configuration (\(error)); read once")
             let configuration = reader.read()
             hub.updateContext { $0.resolvers = configuration }
-            return
         }
-        defer { watcher.stop() }
-        for await configuration in watcher.configurations().cancelOnGracefulShutdown() {
-            logger.debug(
-                "resolver configuration",
-                metadata: [
-                    "global": "\(configuration.globalServers.count)", "links": "\(configuration.linkServers.count)",
-                ])
-            hub.updateContext { $0.resolvers = configuration }
-        }
+    }
+
+    func stop() {
+        watcher?.stop()
     }
 }

@@ -10,7 +10,7 @@ import Testing
 
     @Test func withoutCfg80211TheWatcherReportsNoSupportAndYieldsNothing() async throws {
         let watcher = NL80211IdentityWatcher()
-        let support = await watcher.support()
+        let support = watcher.support
         if Self.hasCfg80211 {
             #expect(support == .available)
             return
@@ -23,7 +23,7 @@ import Testing
         var received: [WiFiAssociation] = []
         for await association in watcher.associations() { received.append(association) }
         #expect(received.isEmpty)
-        #expect(await watcher.snapshot().isEmpty)
+        #expect(watcher.snapshot().isEmpty)
         watcher.stop()
     }
 
@@ -31,10 +31,10 @@ import Testing
         try await withTestNamespace { namespace in
             let watcher = NL80211IdentityWatcher(namespacePath: namespace.path)
             defer { watcher.stop() }
-            if await watcher.support() == .available {
+            if watcher.support == .available {
                 // cfg80211 is there, but no wiphy lives in a fresh namespace: the dump is empty.
                 _ = watcher.associations()
-                #expect(await watcher.snapshot().isEmpty)
+                #expect(watcher.snapshot().isEmpty)
             } else {
                 #expect(!Self.hasCfg80211)
             }

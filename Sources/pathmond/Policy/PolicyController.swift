@@ -1,18 +1,19 @@
-import Dispatch
 import Logging
 import PathModel
 import PathProtocol
 import PolicyStore
+import SDEvent
 import Synchronization
 
 /// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
-/// the one in force, so a reply of success means the setting survives a crash. Writes run one at a time on a
-/// queue of their own: fsync must not stall the event loops that serve clients.
+/// the one in force, so a reply of success means the setting survives a crash. Writes run one at a time on the
+/// daemon's main loop, where every other change to the hub is made: fsync must not stall the event loop that serves
+/// clients, and a policy change is rare enough that kernel events can wait the few milliseconds it takes.
 final class PolicyController: Sendable {
     private let hub: PathHub
     private let store: PolicyStore
     private let logger: Logger
-    private let queue = DispatchQueue(label: "pathmond.policy")
+    private let loop: SDEventLoop
     /// Who may change policy; replaced when the configuration is reloaded.
     private let authorizer: Mutex<Authorizer>
     /// The policy file's path, for GetStatus.
@@ -22,9 +23,10 @@ final class PolicyController: Sendable {
 
     init(
         hub: PathHub, store: PolicyStore, authorizer: Authorizer, policyFile: String, loadProblem: String?,
-        logger: Logger
+        loop: SDEventLoop, logger: Logger
     ) {
         self.hub = hub
+        self.loop = loop
         self.store = store
         self.authorizer = Mutex(authorizer)
         self.policyFile = policyFile
@@ -60,7 +62,7 @@ final class PolicyController: Sendable {
         _ target: Target, by peer: PeerCredentials?, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void,
         completion: @escaping @Sendable (Result<WireNetwork, VarlinkError>) -> Void
     ) {
-        queue.async { [self] in
+        loop.execute { [self] in
             completion(
                 Result { () throws(VarlinkError) -> WireNetwork in
                     try authorize(peer)
@@ -80,7 +82,7 @@ final class PolicyController: Sendable {
         _ keyText: String, by peer: PeerCredentials?,
         completion: @escaping @Sendable (Result<Void, VarlinkError>) -> Void
     ) {
-        queue.async { [self] in
+        loop.execute { [self] in
             completion(
                 Result { () throws(VarlinkError) in
                     try authorize(peer)
@@ -115,7 +117,7 @@ final class PolicyController: Sendable {
         }
     }
 
-    /// Root or the admin group. Checked here, on the policy queue: the group database may be remote (LDAP), and
+    /// Root or the admin group. Checked here, on the main loop: the group database may be remote (LDAP), and
     /// a slow answer must not stall the event loop that serves other clients.
     private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
         if let refusal = authorizer.withLock({ $0 }).refusal(for: peer) {

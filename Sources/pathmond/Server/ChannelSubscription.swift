@@ -11,7 +11,7 @@ final class ChannelSubscription: Subscriber, Sendable {
     }
 
     let interest: Interest
-    private let channel: any Channel
+    let channel: any Channel
     /// Touched only on the channel's event loop.
     private let state: NIOLoopBoundBox<State>
 
@@ -30,7 +30,9 @@ final class ChannelSubscription: Subscriber, Sendable {
     }
 
     /// Sends now if the channel can take it, else keeps it as the one pending update. On the event loop only.
-    func send(_ update: Update) {
+    /// Without `flush` the bytes wait for the caller's `channel.flush()`: the fan-out writes to every subscriber on
+    /// a loop first and flushes after, so one loop turn serves them all.
+    func send(_ update: Update, flush: Bool = true) {
         if let last = state.value.lastGeneration, update.generation <= last { return }
         guard channel.isWritable else {
             state.value.pending = update
@@ -41,7 +43,12 @@ final class ChannelSubscription: Subscriber, Sendable {
         // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent.
         if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
         state.value.lastSent = update
-        channel.writeAndFlush(channel.allocator.buffer(bytes: update.streamedReply), promise: nil)
+        let buffer = channel.allocator.buffer(bytes: update.streamedReply)
+        if flush {
+            channel.writeAndFlush(buffer, promise: nil)
+        } else {
+            channel.write(buffer, promise: nil)
+        }
     }
 
     /// Sends the pending update once the channel is writable again. On the event loop only.

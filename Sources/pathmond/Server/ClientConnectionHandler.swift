@@ -35,8 +35,15 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// SO_PEERCRED as the server read it on accepting (nil if the socket could not say: then no policy rights).
     private let credentials: KernelPeerCredentials?
 
-    init(router: CallRouter, logger: Logger, violations: ThrottledLog, credentials: KernelPeerCredentials?) {
+    /// Distinct watches per user; the place this connection's watch holds is given back when it closes.
+    private let interestLimit: InterestLimit
+
+    init(
+        router: CallRouter, logger: Logger, violations: ThrottledLog, credentials: KernelPeerCredentials?,
+        interestLimit: InterestLimit
+    ) {
         self.credentials = credentials
+        self.interestLimit = interestLimit
         self.router = router
         self.logger = logger
         self.violations = violations
@@ -127,6 +134,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it.
     private func startWatching(_ interest: Interest, context: ChannelHandlerContext) {
+        // A socket that cannot say whose it is counts as nobody's, never as root's.
+        if let refusal = interestLimit.admit(userID: userID, interest: interest) {
+            write(VarlinkCodec().encodeError(.limitReached(reason: refusal)), context: context)
+            return
+        }
         let subscription = ChannelSubscription(interest: interest, channel: context.channel)
         self.subscription = subscription
         subscription.send(router.hub.subscribe(subscription))
@@ -145,8 +157,13 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    private var userID: UInt32 { credentials?.userID ?? 65534 }
+
     func channelInactive(context: ChannelHandlerContext) {
-        if let subscription { router.hub.unsubscribe(subscription) }
+        if let subscription {
+            router.hub.unsubscribe(subscription)
+            interestLimit.release(userID: userID, interest: subscription.interest)
+        }
         subscription = nil
         waitingFrames = []
         context.fireChannelInactive()

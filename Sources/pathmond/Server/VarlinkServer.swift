@@ -2,40 +2,48 @@ import Logging
 import NIOCore
 import NIOPosix
 import PathProtocol
-import ServiceLifecycle
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Serves io.pathmond over a Unix stream socket. It binds only once the hub holds the first kernel snapshot, so
-/// no client ever sees a path made from an empty state; `onListening` then runs (it sends READY=1).
+/// Serves io.pathmond over a Unix stream socket, on one NIO event loop. The daemon starts it only once the hub
+/// holds the first kernel snapshot, so no client ever sees a path made from an empty state.
 ///
 /// Under socket activation systemd owns the listening socket (`inheritedSocket`): clients that connect before the
 /// daemon is ready simply wait in its queue, and the socket outlives a restart.
-struct VarlinkServer: Service {
-    let socketPath: String
+final class VarlinkServer {
+    private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
-    let inheritedSocket: Int32?
-    let router: CallRouter
-    let connectionLimit: ConnectionLimit
-    let logger: Logger
-    let onListening: @Sendable () -> Void
+    private let inheritedSocket: Int32?
+    private let router: CallRouter
+    private let connectionLimit: ConnectionLimit
+    private let interestLimit: InterestLimit
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private var channel: (any Channel)?
 
-    func run() async throws {
-        // A first dump that never succeeds must not keep SIGTERM from stopping the daemon.
-        let hub = router.hub
-        await withGracefulShutdownHandler {
-            await hub.waitUntilReady()
-        } onGracefulShutdown: {
-            hub.releaseWaiters()
-        }
-        guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
+    init(
+        socketPath: String, inheritedSocket: Int32?, router: CallRouter, connectionLimit: ConnectionLimit,
+        interestLimit: InterestLimit, group: any EventLoopGroup, logger: Logger
+    ) {
+        self.interestLimit = interestLimit
+        self.socketPath = socketPath
+        self.inheritedSocket = inheritedSocket
+        self.router = router
+        self.connectionLimit = connectionLimit
+        self.group = group
+        self.logger = logger
+    }
+
+    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect.
+    func start() throws {
         let router = router
         let logger = logger
         let limit = connectionLimit
+        let interestLimit = interestLimit
         let violations = ThrottledLog(logger: logger)
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
@@ -53,26 +61,29 @@ struct VarlinkServer: Service {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
                         ClientConnectionHandler(
-                            router: router, logger: logger, violations: violations, credentials: credentials))
+                            router: router, logger: logger, violations: violations, credentials: credentials,
+                            interestLimit: interestLimit))
                 }
             }
-        let channel: any Channel
         if let inheritedSocket {
-            channel = try await bootstrap.withBoundSocket(inheritedSocket).get()
+            channel = try bootstrap.withBoundSocket(inheritedSocket).wait()
             logger.info("listening on the socket systemd passed", metadata: ["socket": "\(socketPath)"])
         } else {
             try prepareDirectory()
             try checkSocketPath()
-            channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
+            channel = try bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).wait()
             // Anyone may read the path; changing policy is checked per call, not by file mode.
             chmod(socketPath, 0o666)
             logger.info("listening", metadata: ["socket": "\(socketPath)"])
         }
-        onListening()
-        try? await gracefulShutdown()
+    }
+
+    /// Stops accepting. systemd's socket stays: clients of the next start queue on it. A socket of our own goes.
+    func stop() {
+        guard let channel else { return }
         logger.info("shutting down the server")
-        try? await channel.close()
-        // systemd's socket stays: clients of the next start queue on it. A socket of our own goes with us.
+        try? channel.close().wait()
+        self.channel = nil
         if inheritedSocket == nil { unlink(socketPath) }
     }
 

@@ -1,0 +1,148 @@
+/// Writes the replies pathmond streams on every change (a WatchPath path, a WatchFlow status) straight into bytes.
+/// These are encoded once per distinct interest on each change, so with a thousand flows watched their cost is the
+/// daemon's cost per event; JSONEncoder spends most of it on reflection and boxing. The output is byte for byte
+/// what `VarlinkCodec` writes (sorted keys, unescaped slashes, absent optionals left out), which the tests check.
+public enum StreamedReplyWriter {
+    /// `{"continues":true,"parameters":{"path":{...}}}` and its NUL.
+    public static func pathReply(_ path: WirePath) -> [UInt8] {
+        var out = JSONBytes()
+        out.raw("{\"continues\":true,\"parameters\":{\"path\":")
+        write(path, to: &out)
+        out.raw("}}")
+        return out.terminated()
+    }
+
+    /// `{"continues":true,"parameters":{"status":{...}}}` and its NUL.
+    public static func flowReply(_ status: WireFlowStatus) -> [UInt8] {
+        var out = JSONBytes()
+        out.raw("{\"continues\":true,\"parameters\":{\"status\":")
+        write(status, to: &out)
+        out.raw("}}")
+        return out.terminated()
+    }
+
+    // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
+
+    private static func write(_ path: WirePath, to out: inout JSONBytes) {
+        out.raw("{\"availableInterfaces\":[")
+        for (position, interface) in path.availableInterfaces.enumerated() {
+            if position > 0 { out.raw(",") }
+            write(interface, to: &out)
+        }
+        out.raw("],\"gateways\":[")
+        for (position, gateway) in path.gateways.enumerated() {
+            if position > 0 { out.raw(",") }
+            out.string(gateway)
+        }
+        out.raw("],\"isConstrained\":")
+        out.bool(path.isConstrained)
+        out.raw(",\"isExpensive\":")
+        out.bool(path.isExpensive)
+        out.raw(",\"status\":")
+        out.string(path.status)
+        out.raw(",\"supportsDNS\":")
+        out.bool(path.supportsDNS)
+        out.raw(",\"supportsIPv4\":")
+        out.bool(path.supportsIPv4)
+        out.raw(",\"supportsIPv6\":")
+        out.bool(path.supportsIPv6)
+        if let reason = path.unsatisfiedReason {
+            out.raw(",\"unsatisfiedReason\":")
+            out.string(reason)
+        }
+        out.raw("}")
+    }
+
+    private static func write(_ interface: WirePathInterface, to out: inout JSONBytes) {
+        out.raw("{\"index\":")
+        out.integer(Int(interface.index))
+        out.raw(",\"isConstrained\":")
+        out.bool(interface.isConstrained)
+        out.raw(",\"isExpensive\":")
+        out.bool(interface.isExpensive)
+        out.raw(",\"name\":")
+        out.string(interface.name)
+        out.raw(",\"type\":")
+        out.string(interface.type)
+        out.raw("}")
+    }
+
+    private static func write(_ status: WireFlowStatus, to out: inout JSONBytes) {
+        var separator = "{"
+        if let interface = status.betterInterface {
+            out.raw("{\"betterInterface\":")
+            out.string(interface)
+            separator = ","
+        }
+        if let addresses = status.betterInterfaceAddresses {
+            out.raw(separator + "\"betterInterfaceAddresses\":[")
+            for (position, address) in addresses.enumerated() {
+                if position > 0 { out.raw(",") }
+                out.string(address)
+            }
+            out.raw("]")
+            separator = ","
+        }
+        out.raw(separator + "\"betterPathAvailable\":")
+        out.bool(status.betterPathAvailable)
+        out.raw(",\"isViable\":")
+        out.bool(status.isViable)
+        out.raw("}")
+    }
+}
+
+/// A growing buffer of JSON text.
+struct JSONBytes {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(512) }
+
+    /// Appends text that is already JSON.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        value ? raw("true") : raw("false")
+    }
+
+    mutating func integer(_ value: Int) {
+        raw(String(value))
+    }
+
+    /// A string literal: quotes, backslashes and control characters escaped as JSONEncoder escapes them; every
+    /// other byte, UTF-8 included, as it is.
+    mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x00..<0x20:
+                raw("\\u00")
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The text and the NUL that ends a Varlink message.
+    func terminated() -> [UInt8] {
+        var bytes = bytes
+        bytes.append(0)
+        return bytes
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}
