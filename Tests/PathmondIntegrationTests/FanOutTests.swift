@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 11's correctness under the one-loop design, and issue 10's limit on distinct watches per user.
+@Suite(.serialized) struct FanOutTests {
+    /// 1,000 WatchPath subscribers and a sequence of 1,000 default-route changes, each to a new gateway. Every
+    /// subscriber sees the gateways in the order they were set, never one twice, and ends on the last one: a
+    /// subscriber that falls behind may skip states (a path is state: the newest wins), never reorder or lose
+    /// the final one.
+    @Test func everySubscriberSeesChangesInOrderAndTheFinalState() async throws {
+        raiseDescriptorLimit(to: 4096)
+        let scenario = try Scenario.start { namespace in
+            try namespace.addVeth("eth0", peer: "eth0-peer")
+            try namespace.ip("address add 10.0.0.10/16 dev eth0")
+            try namespace.ip("route add default via 10.0.0.1 dev eth0")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+
+        let subscribers = try (0..<1_000).map { _ in try RawClient(socketPath: scenario.daemon.socketPath) }
+        for subscriber in subscribers {
+            try subscriber.send(Array(#"{"method":"io.pathmond.WatchPath","more":true,"parameters":{}}"#.utf8) + [0])
+        }
+        // Each has its first reply (the current path) before the changes start.
+        for subscriber in subscribers { _ = try subscriber.receive() }
+
+        // 1,000 changes in 100 rounds of 10; each round waits until the first subscriber has its last state, so
+        // the daemon publishes about one state per round (the kernel hands a quick round over as one batch).
+        let gateways = (1...1_000).map { "10.0.\($0 / 250).\($0 % 250 + 1)" }
+        let order = Dictionary(uniqueKeysWithValues: gateways.enumerated().map { ($1, $0) })
+        var reference: [Int] = []
+        for round in stride(from: 0, to: gateways.count, by: 10) {
+            let batch = gateways[round..<round + 10]
+            try scenario.namespace.batch(batch.map { "route replace default via \($0) dev eth0" })
+            while reference.last != round + 9 {
+                reference.append(try nextGateway(subscribers[0], order: order, after: reference.last ?? -1))
+            }
+        }
+        #expect(reference.count >= 100, "the reference saw \(reference.count) states")
+
+        // The others read only now: their queues (about 100 replies) stay under the write buffer's high mark, so
+        // nothing was coalesced for them and each must have exactly the reference's sequence.
+        for (number, subscriber) in subscribers.enumerated().dropFirst() {
+            var seen: [Int] = []
+            while seen.last != gateways.count - 1 {
+                seen.append(try nextGateway(subscriber, order: order, after: seen.last ?? -1))
+            }
+            #expect(
+                seen == reference, "subscriber \(number) saw \(seen.count) states, the reference \(reference.count)")
+            if seen != reference { break }
+        }
+        print("1,000 subscribers each saw the same \(reference.count) states in order")
+        for subscriber in subscribers { subscriber.close() }
+    }
+
+    /// `nobody` may watch three distinct flows (with --max-watches-per-user 3); a fourth is refused with
+    /// io.pathmond.LimitReached, once in the log; watching one of the three again costs nothing and is served;
+    /// root is not limited.
+    @Test func distinctWatchesPerUserAreLimited() async throws {
+        let scenario = try ServiceBehaviourTests.wiredScenario(arguments: ["--max-watches-per-user", "3"])
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        let watch = """
+            import socket, sys, time
+            def watch(last_octet):
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(sys.argv[1])
+                flow = '{"interface":"eth0","localAddress":"192.0.2.10","remoteAddress":"198.51.100.%d"}' % last_octet
+                s.sendall(('{"method":"io.pathmond.WatchFlow","more":true,"parameters":{"flow":%s}}' % flow).encode() + b"\\0")
+                s.settimeout(5)
+                reply = s.recv(65536)
+                return s, (b"LimitReached" in reply, b'"continues":true' in reply)
+            held = []
+            for octet in [1, 2, 3, 4, 4, 1]:
+                s, outcome = watch(octet)
+                held.append(s)
+                print(octet, "refused" if outcome[0] else "served" if outcome[1] else "other", flush=True)
+            time.sleep(0.5)
+            """
+        // Where nobody can read it: the scenario's directory is root's alone.
+        let program = "/tmp/pathmond-watch-limit-\(getpid()).py"
+        try watch.write(toFile: program, atomically: true, encoding: .utf8)
+        defer { unlink(program) }
+        chmod(program, 0o644)
+        let result = try runCommand(
+            [
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", program,
+                scenario.daemon.socketPath,
+            ], check: false)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines == ["1 served", "2 served", "3 served", "4 refused", "4 refused", "1 served"],
+            "status \(result.status): \(result.output)\(result.errorOutput)")
+        let refusals = scenario.daemon.log.split(separator: "\n").filter { $0.contains("watch limit reached") }
+        #expect(refusals.count == 1, "one line per episode: \(refusals)")
+
+        // Root holds more than three distinct watches.
+        let rootClients = try (1...5).map { octet in
+            let client = try RawClient(socketPath: scenario.daemon.socketPath)
+            let flow = #"{"interface":"eth0","localAddress":"192.0.2.10","remoteAddress":"203.0.113.\#(octet)"}"#
+            let reply = try client.call(
+                #"{"method":"io.pathmond.WatchFlow","more":true,"parameters":{"flow":\#(flow)}}"#)
+            #expect(reply["continues"] as? Bool == true, "root watch \(octet): \(reply)")
+            return client
+        }
+        for client in rootClients { client.close() }
+    }
+
+    /// The position of the next path's gateway in the sequence; fails on one out of order or on silence.
+    private func nextGateway(_ client: RawClient, order: [String: Int], after last: Int) throws -> Int {
+        let message = try #require(try client.receive(timeout: .seconds(20)), "no state after position \(last)")
+        let path = (message["parameters"] as? [String: Any])?["path"] as? [String: Any]
+        let gateway = try #require((path?["gateways"] as? [String])?.first, "\(message)")
+        let position = try #require(order[gateway], "an unknown gateway \(gateway)")
+        try #require(position > last, "\(gateway) (position \(position)) after position \(last)")
+        return position
+    }
+
+    private func raiseDescriptorLimit(to wanted: rlim_t) {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = min(max(limit.rlim_cur, wanted), limit.rlim_max)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
