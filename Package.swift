@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "pathctl",
             dependencies: [
-                "PathMonitor", "PathModel",
+                "PathMonitor", "PathModel", "PathProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -2,7 +2,7 @@ import PathModel
 import PathProtocol
 
 /// A blocking connection to pathmond for one-shot calls and a path stream; `pathctl` is built on it.
-/// For an app, `PathMonitor` is the friendlier interface: asynchronous, and it reconnects.
+/// For an app, `NetworkPathMonitor` is the friendlier interface: asynchronous, and it reconnects.
 public final class PathmondConnection: Sendable {
     /// Where pathmond listens unless told otherwise.
     public static let defaultSocketPath = "/run/pathmond/io.pathmond"
@@ -54,6 +54,14 @@ public final class PathmondConnection: Sendable {
     ) throws(PathmondClientError) -> WireNetwork {
         let parameters = Methods.SetExpensiveParameters(interface: interface, key: key, expensive: expensive)
         return try call("io.pathmond.SetExpensive", parameters, reply: Methods.NetworkReply.self).network
+    }
+
+    /// io.pathmond.SetNetworkName: names the network on `interface`, or the one `key` names; nil removes the name.
+    public func setNetworkName(
+        _ name: String?, interface: String? = nil, key: String? = nil
+    ) throws(PathmondClientError) -> WireNetwork {
+        let parameters = Methods.SetNetworkNameParameters(interface: interface, key: key, name: name)
+        return try call("io.pathmond.SetNetworkName", parameters, reply: Methods.NetworkReply.self).network
     }
 
     /// io.pathmond.ForgetNetwork.

@@ -38,10 +38,17 @@ enum StatusTable {
         }
     }
 
-    static func render(path: Path, interfaces: [WireInterface], status: WireDaemonStatus?) -> String {
+    /// The path line, any warning, and the table of interfaces (already filtered by the caller).
+    static func render(
+        path: Path, interfaces: [WireInterface], status: WireDaemonStatus?, width: Int? = nil, legend: Bool = true
+    ) -> String {
         var lines = ["Path: " + summary(path)]
         if let problem = status?.policyProblem {
             lines.append("Warning: the policy file \(status?.policyFile ?? "") was damaged: \(problem)")
+        }
+        guard !interfaces.isEmpty else {
+            if legend { lines += ["", "No interfaces match."] }
+            return lines.joined(separator: "\n")
         }
         lines.append("")
         let header = [
@@ -57,14 +64,21 @@ enum StatusTable {
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
                     first ? stateText(interface) : "", first ? expensiveText(interface) : "",
-                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? (interface.network ?? "-") : "",
+                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? networkText(interface) : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
                 ])
             }
         }
-        lines.append(TextTable.render(header: header, rows: rows))
+        // Names, types and flags print whole; descriptions, addresses and gateways give way to the terminal.
+        let table = TextTable(header: header, rows: rows, shrinkable: [3, 4, 6, 7, 8])
+        lines.append(table.render(width: width, legend: legend))
         return lines.joined(separator: "\n")
+    }
+
+    /// The network's name for people (the user's, else a description), never the raw key; "-" when none.
+    private static func networkText(_ interface: WireInterface) -> String {
+        interface.networkName ?? interface.network ?? "-"
     }
 
     /// "yes (NetworkManager)", "no (user)", "no": the value and, when something decided it, what did.

@@ -1,17 +1,44 @@
 /// Columns padded to their widest cell, two spaces apart, as networkctl prints them. Cells are escaped for the
 /// terminal: names come from the daemon, and through it from whoever named an interface or a network.
-enum TextTable {
+///
+/// Given a width, the table fits it: the widest of the shrinkable columns loses a character at a time (its cells
+/// ellipsized with "…") until the lines fit or every such column is down to its minimum.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]]
+    /// Columns that may be narrowed, by index; the others (names, states) always print whole.
+    var shrinkable: Set<Int> = []
+    /// No column is narrowed below this many characters (nor below its header).
+    var minimumWidth = 8
+
     static func render(header: [String], rows: [[String]]) -> String {
+        TextTable(header: header, rows: rows).render(width: nil, legend: true)
+    }
+
+    /// The lines; `width` nil means as wide as the cells; without `legend` the header line is left out.
+    func render(width: Int?, legend: Bool) -> String {
         let rows = rows.map { $0.map(TerminalText.escaped) }
-        let widths = header.indices.map { column in
+        var widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
+        if let width {
+            let floors = header.indices.map { max(header[$0].count, min(minimumWidth, widths[$0])) }
+            var total: Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
+            while total > width {
+                let candidates = shrinkable.filter { widths[$0] > floors[$0] }
+                guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
+                widths[widest] -= 1
+            }
+        }
         func line(_ cells: [String]) -> String {
-            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }
-                .joined(separator: "  ")
+            var text = zip(cells, widths).map { cell, width in
+                let fitted = cell.count > width ? String(cell.prefix(max(0, width - 1))) + "…" : cell
+                return fitted + String(repeating: " ", count: max(0, width - fitted.count))
+            }
+            .joined(separator: "  ")
             while text.last == " " { text.removeLast() }
             return text
         }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+        return ((legend ? [line(header)] : []) + rows.map(line)).joined(separator: "\n")
     }
 }
