@@ -1,4 +1,5 @@
 import ArgumentParser
+import PathModel
 import PathMonitor
 
 /// `pathctl name TARGET "Office"`: a name for a network, shown instead of its key; `--remove` takes it away.
@@ -25,6 +26,10 @@ struct Name: ParsableCommand {
         switch (name, remove) {
         case (nil, false): throw ValidationError("Give a name for the network, or --remove to remove its name.")
         case (_?, true): throw ValidationError("Give a name or --remove, not both.")
+        case (let name?, false) where !NetworkPolicy.isValidName(name):
+            throw ValidationError(
+                "A network's name is 1 to \(NetworkPolicy.maximumNameLength) bytes, not only spaces, without control"
+                    + " characters.")
         default: break
         }
     }
