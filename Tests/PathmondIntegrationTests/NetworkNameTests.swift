@@ -36,7 +36,7 @@ import Testing
         #expect(named.status == 0, "\(named.errorOutput)")
         #expect(named.output.contains("Office"))
         let status = try Self.pathctl(["status"], socket).output
-        let eth0 = try #require(status.split(separator: "\n").first { $0.contains(" eth0 ") })
+        let eth0 = try #require(status.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "eth0" })
         #expect(eth0.contains("Office") && !eth0.contains("wired network via"), "\(eth0)")
         let networks = try Self.pathctl(["networks", "--json=short"], socket).output
         let list = try #require(try JSONSerialization.jsonObject(with: Data(networks.utf8)) as? [[String: Any]])
@@ -71,7 +71,7 @@ import Testing
         }
         let neither = try Self.pathctl(["name", key], socket)
         #expect(neither.status == 64 && neither.errorOutput.contains("Give a name for the network, or --remove"))
-        #expect(try Self.pathctl(["networks", "--json=short"], socket).output == "[]")
+        #expect(try Self.pathctl(["networks", "--json=short"], socket).output == "[]\n", "nothing was named")
     }
 
     @Test func constrainedIsNeverAutoSinceNothingDetectsIt() async throws {

@@ -70,8 +70,9 @@ enum StatusTable {
                 ])
             }
         }
-        // Names, types and flags print whole; descriptions, addresses and gateways give way to the terminal.
-        let table = TextTable(header: header, rows: rows, shrinkable: [3, 4, 6, 7, 8])
+        // Names, types and flags print whole; descriptions, addresses and gateways give way to the terminal, and
+        // on a narrow one the index and the gateways (the path line names them) go first.
+        let table = TextTable(header: header, rows: rows, shrinkable: [3, 4, 6, 7, 8], droppable: [0, 8])
         lines.append(table.render(width: width, legend: legend))
         return lines.joined(separator: "\n")
     }

@@ -2,12 +2,15 @@
 /// terminal: names come from the daemon, and through it from whoever named an interface or a network.
 ///
 /// Given a width, the table fits it: the widest of the shrinkable columns loses a character at a time (its cells
-/// ellipsized with "…") until the lines fit or every such column is down to its minimum.
+/// ellipsized with "…") until the lines fit or every such column is down to its minimum; if that is not enough,
+/// the droppable columns go, least useful first, and the shrinking starts again.
 struct TextTable {
     var header: [String]
     var rows: [[String]]
     /// Columns that may be narrowed, by index; the others (names, states) always print whole.
     var shrinkable: Set<Int> = []
+    /// Columns that may be left out on a narrow terminal, in the order they go.
+    var droppable: [Int] = []
     /// No column is narrowed below this many characters (nor below its header).
     var minimumWidth = 8
 
@@ -18,19 +21,23 @@ struct TextTable {
     /// The lines; `width` nil means as wide as the cells; without `legend` the header line is left out.
     func render(width: Int?, legend: Bool) -> String {
         let rows = rows.map { $0.map(TerminalText.escaped) }
-        var widths = header.indices.map { column in
+        let natural = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
+        var columns = Array(header.indices)
+        var widths = natural
         if let width {
-            let floors = header.indices.map { max(header[$0].count, min(minimumWidth, widths[$0])) }
-            var total: Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
-            while total > width {
-                let candidates = shrinkable.filter { widths[$0] > floors[$0] }
-                guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
-                widths[widest] -= 1
+            var dropping = droppable[...]
+            while true {
+                widths = fitted(natural, columns: columns, width: width)
+                let total = columns.map { widths[$0] }.reduce(0, +) + 2 * max(0, columns.count - 1)
+                guard total > width, let next = dropping.popFirst() else { break }
+                columns.removeAll { $0 == next }
             }
         }
         func line(_ cells: [String]) -> String {
+            let cells = columns.map { cells[$0] }
+            let widths = columns.map { widths[$0] }
             var text = zip(cells, widths).map { cell, width in
                 let fitted = cell.count > width ? String(cell.prefix(max(0, width - 1))) + "…" : cell
                 return fitted + String(repeating: " ", count: max(0, width - fitted.count))
@@ -40,5 +47,18 @@ struct TextTable {
             return text
         }
         return ((legend ? [line(header)] : []) + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// The widths after narrowing the shrinkable columns among `columns`, widest first, to fit `width`.
+    private func fitted(_ natural: [Int], columns: [Int], width: Int) -> [Int] {
+        var widths = natural
+        let floors = header.indices.map { max(header[$0].count, min(minimumWidth, natural[$0])) }
+        var total: Int { columns.map { widths[$0] }.reduce(0, +) + 2 * max(0, columns.count - 1) }
+        while total > width {
+            let candidates = shrinkable.filter { columns.contains($0) && widths[$0] > floors[$0] }
+            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[widest] -= 1
+        }
+        return widths
     }
 }
