@@ -8,6 +8,9 @@ enum GlobalArguments {
     /// Global options that stand alone.
     static let flagOptions: Set<String> = ["--no-legend", "--no-pager"]
 
+    /// Options swift-argument-parser handles itself at the root.
+    static let parserOptions: Set<Substring> = ["--generate-completion-script", "--experimental-dump-help"]
+
     /// What to run: rewritten arguments, or a usage error to print.
     enum Outcome: Equatable {
         case run([String])
@@ -19,6 +22,11 @@ enum GlobalArguments {
     static func normalize(
         _ arguments: [String], verbs: [String], defaultVerb: String, standardOutputIsTerminal: Bool
     ) -> Outcome {
+        // The parser's own machinery (completion scripts and their callbacks, the manual generator's dump) reads
+        // the command line as it is.
+        if arguments.contains(where: { $0.hasPrefix("---") || parserOptions.contains($0.split(separator: "=")[0]) }) {
+            return .run(arguments)
+        }
         var globals: [String] = []
         var index = 0
         while index < arguments.count {

@@ -36,7 +36,8 @@ import Testing
         #expect(named.status == 0, "\(named.errorOutput)")
         #expect(named.output.contains("Office"))
         let status = try Self.pathctl(["status"], socket).output
-        let eth0 = try #require(status.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "eth0" })
+        let eth0 = try #require(
+            status.split(separator: "\n").first { $0.split(separator: " ").dropFirst().first == "eth0" })
         #expect(eth0.contains("Office") && !eth0.contains("wired network via"), "\(eth0)")
         let networks = try Self.pathctl(["networks", "--json=short"], socket).output
         let list = try #require(try JSONSerialization.jsonObject(with: Data(networks.utf8)) as? [[String: Any]])

@@ -59,6 +59,14 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
+    /// The packaging generates completions and manuals through the parser's own root options: untouched.
+    @Test func completionScriptsAndTheManualDumpStillWork() throws {
+        let bash = try Self.pathctl(["--generate-completion-script", "bash"])
+        #expect(bash.status == 0 && bash.output.contains("pathctl") && bash.output.contains("set-constrained"))
+        let dump = try Self.pathctl(["--experimental-dump-help"])
+        #expect(dump.status == 0 && dump.output.contains("\"commandName\""))
+    }
+
     @Test func aPolicyVerbWithoutTargetSaysWhatIsMissing() throws {
         let neither = try Self.pathctl(["set-constrained", "--socket", "/tmp/x"])
         #expect(neither.status == 64)
