@@ -11,3 +11,5 @@
 @_exported import struct PathModel.PathParameters
 @_exported import enum PathModel.PathStatus
 @_exported import enum PathModel.UnsatisfiedReason
+// The errors pathmond answers with, inside `PathmondClientError.remote`.
+@_exported import enum PathProtocol.VarlinkError

@@ -97,7 +97,7 @@ struct Forget: ParsableCommand {
 
 /// Connects, runs one policy call, and prints the network as it now stands.
 func runPolicyChange(
-    _ options: ConnectionOptions, _ body: (PathmondConnection) throws(PathmondClientError) -> WireNetwork
+    _ options: ConnectionOptions, _ body: (PathmondConnection) throws(PathmondClientError) -> NetworkDetails
 ) throws {
     do {
         let network = try body(try options.connect())

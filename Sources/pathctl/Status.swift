@@ -36,6 +36,6 @@ struct Status: ParsableCommand {
 /// The shape of `pathctl status --json`: stable field names, those of the Varlink interface.
 struct StatusDocument: Encodable {
     let path: WirePath
-    let interfaces: [WireInterface]
-    let daemon: WireDaemonStatus
+    let interfaces: [InterfaceDetails]
+    let daemon: DaemonStatus
 }

@@ -72,4 +72,24 @@ import Testing
         #expect(!text.contains("--socket") && !text.contains("systemctl"))
         #expect(monitor.currentPath == nil)
     }
+
+    /// One-shot calls answer in the library's own types (not the protocol's Wire* structures), and pathmond's
+    /// refusals are errors an app can match without importing the protocol module.
+    @Test func oneShotCallsAnswerInLibraryTypes() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        let connection = try PathmondConnection(socketPath: scenario.daemon.socketPath)
+
+        let interfaces: [InterfaceDetails] = try connection.interfaces()
+        let eth0 = try #require(interfaces.first { $0.name == "eth0" })
+        #expect(eth0.kind == .wired && eth0.state == "usable" && eth0.routes.first?.gateway == "192.0.2.1")
+        let status: DaemonStatus = try connection.status()
+        #expect(status.networkNamespace != nil && status.policyProblem == nil)
+        let networks: [NetworkDetails] = try connection.networks()
+        #expect(networks.isEmpty)
+        #expect(throws: PathmondClientError.remote(VarlinkError.noSuchInterface(interface: "wlan9"))) {
+            try connection.setConstrained(true, interface: "wlan9")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import PathModel
+import PathMonitor
 import PathProtocol
 
 /// The path requirements (`--require wifi`, `--interface eth0`, `--family 6`, ...) applied to the rest of the
@@ -7,11 +8,11 @@ import PathProtocol
 struct InterfaceFilter {
     let parameters: PathParameters
 
-    func apply(_ interfaces: [WireInterface]) -> [WireInterface] {
+    func apply(_ interfaces: [InterfaceDetails]) -> [InterfaceDetails] {
         interfaces.filter(admits).map(narrowed)
     }
 
-    private func admits(_ interface: WireInterface) -> Bool {
+    private func admits(_ interface: InterfaceDetails) -> Bool {
         let kind = InterfaceKind(rawValue: interface.type)
         if let required = parameters.requiredInterfaceKind, kind != required { return false }
         if let kind, parameters.prohibitedInterfaceKinds.contains(kind) { return false }
@@ -21,7 +22,7 @@ struct InterfaceFilter {
         return true
     }
 
-    private func narrowed(_ interface: WireInterface) -> WireInterface {
+    private func narrowed(_ interface: InterfaceDetails) -> InterfaceDetails {
         let wantsIPv6: Bool
         switch parameters.family {
         case .any: return interface

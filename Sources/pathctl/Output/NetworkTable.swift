@@ -1,8 +1,9 @@
+import PathMonitor
 import PathProtocol
 
 /// The human-readable form of networks.
 enum NetworkTable {
-    static func render(_ networks: [WireNetwork], width: Int? = nil, legend: Bool = true) -> String {
+    static func render(_ networks: [NetworkDetails], width: Int? = nil, legend: Bool = true) -> String {
         guard !networks.isEmpty else { return legend ? "No networks remembered or attached." : "" }
         let rows = networks.map { network in
             [

@@ -1,4 +1,5 @@
 import PathModel
+import PathMonitor
 import PathProtocol
 
 /// The human-readable form of `pathctl status`.
@@ -40,7 +41,7 @@ enum StatusTable {
 
     /// The path line, any warning, and the table of interfaces (already filtered by the caller).
     static func render(
-        path: Path, interfaces: [WireInterface], status: WireDaemonStatus?, width: Int? = nil, legend: Bool = true
+        path: Path, interfaces: [InterfaceDetails], status: DaemonStatus?, width: Int? = nil, legend: Bool = true
     ) -> String {
         var lines = ["Path: " + summary(path)]
         if let problem = status?.policyProblem {
@@ -78,12 +79,12 @@ enum StatusTable {
     }
 
     /// The network's name for people (the user's, else a description), never the raw key; "-" when none.
-    private static func networkText(_ interface: WireInterface) -> String {
+    private static func networkText(_ interface: InterfaceDetails) -> String {
         interface.networkName ?? interface.network ?? "-"
     }
 
     /// "yes (NetworkManager)", "no (user)", "no": the value and, when something decided it, what did.
-    static func expensiveText(_ interface: WireInterface) -> String {
+    static func expensiveText(_ interface: InterfaceDetails) -> String {
         let value = interface.isExpensive ? "yes" : "no"
         let source: String
         switch interface.expensiveSource {
@@ -98,7 +99,7 @@ enum StatusTable {
     }
 
     /// "usable", "no-carrier (lower-layer-down)", ...
-    private static func stateText(_ interface: WireInterface) -> String {
+    private static func stateText(_ interface: InterfaceDetails) -> String {
         let readiness: String
         switch interface.state {
         case "noCarrier": readiness = "no-carrier"
