@@ -77,6 +77,21 @@ import Testing
         #expect(both.errorOutput.contains("Give either an interface or --key, not both."))
     }
 
+    /// pathmond's refusals read as sentences, not as "pathmond answered <sentence>".
+    @Test func refusalsAreSentences() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        // wwan0 has no modem behind it: no SIM, so no network to mark.
+        let result = try Self.pathctl(["set-constrained", "wwan0", "--socket", socket])
+        #expect(result.status == 1)
+        #expect(
+            result.errorOutput.contains("pathctl: the network on wwan0 is not identified yet"), "\(result.errorOutput)")
+        #expect(!result.errorOutput.contains("answered"))
+        let missing = try Self.pathctl(["set-constrained", "wlan9", "--socket", socket])
+        #expect(missing.errorOutput.contains("pathctl: no interface named wlan9"), "\(missing.errorOutput)")
+    }
+
     @Test func jsonComesShortOrPretty() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
@@ -123,6 +138,7 @@ import Testing
         let long = narrow.components(separatedBy: "\n").dropFirst().filter { $0.count > 80 }
         #expect(long.isEmpty, "every table line fits 80 columns: \(narrow)")
         #expect(narrow.contains("…"))
+        #expect(!narrow.contains("192.0.2.1…") && !narrow.contains("192.0.2.…"), "an address is whole or absent")
         #expect(narrow.contains("eth0") && narrow.contains("wwan0"))
     }
 

@@ -71,9 +71,9 @@ enum StatusTable {
                 ])
             }
         }
-        // Names, types and flags print whole; descriptions, addresses and gateways give way to the terminal, and
-        // on a narrow one the index and the gateways (the path line names them) go first.
-        let table = TextTable(header: header, rows: rows, shrinkable: [3, 4, 6, 7, 8], droppable: [0, 8])
+        // On a narrow terminal the expensive source and the network's name are ellipsized; the index, the gateways
+        // (the path line names them) and then the addresses go, since a cut address would read as another one.
+        let table = TextTable(header: header, rows: rows, shrinkable: [4, 6], droppable: [0, 8, 7])
         lines.append(table.render(width: width, legend: legend))
         return lines.joined(separator: "\n")
     }
@@ -106,6 +106,10 @@ enum StatusTable {
         case "noAddress": readiness = "no-address"
         case "noRoute": readiness = "no-route"
         default: readiness = interface.state
+        }
+        // "usable (up)" and "down (down)" say nothing twice.
+        if (interface.state == "usable" && interface.operState == "up") || interface.state == interface.operState {
+            return readiness
         }
         return "\(readiness) (\(interface.operState))"
     }

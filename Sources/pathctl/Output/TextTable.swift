@@ -13,6 +13,8 @@ struct TextTable {
     var droppable: [Int] = []
     /// No column is narrowed below this many characters (nor below its header).
     var minimumWidth = 8
+    /// Before dropping columns, shrinkable ones are narrowed only down to this many characters.
+    var comfortableWidth = 24
 
     static func render(header: [String], rows: [[String]]) -> String {
         TextTable(header: header, rows: rows).render(width: nil, legend: true)
@@ -27,12 +29,17 @@ struct TextTable {
         var columns = Array(header.indices)
         var widths = natural
         if let width {
-            var dropping = droppable[...]
-            while true {
-                widths = fitted(natural, columns: columns, width: width)
-                let total = columns.map { widths[$0] }.reduce(0, +) + 2 * max(0, columns.count - 1)
-                guard total > width, let next = dropping.popFirst() else { break }
-                columns.removeAll { $0 == next }
+            // Columns go before a name is cut below a readable width; only if that is not enough either are the
+            // names cut further.
+            for floor in [comfortableWidth, minimumWidth] {
+                columns = Array(header.indices)
+                var dropping = droppable[...]
+                while true {
+                    widths = fitted(natural, columns: columns, width: width, floor: floor)
+                    guard total(widths, columns) > width, let next = dropping.popFirst() else { break }
+                    columns.removeAll { $0 == next }
+                }
+                if total(widths, columns) <= width { break }
             }
         }
         func line(_ cells: [String]) -> String {
@@ -46,19 +53,26 @@ struct TextTable {
             while text.last == " " { text.removeLast() }
             return text
         }
-        return ((legend ? [line(header)] : []) + rows.map(line)).joined(separator: "\n")
+        // A row that only continued a column left out (a second address) would print empty.
+        let shown = rows.filter { row in columns.contains { !row[$0].isEmpty } }
+        return ((legend ? [line(header)] : []) + shown.map(line)).joined(separator: "\n")
     }
 
-    /// The widths after narrowing the shrinkable columns among `columns`, widest first, to fit `width`.
-    private func fitted(_ natural: [Int], columns: [Int], width: Int) -> [Int] {
+    /// The widths after narrowing the shrinkable columns among `columns`, widest first, to fit `width`, none below
+    /// `floor` (nor below its header).
+    private func fitted(_ natural: [Int], columns: [Int], width: Int, floor: Int) -> [Int] {
         var widths = natural
-        let floors = header.indices.map { max(header[$0].count, min(minimumWidth, natural[$0])) }
-        var total: Int { columns.map { widths[$0] }.reduce(0, +) + 2 * max(0, columns.count - 1) }
-        while total > width {
+        let floors = header.indices.map { max(header[$0].count, min(floor, natural[$0])) }
+        while total(widths, columns) > width {
             let candidates = shrinkable.filter { columns.contains($0) && widths[$0] > floors[$0] }
             guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
             widths[widest] -= 1
         }
         return widths
+    }
+
+    /// The width of a line of `columns`, two spaces apart.
+    private func total(_ widths: [Int], _ columns: [Int]) -> Int {
+        columns.map { widths[$0] }.reduce(0, +) + 2 * max(0, columns.count - 1)
     }
 }
