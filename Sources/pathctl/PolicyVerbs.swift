@@ -70,7 +70,9 @@ struct Networks: ParsableCommand {
             if let mode = options.jsonMode {
                 print(JSONOutput.encode(networks, mode: mode))
             } else {
-                print(NetworkTable.render(networks, width: TerminalWidth.current, legend: !options.noLegend))
+                let table = NetworkTable.render(networks, width: TerminalWidth.current, legend: !options.noLegend)
+                // Without a legend and without networks there is nothing to say, not even an empty line.
+                if !table.isEmpty { print(table) }
             }
         } catch {
             throw fail(error)
