@@ -142,6 +142,26 @@ import Testing
         #expect(narrow.contains("eth0") && narrow.contains("wwan0"))
     }
 
+    /// On a real terminal (a pty from script(1)) and without $COLUMNS, the width comes from the terminal itself,
+    /// and a bare --json is pretty, as networkctl's -j.
+    @Test func aTerminalGivesTheWidthAndPrettyJSON() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        let pathctl = "\(product("pathctl")) --socket \(scenario.daemon.socketPath)"
+        // In the daemon's namespace: no warning line joins the output on the terminal.
+        let result = try runCommand(
+            scenario.namespace.exec + [
+                "env", "-u", "COLUMNS", "script", "-qec", "stty cols 80; \(pathctl) status; \(pathctl) status --json",
+                "/dev/null",
+            ])
+        let lines = result.output.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
+        let table = lines.prefix { !$0.hasPrefix("{") }.dropFirst()
+        #expect(table.contains { $0.contains("INTERFACE") })
+        #expect(table.allSatisfy { $0.count <= 80 }, "\(table.joined(separator: "\n"))")
+        #expect(lines.contains("  \"daemon\": {"), "a bare --json on a terminal is pretty")
+    }
+
     @Test func requirementsNarrowTheWholeOutput() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
