@@ -126,6 +126,8 @@ let package = Package(
         .testTarget(
             name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
+        // pathctl's pure parts: argument normalisation, JSON layout, table fitting.
+        .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
             dependencies: ["PathMonitor", "PathModel", "PathProtocol", "Netlink"],
