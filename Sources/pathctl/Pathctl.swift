@@ -56,11 +56,12 @@ struct ConnectionOptions: ParsableArguments {
     var socket: String = environmentSocket ?? PathmondConnection.defaultSocketPath
 
     @Option(
+        name: .customLong("json"),
         help: ArgumentHelp(
             "Print JSON for scripts instead of a table: short (one line) or pretty; a bare --json is pretty on a"
                 + " terminal and short otherwise.",
             valueName: "short|pretty|off"))
-    var json: JSONMode = .off
+    var jsonFormat: JSONMode = .off
 
     @Flag(help: "Print tables without their header.")
     var noLegend = false
@@ -69,7 +70,10 @@ struct ConnectionOptions: ParsableArguments {
     var noPager = false
 
     /// The JSON mode, or nil for tables.
-    var jsonMode: JSONMode? { json == .off ? nil : json }
+    var jsonMode: JSONMode? { jsonFormat == .off ? nil : jsonFormat }
+
+    /// Whether JSON was asked for (verbs that print one document and leave its layout to `JSONOutput`).
+    var json: Bool { jsonMode != nil }
 
     private static let defaultSocket = PathmondConnection.defaultSocketPath
 

@@ -11,12 +11,17 @@
 /// two spaces with `"key": value` and empty containers as `[]` and `{}` (what jq prints). Keys are sorted so
 /// output is stable from run to run.
 enum JSONOutput {
-    static func encode<Value: Encodable>(_ value: Value, mode: JSONMode = .short) -> String {
+    static func encode<Value: Encodable>(_ value: Value, mode: JSONMode) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our own Codable values of strings, numbers and booleans always encode.
         let compact = String(decoding: try! encoder.encode(value), as: UTF8.self)
         return mode == .pretty ? pretty(compact) : compact
+    }
+
+    /// The earlier spelling: `pretty` false is `short`.
+    static func encode<Value: Encodable>(_ value: Value, pretty: Bool = true) -> String {
+        encode(value, mode: pretty ? .pretty : .short)
     }
 
     /// Re-indents compact JSON (JSONEncoder's output: no whitespace outside strings).
