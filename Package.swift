@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "pathctl",
             dependencies: [
-                "PathMonitor", "PathModel",
+                "PathMonitor", "PathModel", "PathProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -127,6 +127,8 @@ let package = Package(
         .testTarget(
             name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
+        // pathctl's pure parts: argument normalisation, JSON layout, table fitting.
+        .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
             dependencies: ["PathMonitor", "PathModel", "PathProtocol", "Netlink"],

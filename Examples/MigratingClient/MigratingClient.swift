@@ -76,7 +76,7 @@ struct MigratingClient: AsyncParsableCommand {
     /// The first connection: once pathmond says the path for the client's parameters is satisfied, over its
     /// interfaces in the order it prefers them, until one connects.
     private func connect(_ dialer: Dialer) async throws(ClientError) -> WatchedConnection {
-        let monitor = PathMonitor(parameters: dialer.parameters, socketPath: dialer.socketPath)
+        let monitor = NetworkPathMonitor(parameters: dialer.parameters, socketPath: dialer.socketPath)
         defer { monitor.cancel() }
         for await update in monitor.updates {
             switch update {

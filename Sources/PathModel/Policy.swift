@@ -4,14 +4,28 @@ public struct NetworkPolicy: Sendable, Hashable {
     public var isConstrained: Bool?
     /// Treat traffic as costly, whatever detection says.
     public var isExpensive: Bool?
+    /// The user's name for the network ("Office"), shown instead of its key.
+    public var name: String?
 
-    public init(isConstrained: Bool? = nil, isExpensive: Bool? = nil) {
+    public init(isConstrained: Bool? = nil, isExpensive: Bool? = nil, name: String? = nil) {
         self.isConstrained = isConstrained
         self.isExpensive = isExpensive
+        self.name = name
     }
 
     /// Nothing set: the network need not be remembered.
-    public var isEmpty: Bool { isConstrained == nil && isExpensive == nil }
+    public var isEmpty: Bool { isConstrained == nil && isExpensive == nil && name == nil }
+
+    /// The longest name, in bytes of UTF-8: a table column, not a document.
+    public static let maximumNameLength = 64
+
+    /// Whether `name` may name a network: 1 to 64 bytes of UTF-8, not only spaces, and no control characters
+    /// (C0, DEL, C1), which would garble a terminal or a log line.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...maximumNameLength).contains(name.utf8.count)
+            && name.unicodeScalars.contains { $0 != " " }
+            && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7f..<0xa0).contains($0.value) }
+    }
 }
 
 /// The user's settings for every network they have marked.

@@ -11,7 +11,7 @@ import Synchronization
 /// for await better in flow.betterPathUpdates where better { /* open a new connection, then move */ }
 /// ```
 ///
-/// Like `PathMonitor` it reconnects and subscribes again when the daemon restarts, and reports `.unavailable`
+/// Like `NetworkPathMonitor` it reconnects and subscribes again when the daemon restarts, and reports `.unavailable`
 /// meanwhile rather than guessing.
 public final class FlowMonitor: Sendable {
     /// What the monitor learns.

@@ -24,8 +24,7 @@ public enum PathmondClientError: Error, Sendable, Hashable, CustomStringConverti
     public var description: String {
         switch self {
         case .daemonNotRunning(let path):
-            return "pathmond is not running (nothing listens on \(path)); start it with 'systemctl start pathmond'"
-                + " or pass --socket"
+            return "pathmond is not running (nothing listens on \(path))"
         case .permissionDenied(let path):
             return "permission denied connecting to \(path)"
         case .system(let operation, let code):
@@ -37,7 +36,8 @@ public enum PathmondClientError: Error, Sendable, Hashable, CustomStringConverti
         case .invalidReply(let detail):
             return "unreadable reply from pathmond: \(detail)"
         case .remote(let error):
-            return "pathmond answered \(error)"
+            // pathmond's own errors are sentences; the generic Varlink ones are names, so say who gave them.
+            return error.name.hasPrefix("io.pathmond.") ? error.description : "pathmond refused the call: \(error)"
         }
     }
 }

@@ -2,7 +2,7 @@ import PathModel
 import PathProtocol
 
 /// A blocking connection to pathmond for one-shot calls and a path stream; `pathctl` is built on it.
-/// For an app, `PathMonitor` is the friendlier interface: asynchronous, and it reconnects.
+/// For an app, `NetworkPathMonitor` is the friendlier interface: asynchronous, and it reconnects.
 public final class PathmondConnection: Sendable {
     /// Where pathmond listens unless told otherwise.
     public static let defaultSocketPath = "/run/pathmond/io.pathmond"
@@ -25,35 +25,48 @@ public final class PathmondConnection: Sendable {
         try decodePath(call("io.pathmond.GetPath", Self.requirements(parameters), reply: Methods.PathReply.self))
     }
 
-    /// io.pathmond.ListInterfaces, as the wire describes each interface.
-    public func interfaces() throws(PathmondClientError) -> [WireInterface] {
+    /// io.pathmond.ListInterfaces: every interface the kernel has, loopback included, by index.
+    public func interfaces() throws(PathmondClientError) -> [InterfaceDetails] {
         try call("io.pathmond.ListInterfaces", NoParameters(), reply: Methods.InterfacesReply.self).interfaces
+            .map(InterfaceDetails.init)
     }
 
     /// io.pathmond.ListNetworks: remembered and attached networks.
-    public func networks() throws(PathmondClientError) -> [WireNetwork] {
+    public func networks() throws(PathmondClientError) -> [NetworkDetails] {
         try call("io.pathmond.ListNetworks", NoParameters(), reply: Methods.NetworksReply.self).networks
+            .map(NetworkDetails.init)
     }
 
     /// io.pathmond.GetStatus: the daemon's version and the condition of its policy file.
-    public func status() throws(PathmondClientError) -> WireDaemonStatus {
-        try call("io.pathmond.GetStatus", NoParameters(), reply: Methods.StatusReply.self).status
+    public func status() throws(PathmondClientError) -> DaemonStatus {
+        DaemonStatus(try call("io.pathmond.GetStatus", NoParameters(), reply: Methods.StatusReply.self).status)
     }
 
     /// io.pathmond.SetConstrained: Low Data Mode for the network on `interface`, or the one `key` names.
     public func setConstrained(
         _ constrained: Bool, interface: String? = nil, key: String? = nil
-    ) throws(PathmondClientError) -> WireNetwork {
+    ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetConstrainedParameters(interface: interface, key: key, constrained: constrained)
-        return try call("io.pathmond.SetConstrained", parameters, reply: Methods.NetworkReply.self).network
+        return NetworkDetails(
+            try call("io.pathmond.SetConstrained", parameters, reply: Methods.NetworkReply.self).network)
     }
 
     /// io.pathmond.SetExpensive: true or false pins the flag; nil leaves it to detection again.
     public func setExpensive(
         _ expensive: Bool?, interface: String? = nil, key: String? = nil
-    ) throws(PathmondClientError) -> WireNetwork {
+    ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetExpensiveParameters(interface: interface, key: key, expensive: expensive)
-        return try call("io.pathmond.SetExpensive", parameters, reply: Methods.NetworkReply.self).network
+        return NetworkDetails(
+            try call("io.pathmond.SetExpensive", parameters, reply: Methods.NetworkReply.self).network)
+    }
+
+    /// io.pathmond.SetNetworkName: names the network on `interface`, or the one `key` names; nil removes the name.
+    public func setNetworkName(
+        _ name: String?, interface: String? = nil, key: String? = nil
+    ) throws(PathmondClientError) -> NetworkDetails {
+        let parameters = Methods.SetNetworkNameParameters(interface: interface, key: key, name: name)
+        return NetworkDetails(
+            try call("io.pathmond.SetNetworkName", parameters, reply: Methods.NetworkReply.self).network)
     }
 
     /// io.pathmond.ForgetNetwork.

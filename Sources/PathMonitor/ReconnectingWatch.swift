@@ -7,7 +7,7 @@ enum WatchEvent<Value: Sendable & Equatable>: Sendable, Equatable {
     case unavailable(PathmondClientError)
 }
 
-/// The engine behind `PathMonitor` and `FlowMonitor`: one streaming call to pathmond on a thread of its own,
+/// The engine behind `NetworkPathMonitor` and `FlowMonitor`: one streaming call to pathmond on a thread of its own,
 /// re-made after the daemon goes away, with its events fanned out, in order, to any number of consumers.
 final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     /// Runs the streaming call on a fresh connection, handing each value to the closure until it returns false.
@@ -75,7 +75,7 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     }
 
     /// A new sequence of the events, mapped for the public API. It holds `owner` (the monitor) while iterated, so
-    /// `for await p in PathMonitor().paths` keeps its monitor alive, and lets it go when the iteration ends.
+    /// `for await p in NetworkPathMonitor().paths` keeps its monitor alive, and lets it go when the iteration ends.
     func stream<Element: Sendable>(
         keepingAlive owner: some AnyObject & Sendable, _ map: @escaping @Sendable (WatchEvent<Value>) -> Element
     ) -> AsyncStream<Element> {

@@ -91,6 +91,18 @@ public enum Methods {
         }
     }
 
+    /// io.pathmond.SetNetworkName parameters: exactly one of `interface` and `key`; `name` absent removes the name.
+    public struct SetNetworkNameParameters: Codable, Sendable, Hashable {
+        public var interface: String?
+        public var key: String?
+        public var name: String?
+        public init(interface: String? = nil, key: String? = nil, name: String?) {
+            self.interface = interface
+            self.key = key
+            self.name = name
+        }
+    }
+
     /// io.pathmond.ForgetNetwork parameters.
     public struct ForgetNetworkParameters: Codable, Sendable, Hashable {
         public var key: String
@@ -123,13 +135,19 @@ public struct WireNetwork: Codable, Sendable, Hashable {
     public var constrained: Bool?
     public var expensive: Bool?
     public var interfaces: [String]
+    /// The name the user gave the network (SetNetworkName); absent when none. `displayName` is then this name.
+    public var name: String?
 
-    public init(key: String, displayName: String, constrained: Bool?, expensive: Bool?, interfaces: [String]) {
+    public init(
+        key: String, displayName: String, constrained: Bool?, expensive: Bool?, interfaces: [String],
+        name: String? = nil
+    ) {
         self.key = key
         self.displayName = displayName
         self.constrained = constrained
         self.expensive = expensive
         self.interfaces = interfaces
+        self.name = name
     }
 }
 
@@ -138,10 +156,13 @@ public struct WireDaemonStatus: Codable, Sendable, Hashable {
     public var version: String
     public var policyFile: String
     public var policyProblem: String?
+    /// The inode of the daemon's network namespace (as /proc/PID/ns/net shows it); absent from older daemons.
+    public var networkNamespace: Int?
 
-    public init(version: String, policyFile: String, policyProblem: String?) {
+    public init(version: String, policyFile: String, policyProblem: String?, networkNamespace: Int? = nil) {
         self.version = version
         self.policyFile = policyFile
         self.policyProblem = policyProblem
+        self.networkNamespace = networkNamespace
     }
 }

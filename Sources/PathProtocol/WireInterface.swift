@@ -20,7 +20,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var networkName: String?
     public var isConstrained: Bool
 
-    public init(_ status: InterfaceStatus) {
+    /// The interface as the wire describes it; `policy` supplies the user's names for networks.
+    public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
         index = status.link.index
         name = status.link.name
         type = status.interfaceClass.kind.rawValue
@@ -35,7 +36,9 @@ public struct WireInterface: Codable, Sendable, Hashable {
         supportsIPv4 = status.supportedFamilies.contains(.ipv4)
         supportsIPv6 = status.supportedFamilies.contains(.ipv6)
         network = status.identity?.key.description
-        networkName = status.identity?.displayName
+        networkName = status.identity.map {
+            NetworkNaming.displayName(of: $0, gateway: NetworkNaming.gateway(of: status), policy: policy)
+        }
         isConstrained = status.isConstrained
     }
 }

@@ -102,7 +102,7 @@ public enum VarlinkInterfaces {
           supportsIPv6: bool,
           # The key of the network it is attached to (see Network), when known.
           network: ?string,
-          # That network's name for people, e.g. Wi-Fi "Home".
+          # That network's name for people, as Network's displayName.
           networkName: ?string,
           # Its network is in Low Data Mode.
           isConstrained: bool
@@ -113,14 +113,17 @@ public enum VarlinkInterfaces {
           # The stable key: "wifi:" and the SSID (bytes outside printable ASCII, and "%", as %XX),
           # "cellular:" and a keyed hash of the SIM, or "wired:" and the gateway's link-layer address.
           key: string,
-          # A name for people, e.g. Wi-Fi "Home".
+          # A name for people: the user's name for it if any, else e.g. Wi-Fi "Home" or
+          # wired network via gateway 192.0.2.1 (de:b0:5b:9a:11:94).
           displayName: string,
           # Low Data Mode as the user set it; absent when never set.
           constrained: ?bool,
           # Expensive as the user set it, winning over detection; absent when left to detection.
           expensive: ?bool,
           # The interfaces attached to it now.
-          interfaces: []string
+          interfaces: []string,
+          # The name the user gave it (SetNetworkName); displayName is then this name. Absent when none.
+          name: ?string
         )
 
         # Who pathmond is and how its state file is.
@@ -129,7 +132,10 @@ public enum VarlinkInterfaces {
           # The policy file.
           policyFile: string,
           # What went wrong loading it (the bad file is kept aside, never deleted); absent when all is well.
-          policyProblem: ?string
+          policyProblem: ?string,
+          # The inode of pathmond's network namespace (/proc/PID/ns/net): a client in another namespace
+          # can tell that the network described is not its own.
+          networkNamespace: ?int
         )
 
         # What a client may use, as NWParameters say it. Every field is optional: absent, no restriction.
@@ -194,6 +200,11 @@ public enum VarlinkInterfaces {
         # Marks the network as expensive (true) or not expensive (false) whatever detection says, or
         # leaves it to detection again (expensive absent). Same targets and rights as SetConstrained.
         method SetExpensive(interface: ?string, key: ?string, expensive: ?bool) -> (network: Network)
+
+        # Names the network on an interface, or the one a key names ("Office"), or removes its name (name
+        # absent). The name is shown instead of the key. At most 64 bytes of UTF-8, no control characters.
+        # Same targets and rights as SetConstrained.
+        method SetNetworkName(interface: ?string, key: ?string, name: ?string) -> (network: Network)
 
         # Every network the user set something for, and every network attached now, by key.
         method ListNetworks() -> (networks: []Network)

@@ -7,14 +7,15 @@ import PathModel
 /// {
 ///     "version": 1,
 ///     "networks": [
-///         {"key": "wifi:Home%20Net", "constrained": true, "expensive": null}
+///         {"key": "wifi:Home%20Net", "constrained": true, "expensive": null},
+///         {"key": "wired:de:b0:5b:9a:11:94", "constrained": null, "expensive": null, "name": "Office"}
 ///     ]
 /// }
 /// ```
 ///
 /// One network per line, sorted by key, so the file diffs well. Fields this version does not know are ignored,
 /// so a later pathmond may add some without changing the version; it changes the version only when an older
-/// pathmond would misread the file.
+/// pathmond would misread the file: `name` came that way (version 1 still; an older pathmond ignores it).
 public struct PolicyFile {
     /// The format version this code writes, and the newest it reads.
     public static let currentVersion = 1
@@ -23,7 +24,8 @@ public struct PolicyFile {
     public static func encode(_ policy: Policy) -> [UInt8] {
         let entries = policy.networks.sorted { $0.key < $1.key }.map { key, settings in
             "        {\"key\": \(quote(key.description)), \"constrained\": \(literal(settings.isConstrained)), "
-                + "\"expensive\": \(literal(settings.isExpensive))}"
+                + "\"expensive\": \(literal(settings.isExpensive))"
+                + (settings.name.map { ", \"name\": \(quote($0))" } ?? "") + "}"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.joined(separator: ",\n") + "\n    ]"
         return Array("{\n    \"version\": \(currentVersion),\n    \"networks\": \(list)\n}\n".utf8)
@@ -90,7 +92,22 @@ public struct PolicyFile {
         }
         let constrained = try flag("constrained", of: entry, index: index, key: key)
         let expensive = try flag("expensive", of: entry, index: index, key: key)
-        return (key, NetworkPolicy(isConstrained: constrained, isExpensive: expensive))
+        let name = try self.name(of: entry, index: index, key: key)
+        return (key, NetworkPolicy(isConstrained: constrained, isExpensive: expensive, name: name))
+    }
+
+    /// The optional user-given name: a valid name string, null or absent (files written before names had none).
+    private static func name(of entry: JSONValue, index: Int, key: NetworkKey) throws(PolicyFileError) -> String? {
+        let values = entry.members(named: "name")
+        guard values.count <= 1 else {
+            throw .badEntry(index: index, reason: "\"name\" of \(key) is given more than once")
+        }
+        switch values.first {
+        case nil, .null?: return nil
+        case .string(let name)? where NetworkPolicy.isValidName(name): return name
+        case .string(let name)?: throw .badEntry(index: index, reason: "\(quote(name)) is not a valid network name")
+        case let other?: throw .badEntry(index: index, reason: "\"name\" of \(key) is \(other.typeName), not a string")
+        }
     }
 
     private static func flag(

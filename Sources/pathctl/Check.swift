@@ -25,7 +25,9 @@ struct Check: ParsableCommand {
     func run() throws {
         let path: Path
         do {
-            path = try PathmondConnection(socketPath: options.socket).path(parameters: requirements.parameters)
+            let connection = try PathmondConnection(socketPath: options.socket)
+            if !quiet { NamespaceCheck.warnIfForeign(connection) }
+            path = try connection.path(parameters: requirements.parameters)
         } catch {
             if quiet { throw ExitCode(69) }
             throw fail(error)

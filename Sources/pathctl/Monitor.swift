@@ -15,14 +15,15 @@ struct Monitor: ParsableCommand {
         // Fail clearly, and at once, if the daemon is not there to begin with; after that, outages are reported
         // as lines and the monitor reconnects.
         do {
-            _ = try PathmondConnection(socketPath: options.socket)
+            _ = try options.connect()
         } catch {
             throw fail(error)
         }
-        let json = options.json
-        let monitor = PathMonitor(parameters: requirements.parameters, socketPath: options.socket)
+        // One update per line unless asked for pretty: `pathctl monitor --json | jq` reads a stream of values.
+        let mode = options.jsonMode
+        let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
         monitor.start(queue: .main) { update in
-            writeLine(json ? MonitorLine.json(update) : MonitorLine.text(update))
+            writeLine(mode.map { MonitorLine.json(update, mode: $0) } ?? MonitorLine.text(update))
         }
         dispatchMain()
     }
@@ -30,18 +31,18 @@ struct Monitor: ParsableCommand {
 
 /// How `pathctl monitor` prints one update.
 enum MonitorLine {
-    static func text(_ update: PathMonitor.Update) -> String {
+    static func text(_ update: NetworkPathMonitor.Update) -> String {
         switch update {
         case .path(let path): return StatusTable.summary(path)
         case .unavailable(let error): return "unknown: \(error)"
         }
     }
 
-    static func json(_ update: PathMonitor.Update) -> String {
+    static func json(_ update: NetworkPathMonitor.Update, mode: JSONMode) -> String {
         switch update {
-        case .path(let path): return JSONOutput.encode(WirePath(path), pretty: false)
+        case .path(let path): return JSONOutput.encode(WirePath(path), mode: mode)
         case .unavailable(let error):
-            return JSONOutput.encode(["status": "unknown", "error": "\(error)"], pretty: false)
+            return JSONOutput.encode(["status": "unknown", "error": "\(error)"], mode: mode)
         }
     }
 }

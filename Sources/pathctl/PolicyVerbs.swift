@@ -11,8 +11,10 @@ struct NetworkTarget: ParsableArguments {
     var key: String?
 
     func validate() throws {
-        if (interface == nil) == (key == nil) {
-            throw ValidationError("name an interface or give --key, not both")
+        switch (interface, key) {
+        case (nil, nil): throw ValidationError("Name an interface (e.g. wlan0) or give a network key with --key.")
+        case (_?, _?): throw ValidationError("Give either an interface or --key, not both.")
+        default: break
         }
     }
 }
@@ -45,7 +47,7 @@ struct SetExpensive: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
 
     func validate() throws {
-        if off && auto { throw ValidationError("--off and --auto exclude each other") }
+        if off && auto { throw ValidationError("Give --off or --auto, not both.") }
     }
 
     func run() throws {
@@ -64,8 +66,14 @@ struct Networks: ParsableCommand {
 
     func run() throws {
         do {
-            let networks = try PathmondConnection(socketPath: options.socket).networks()
-            print(options.json ? JSONOutput.encode(networks) : NetworkTable.render(networks))
+            let networks = try options.connect().networks()
+            if let mode = options.jsonMode {
+                print(JSONOutput.encode(networks, mode: mode))
+            } else {
+                let table = NetworkTable.render(networks, width: TerminalWidth.current, legend: !options.noLegend)
+                // Without a legend and without networks there is nothing to say, not even an empty line.
+                if !table.isEmpty { print(table) }
+            }
         } catch {
             throw fail(error)
         }
@@ -81,8 +89,8 @@ struct Forget: ParsableCommand {
 
     func run() throws {
         do {
-            try PathmondConnection(socketPath: options.socket).forgetNetwork(key: key)
-            if !options.json { print("forgot \(key)") }
+            try options.connect().forgetNetwork(key: key)
+            if options.jsonMode == nil { print("Forgot \(TerminalText.escaped(key)).") }
         } catch {
             throw fail(error)
         }
@@ -90,12 +98,16 @@ struct Forget: ParsableCommand {
 }
 
 /// Connects, runs one policy call, and prints the network as it now stands.
-private func runPolicyChange(
-    _ options: ConnectionOptions, _ body: (PathmondConnection) throws(PathmondClientError) -> WireNetwork
+func runPolicyChange(
+    _ options: ConnectionOptions, _ body: (PathmondConnection) throws(PathmondClientError) -> NetworkDetails
 ) throws {
     do {
-        let network = try body(try PathmondConnection(socketPath: options.socket))
-        print(options.json ? JSONOutput.encode(network) : NetworkTable.render([network]))
+        let network = try body(try options.connect())
+        if let mode = options.jsonMode {
+            print(JSONOutput.encode(network, mode: mode))
+        } else {
+            print(NetworkTable.render([network], width: TerminalWidth.current, legend: !options.noLegend))
+        }
     } catch {
         throw fail(error)
     }

@@ -4,21 +4,28 @@ import PathProtocol
 
 /// `pathctl status`: the path and every interface.
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the network path and each interface.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show the network path and each interface.",
+        discussion: "The path requirements narrow the whole output: the path, and the interfaces listed.")
 
     @OptionGroup var options: ConnectionOptions
     @OptionGroup(title: "Path requirements") var requirements: PathOptions
 
     func run() throws {
         do {
-            let connection = try PathmondConnection(socketPath: options.socket)
-            let path = try connection.path(parameters: requirements.parameters)
-            let interfaces = try connection.interfaces()
+            let connection = try options.connect()
+            let parameters = requirements.parameters
+            let path = try connection.path(parameters: parameters)
+            let interfaces = InterfaceFilter(parameters: parameters).apply(try connection.interfaces())
             let status = try connection.status()
-            if options.json {
-                print(JSONOutput.encode(StatusDocument(path: WirePath(path), interfaces: interfaces, daemon: status)))
+            if let mode = options.jsonMode {
+                let document = StatusDocument(path: WirePath(path), interfaces: interfaces, daemon: status)
+                print(JSONOutput.encode(document, mode: mode))
             } else {
-                print(StatusTable.render(path: path, interfaces: interfaces, status: status))
+                print(
+                    StatusTable.render(
+                        path: path, interfaces: interfaces, status: status, width: TerminalWidth.current,
+                        legend: !options.noLegend))
             }
         } catch {
             throw fail(error)
@@ -29,6 +36,6 @@ struct Status: ParsableCommand {
 /// The shape of `pathctl status --json`: stable field names, those of the Varlink interface.
 struct StatusDocument: Encodable {
     let path: WirePath
-    let interfaces: [WireInterface]
-    let daemon: WireDaemonStatus
+    let interfaces: [InterfaceDetails]
+    let daemon: DaemonStatus
 }

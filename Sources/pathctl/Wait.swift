@@ -35,7 +35,7 @@ struct Wait: ParsableCommand {
         let met = DispatchSemaphore(value: 0)
         // The latest verdict: nil until a path arrives, then what `check` would say of it.
         let verdict = Mutex<ConditionFailure??>(nil)
-        let monitor = PathMonitor(parameters: requirements.parameters, socketPath: options.socket)
+        let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
         monitor.start(queue: DispatchQueue(label: "pathctl.wait")) { update in
             guard case .path(let path) = update else { return }
             let failure = conditions.failure(of: path)

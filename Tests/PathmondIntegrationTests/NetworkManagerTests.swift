@@ -51,7 +51,7 @@ struct NetworkManagerTests {
         let table = try runCommand([product("pathctl"), "status", "--socket", socket]).output
         #expect(table.contains("yes (NetworkManager)"), "\(table)")
         let json = try runCommand([product("pathctl"), "status", "--json", "--socket", socket]).output
-        #expect(json.contains("\"expensiveSource\" : \"networkManager\""), "\(json)")
+        #expect(json.contains("\"expensiveSource\":\"networkManager\""), "\(json)")
 
         // "It's an unlimited plan": the user's setting beats NetworkManager's.
         try runCommand([product("pathctl"), "set-expensive", "eth0", "--off", "--socket", socket])

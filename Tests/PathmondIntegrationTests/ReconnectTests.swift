@@ -30,7 +30,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func cancelEndsTheSequence() async throws {
         let scenario = try Scenario.start { try $0.addVeth("eth0", peer: "eth0-peer") }
         defer { #expect(scenario.tearDown() == 0) }
-        let monitor = PathMonitor(socketPath: scenario.daemon.socketPath)
+        let monitor = NetworkPathMonitor(socketPath: scenario.daemon.socketPath)
         var iterator = monitor.paths.makeAsyncIterator()
         let first = await iterator.next()
         #expect(first?.status == .unsatisfied)

@@ -48,7 +48,7 @@ import Testing
     @Test func monitorWithRequirementsFollowsItsOwnPath() async throws {
         let scenario = try Scenario.start(prepare: Self.cellularOnly)
         defer { #expect(scenario.tearDown() == 0) }
-        let frugal = PathMonitor(
+        let frugal = NetworkPathMonitor(
             parameters: PathParameters(prohibitsExpensive: true), socketPath: scenario.daemon.socketPath)
         defer { frugal.cancel() }
         var paths = frugal.paths.makeAsyncIterator()

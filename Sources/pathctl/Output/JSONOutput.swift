@@ -7,13 +7,70 @@
     import Foundation
 #endif
 
-/// JSON for scripts: sorted keys so output is stable from run to run.
+/// JSON for scripts, in networkctl's two forms: `short`, the whole value on one line, and `pretty`, indented by
+/// two spaces with `"key": value` and empty containers as `[]` and `{}` (what jq prints). Keys are sorted so
+/// output is stable from run to run.
 enum JSONOutput {
-    static func encode<Value: Encodable>(_ value: Value, pretty: Bool = true) -> String {
+    static func encode<Value: Encodable>(_ value: Value, mode: JSONMode) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our own Codable values of strings, numbers and booleans always encode.
-        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+        let compact = String(decoding: try! encoder.encode(value), as: UTF8.self)
+        return mode == .pretty ? pretty(compact) : compact
+    }
+
+    /// The earlier spelling: `pretty` false is `short`.
+    static func encode<Value: Encodable>(_ value: Value, pretty: Bool = true) -> String {
+        encode(value, mode: pretty ? .pretty : .short)
+    }
+
+    /// Re-indents compact JSON (JSONEncoder's output: no whitespace outside strings).
+    static func pretty(_ compact: String) -> String {
+        var result = ""
+        var depth = 0
+        var inString = false
+        var escaped = false
+        let characters = Array(compact)
+        func newline() { result += "\n" + String(repeating: "  ", count: depth) }
+        for (index, character) in characters.enumerated() {
+            if inString {
+                result.append(character)
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"":
+                inString = true
+                result.append(character)
+            case "{", "[":
+                result.append(character)
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if next == "}" || next == "]" { continue }
+                depth += 1
+                newline()
+            case "}", "]":
+                let previous = index > 0 ? characters[index - 1] : nil
+                if previous != "{" && previous != "[" {
+                    depth -= 1
+                    newline()
+                }
+                result.append(character)
+            case ",":
+                result.append(character)
+                newline()
+            case ":":
+                result += ": "
+            default:
+                result.append(character)
+            }
+        }
+        return result
     }
 }
 

@@ -1,4 +1,5 @@
 import PathModel
+import PathMonitor
 import PathProtocol
 
 /// The human-readable form of `pathctl status`.
@@ -38,10 +39,17 @@ enum StatusTable {
         }
     }
 
-    static func render(path: Path, interfaces: [WireInterface], status: WireDaemonStatus?) -> String {
+    /// The path line, any warning, and the table of interfaces (already filtered by the caller).
+    static func render(
+        path: Path, interfaces: [InterfaceDetails], status: DaemonStatus?, width: Int? = nil, legend: Bool = true
+    ) -> String {
         var lines = ["Path: " + summary(path)]
         if let problem = status?.policyProblem {
             lines.append("Warning: the policy file \(status?.policyFile ?? "") was damaged: \(problem)")
+        }
+        guard !interfaces.isEmpty else {
+            if legend { lines += ["", "No interfaces match."] }
+            return lines.joined(separator: "\n")
         }
         lines.append("")
         let header = [
@@ -57,18 +65,26 @@ enum StatusTable {
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
                     first ? stateText(interface) : "", first ? expensiveText(interface) : "",
-                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? (interface.network ?? "-") : "",
+                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? networkText(interface) : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
                 ])
             }
         }
-        lines.append(TextTable.render(header: header, rows: rows))
+        // On a narrow terminal the expensive source and the network's name are ellipsized; the index, the gateways
+        // (the path line names them) and then the addresses go, since a cut address would read as another one.
+        let table = TextTable(header: header, rows: rows, shrinkable: [4, 6], droppable: [0, 8, 7])
+        lines.append(table.render(width: width, legend: legend))
         return lines.joined(separator: "\n")
     }
 
+    /// The network's name for people (the user's, else a description), never the raw key; "-" when none.
+    private static func networkText(_ interface: InterfaceDetails) -> String {
+        interface.networkName ?? interface.network ?? "-"
+    }
+
     /// "yes (NetworkManager)", "no (user)", "no": the value and, when something decided it, what did.
-    static func expensiveText(_ interface: WireInterface) -> String {
+    static func expensiveText(_ interface: InterfaceDetails) -> String {
         let value = interface.isExpensive ? "yes" : "no"
         let source: String
         switch interface.expensiveSource {
@@ -83,13 +99,17 @@ enum StatusTable {
     }
 
     /// "usable", "no-carrier (lower-layer-down)", ...
-    private static func stateText(_ interface: WireInterface) -> String {
+    private static func stateText(_ interface: InterfaceDetails) -> String {
         let readiness: String
         switch interface.state {
         case "noCarrier": readiness = "no-carrier"
         case "noAddress": readiness = "no-address"
         case "noRoute": readiness = "no-route"
         default: readiness = interface.state
+        }
+        // "usable (up)" and "down (down)" say nothing twice.
+        if (interface.state == "usable" && interface.operState == "up") || interface.state == interface.operState {
+            return readiness
         }
         return "\(readiness) (\(interface.operState))"
     }

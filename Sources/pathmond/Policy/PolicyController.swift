@@ -141,10 +141,12 @@ final class PolicyController: Sendable {
     private func network(_ key: NetworkKey) -> WireNetwork {
         let setting = hub.context.policy[key]
         let interfaces = hub.interfaces.filter { $0.identity?.key == key }
+        let displayName = NetworkNaming.displayName(
+            of: interfaces.first?.identity ?? NetworkIdentity(key: key),
+            gateway: interfaces.first.flatMap(NetworkNaming.gateway), policy: hub.context.policy)
         return WireNetwork(
-            key: key.description,
-            displayName: (interfaces.first?.identity ?? NetworkIdentity(key: key)).displayName,
+            key: key.description, displayName: displayName,
             constrained: setting.isConstrained, expensive: setting.isExpensive,
-            interfaces: interfaces.map(\.link.name))
+            interfaces: interfaces.map(\.link.name), name: setting.name)
     }
 }

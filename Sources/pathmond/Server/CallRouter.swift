@@ -1,6 +1,10 @@
 import PathModel
 import PathProtocol
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a connection does with one call: the Varlink semantics of pathmond's methods, free of sockets.
 enum CallOutcome {
     /// Send these bytes (one reply or error, NUL included).
@@ -87,13 +91,15 @@ struct CallRouter: Sendable {
             guard call.more == true else { throw .expectedMore }
             return .startWatching(.flow(flow))
         case "io.pathmond.ListInterfaces":
-            let interfaces = hub.interfaces.map(WireInterface.init)
+            let policy = hub.context.policy
+            let interfaces = hub.interfaces.map { WireInterface($0, policy: policy) }
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
         case "io.pathmond.ListNetworks":
             return .reply(codec.encodeReply(Methods.NetworksReply(networks: policy.networks())))
         case "io.pathmond.GetStatus":
             let status = WireDaemonStatus(
-                version: version, policyFile: policy.policyFile, policyProblem: policy.policyProblem)
+                version: version, policyFile: policy.policyFile, policyProblem: policy.policyProblem,
+                networkNamespace: Self.networkNamespace)
             return .reply(codec.encodeReply(Methods.StatusReply(status: status)))
         case "io.pathmond.SetConstrained":
             let parameters = try decodeParameters(Methods.SetConstrainedParameters.self, from: frame)
@@ -106,6 +112,12 @@ struct CallRouter: Sendable {
             let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
             let expensive = parameters.expensive
             return changePolicy(target, by: peer) { $0.isExpensive = expensive }
+        case "io.pathmond.SetNetworkName":
+            let parameters = try decodeParameters(Methods.SetNetworkNameParameters.self, from: frame)
+            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
+            let name = parameters.name
+            if let name, !NetworkPolicy.isValidName(name) { throw .invalidParameter(parameter: "name") }
+            return changePolicy(target, by: peer) { $0.name = name }
         case "io.pathmond.ForgetNetwork":
             let parameters = try decodeParameters(Methods.ForgetNetworkParameters.self, from: frame)
             let codec = codec
@@ -124,6 +136,14 @@ struct CallRouter: Sendable {
             throw .methodNotFound(method: call.method)
         }
     }
+
+    /// The inode of this process's network namespace, for GetStatus: pathctl compares it with its own, as
+    /// networkctl does, to warn when it talks to a daemon that watches another namespace's network.
+    private static let networkNamespace: Int? = {
+        var information = stat()
+        guard stat("/proc/self/ns/net", &information) == 0 else { return nil }
+        return Int(exactly: information.st_ino)
+    }()
 
     /// GetPath's and WatchPath's optional requirements; none means the system path.
     private func requirements(from frame: [UInt8]) throws(VarlinkError) -> PathParameters {

@@ -4,27 +4,27 @@ import PathMonitor
 /// Records every update a `PathMonitor` delivers and lets a test wait, with a deadline, for the next one that
 /// matches. Tests step through what a real client saw; they never sleep.
 actor UpdateLog {
-    private var updates: [PathMonitor.Update] = []
+    private var updates: [NetworkPathMonitor.Update] = []
     private var cursor = 0
     private var waiter: Waiter?
 
     private struct Waiter {
         let id: Int
-        let predicate: @Sendable (PathMonitor.Update) -> Bool
-        let continuation: CheckedContinuation<PathMonitor.Update, any Error>
+        let predicate: @Sendable (NetworkPathMonitor.Update) -> Bool
+        let continuation: CheckedContinuation<NetworkPathMonitor.Update, any Error>
     }
 
     private var nextWaiterID = 0
 
     /// Every update seen so far, in order.
-    var all: [PathMonitor.Update] { updates }
+    var all: [NetworkPathMonitor.Update] { updates }
 
     /// The paths seen so far, in order.
     var paths: [Path] {
         updates.compactMap { if case .path(let path) = $0 { return path } else { return nil } }
     }
 
-    func append(_ update: PathMonitor.Update) {
+    func append(_ update: NetworkPathMonitor.Update) {
         updates.append(update)
         guard let waiter, let index = firstMatch(waiter.predicate) else { return }
         self.waiter = nil
@@ -48,8 +48,8 @@ actor UpdateLog {
     /// The next update (after those already consumed) that satisfies `predicate`.
     func next(
         timeout: Duration = .seconds(15), _ description: String = "a matching update",
-        where predicate: @escaping @Sendable (PathMonitor.Update) -> Bool
-    ) async throws -> PathMonitor.Update {
+        where predicate: @escaping @Sendable (NetworkPathMonitor.Update) -> Bool
+    ) async throws -> NetworkPathMonitor.Update {
         if let index = firstMatch(predicate) {
             cursor = index + 1
             return updates[index]
@@ -66,13 +66,13 @@ actor UpdateLog {
         }
     }
 
-    private func expire(_ id: Int, description: String, seen: [PathMonitor.Update]) {
+    private func expire(_ id: Int, description: String, seen: [NetworkPathMonitor.Update]) {
         guard let waiter, waiter.id == id else { return }
         self.waiter = nil
         waiter.continuation.resume(throwing: TimedOut(description: description, updates: updates))
     }
 
-    private func firstMatch(_ predicate: (PathMonitor.Update) -> Bool) -> Int? {
+    private func firstMatch(_ predicate: (NetworkPathMonitor.Update) -> Bool) -> Int? {
         updates.indices.dropFirst(cursor).first { predicate(updates[$0]) }
     }
 }
@@ -81,7 +81,7 @@ actor UpdateLog {
 struct TimedOut: Error, CustomStringConvertible {
     let description: String
 
-    init(description: String, updates: [PathMonitor.Update]) {
+    init(description: String, updates: [NetworkPathMonitor.Update]) {
         self.description =
             "timed out waiting for \(description); updates seen:\n"
             + updates.map { "  \($0)" }.joined(separator: "\n")
@@ -90,11 +90,11 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// A PathMonitor connected to a test daemon, with its updates recorded.
 struct RecordedMonitor {
-    let monitor: PathMonitor
+    let monitor: NetworkPathMonitor
     let log = UpdateLog()
 
     init(socketPath: String) {
-        monitor = PathMonitor(socketPath: socketPath, retryDelay: .milliseconds(50))
+        monitor = NetworkPathMonitor(socketPath: socketPath, retryDelay: .milliseconds(50))
         let log = log
         let updates = monitor.updates
         // One task appends in the order the monitor delivered.

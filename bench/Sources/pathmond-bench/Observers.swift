@@ -44,12 +44,12 @@ final class RawListener: Sendable {
 /// Observer (b): a client of pathmond through the client library, as an app would use it. The timestamp is
 /// taken in the handler on the app's queue, so it includes the library's hop onto that queue.
 final class SubscriberObserver: Sendable {
-    private let monitor: PathMonitor
+    private let monitor: NetworkPathMonitor
     private let probe: Probe
     private let queue = DispatchQueue(label: "pathmond-bench.subscriber")
 
     init(socketPath: String, probe: Probe) {
-        monitor = PathMonitor(socketPath: socketPath, retryDelay: .milliseconds(50))
+        monitor = NetworkPathMonitor(socketPath: socketPath, retryDelay: .milliseconds(50))
         self.probe = probe
     }
 

@@ -1,0 +1,45 @@
+import ArgumentParser
+import PathModel
+import PathMonitor
+
+/// `pathctl name TARGET "Office"`: a name for a network, shown instead of its key; `--remove` takes it away.
+struct Name: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give a network a name (shown instead of its key), or remove it with --remove.",
+        discussion: """
+            TARGET is a network key from 'pathctl networks' (it holds a colon, e.g. wired:de:b0:5b:9a:11:94) \
+            or an interface, for the network on it now. A name is 1 to 64 bytes, without control characters.
+            """)
+
+    @Argument(help: "A network key, or an interface whose current network to name.")
+    var target: String
+
+    @Argument(help: "The name, e.g. \"Office\".")
+    var name: String?
+
+    @Flag(help: "Remove the network's name.")
+    var remove = false
+
+    @OptionGroup var options: ConnectionOptions
+
+    func validate() throws {
+        switch (name, remove) {
+        case (nil, false): throw ValidationError("Give a name for the network, or --remove to remove its name.")
+        case (_?, true): throw ValidationError("Give a name or --remove, not both.")
+        case (let name?, false) where !NetworkPolicy.isValidName(name):
+            throw ValidationError(
+                "A network's name is 1 to \(NetworkPolicy.maximumNameLength) bytes, not only spaces, without control"
+                    + " characters.")
+        default: break
+        }
+    }
+
+    func run() throws {
+        // Interface names never hold a colon (the kernel refuses them); every network key does.
+        let isKey = target.contains(":")
+        try runPolicyChange(options) { connection throws(PathmondClientError) in
+            try connection.setNetworkName(
+                remove ? nil : name, interface: isKey ? nil : target, key: isKey ? target : nil)
+        }
+    }
+}
