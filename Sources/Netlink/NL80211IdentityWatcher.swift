@@ -39,8 +39,7 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
     ///
     /// - Parameters:
     ///   - namespacePath: A network namespace to watch instead of the caller's ("/var/run/netns/NAME").
-    ///   - loop: The loop that reads notifications and calls the handler; nil: a loop on a thread of its own
-    ///     (made only if there is Wi-Fi to watch).
+    ///   - loop: The loop that reads notifications and calls the handler; nil: a loop on a thread of its own.
     public init(namespacePath: String? = nil, loop: SDEventLoop? = nil) {
         var support = WiFiSupport.available
         do throws(NetlinkError) {
@@ -60,12 +59,13 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
         }
         if let loop {
             (self.loop, ownsLoop) = (loop, false)
-        } else if support == .available, let own = try? SDEventLoop.startedOnNewThread(name: "pathmond-nl80211") {
-            (self.loop, ownsLoop) = (own, true)
         } else {
-            // Nothing to watch (or no thread to watch it on): a loop that never runs, for `sync` and `stop` to use.
-            (self.loop, ownsLoop) = ((try? SDEventLoop.startedOnNewThread(name: "pathmond-nl80211"))!, true)
-            if support == .available { support = .unavailable(reason: "no Wi-Fi support: no thread to watch it") }
+            // Only tests and tools come here; the daemon passes its main loop.
+            do {
+                (self.loop, ownsLoop) = (try SDEventLoop.startedOnNewThread(name: "pathmond-nl80211"), true)
+            } catch {
+                fatalError("cannot start a thread for nl80211: \(error)")
+            }
         }
         self.support = support
     }
