@@ -1,4 +1,5 @@
 import DBus
+import Glibc
 import SDEvent
 
 /// One connection to the system bus for the watchers that follow services on it (NetworkManager, ModemManager),
@@ -11,6 +12,9 @@ public final class SystemBusWatch: @unchecked Sendable {
     private let loop: SDEventLoop
     private let ownsLoop: Bool
     private var retry: SDEventSource?
+    /// While the bus's socket file is missing: its directory, watched so the connection is tried when it appears
+    /// (no timer waking an idle daemon on a machine without D-Bus).
+    private var socketAppearance: DirectoryWatcher?
     private let address: String?
     private let watchers: [any BusServiceWatcher]
     private let onProblem: @Sendable (String) -> Void
@@ -59,6 +63,7 @@ public final class SystemBusWatch: @unchecked Sendable {
             for watcher in self.watchers { watcher.detach() }
             self.connection = nil
             self.retry = nil
+            self.socketAppearance = nil
         }
     }
 
@@ -89,11 +94,43 @@ public final class SystemBusWatch: @unchecked Sendable {
     }
 
     private func retryLater() {
+        if let socket = Self.socketPath(address: address), access(socket, F_OK) != 0,
+            let watcher = try? DirectoryWatcher(directories: { [Self.parent(of: socket)] }, loop: loop)
+        {
+            // No socket: nothing will answer until it is made, and making it is an event to wait for.
+            watcher.start { [weak self] in
+                guard let self, access(socket, F_OK) == 0 else { return }
+                socketAppearance = nil
+                connect()
+            }
+            socketAppearance = watcher
+            // It may have appeared between the failed connect and the watch.
+            if access(socket, F_OK) != 0 { return }
+            socketAppearance = nil
+        }
         let delay = retryDelay
         retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
         retry = try? loop.schedule(after: delay) { [weak self] in
             self?.retry = nil
             self?.connect()
         }
+    }
+
+    /// The file of the bus's Unix socket: "unix:path=…" (the first such address, as sd-bus tries them), else the
+    /// standard system bus socket; nil for an address of another kind (abstract sockets, TCP).
+    static func socketPath(address: String?) -> String? {
+        guard let address = address ?? getenv("DBUS_SYSTEM_BUS_ADDRESS").map({ String(cString: $0) }) else {
+            return "/run/dbus/system_bus_socket"
+        }
+        for candidate in address.split(separator: ";") where candidate.hasPrefix("unix:") {
+            for field in candidate.dropFirst(5).split(separator: ",") where field.hasPrefix("path=") {
+                return String(field.dropFirst(5))
+            }
+        }
+        return nil
+    }
+
+    static func parent(of path: String) -> String {
+        ResolverConfigurationReader.parent(of: path)
     }
 }

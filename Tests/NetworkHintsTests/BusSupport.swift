@@ -12,9 +12,10 @@ final class PrivateBus {
     var address: String { "unix:path=" + socketPath }
     private let daemon: pid_t
 
-    init() throws {
-        directory = makeTemporaryDirectory()
-        socketPath = directory + "/bus"
+    /// A bus in a fresh directory, or in `directory` (its socket is then `directory/bus`).
+    init(directory: String? = nil) throws {
+        self.directory = directory ?? makeTemporaryDirectory()
+        socketPath = self.directory + "/bus"
         daemon = try #require(
             spawnProcess([
                 "/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=unix:path=" + socketPath,

@@ -67,21 +67,42 @@ import Testing
     }
 
     /// No bus at all: one report, not one per retry.
-    @Test func missingBusIsReportedOnce() async throws {
+    /// No bus (its socket file missing): reported once, and joined as soon as the bus makes its socket. The
+    /// watch waits for the file through inotify, not a timer: the bus made at 3.2 s is joined at once, where
+    /// retries after 1, 2, 4 s... would have come at 7 s; and an idle daemon without D-Bus never wakes up.
+    @Test func missingBusIsReportedOnceAndJoinedWhenItAppears() async throws {
         let directory = makeTemporaryDirectory()
-        defer { removeTree(directory) }
-        let (watcher, _) = makeWatcher()
+        let (watcher, changes) = makeWatcher()
         let problems = ProblemLog()
         let watch = SystemBusWatch(
-            address: "unix:path=\(directory)/none", networkManager: watcher, modemManager: nil,
+            address: "unix:path=\(directory)/bus", networkManager: watcher, modemManager: nil,
             onProblem: problems.append)
         watch.start()
-        // Two retries (after 1 s and 2 s) happen in this time.
-        try await Task.sleep(for: .milliseconds(3_500))
-        watch.stop()
+        defer { watch.stop() }
+        try await Task.sleep(for: .milliseconds(3_200))
         #expect(problems.entries.count == 1)
         #expect(problems.entries.first?.contains("cannot use the system bus") == true)
         #expect(watcher.meteredInterfaces.isEmpty)
+
+        let bus = try PrivateBus(directory: directory)
+        defer { bus.stop() }
+        let networkManager = try StandIn("networkmanager", bus: bus)
+        defer { networkManager.stop() }
+        try networkManager.send("add eth0 1")
+        let appeared = ContinuousClock.now
+        #expect(await changes.until { $0["eth0"] == .yes } != nil)
+        #expect(ContinuousClock.now - appeared < .milliseconds(2_500), "joined by the socket's appearance")
+        #expect(problems.entries.last == "connected to the system bus")
+    }
+
+    /// The socket file of a D-Bus address, whose appearance the watch waits for.
+    @Test func socketPathOfAddresses() {
+        #expect(
+            SystemBusWatch.socketPath(address: "unix:path=/run/dbus/system_bus_socket") == "/run/dbus/system_bus_socket"
+        )
+        #expect(SystemBusWatch.socketPath(address: "unix:path=/tmp/b,guid=1234") == "/tmp/b")
+        #expect(SystemBusWatch.socketPath(address: "tcp:host=x;unix:path=/tmp/c") == "/tmp/c")
+        #expect(SystemBusWatch.socketPath(address: "unix:abstract=/tmp/d") == nil)
     }
 
     /// A started watch of `watcher` on the private bus, and the problems it reports.

@@ -107,6 +107,49 @@ import Testing
         for client in rootClients { client.close() }
     }
 
+    /// The daemon is one main loop and one event loop: after serving subscribers, a policy write and a reload it
+    /// still has two threads, and with nothing happening it does not wake up at all (libdispatch's worker pool
+    /// woke it once a second; its thread count grew to 4-9).
+    @Test func theDaemonHasTwoThreadsAndSleepsWhenIdle() async throws {
+        let scenario = try ServiceBehaviourTests.wiredScenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        let socket = scenario.daemon.socketPath
+        let processID = try #require(scenario.daemon.processID)
+        _ = try runCommand([product("pathctl"), "set-constrained", "--key", "wifi:Office", "--socket", socket])
+        scenario.daemon.signal(SIGHUP)
+        try await eventually("the reload is logged") { scenario.daemon.log.contains("configuration reloaded") }
+        try scenario.namespace.ip("route replace default via 192.0.2.2 dev eth0")
+        _ = try await scenario.client.log.nextPath { $0.gateways.first?.description == "192.0.2.2" }
+
+        let process = "/proc/\(processID)"
+        let threads = try FileManager.default.contentsOfDirectory(atPath: process + "/task")
+        #expect(threads.count == 2, "threads: \(threads.count)")
+        // The kernel still has things to say for a while (IPv6 duplicate address detection, neighbour states),
+        // each a real wake-up; a quiet 3 s must come within 30 s. With a thread pool's monitor ticking once a
+        // second it never would.
+        var window: [Int] = [try contextSwitches(process)]
+        while window.count < 31 {
+            try await Task.sleep(for: .seconds(1))
+            window.append(try contextSwitches(process))
+            if window.count >= 4 && window[window.count - 1] == window[window.count - 4] { break }
+        }
+        let quiet = window.count >= 4 && window[window.count - 1] == window[window.count - 4]
+        #expect(quiet, "context switches per second: \(zip(window.dropFirst(), window).map { $0 - $1 })")
+    }
+
+    /// Voluntary and involuntary context switches of every thread of a process: each wake-up is one.
+    private func contextSwitches(_ process: String) throws -> Int {
+        var total = 0
+        for thread in try FileManager.default.contentsOfDirectory(atPath: process + "/task") {
+            let status = try String(contentsOfFile: "\(process)/task/\(thread)/status", encoding: .utf8)
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+            }
+        }
+        return total
+    }
+
     /// The position of the next path's gateway in the sequence; fails on one out of order or on silence.
     private func nextGateway(_ client: RawClient, order: [String: Int], after last: Int) throws -> Int {
         let message = try #require(try client.receive(timeout: .seconds(20)), "no state after position \(last)")
