@@ -142,6 +142,8 @@ struct PathmondCommand: ParsableCommand {
                 do {
                     try server.start()
                     notifier.notify("READY=1\nSTATUS=Serving the network path")
+                    // Start-up code is done with: keep only what runs from now on resident.
+                    ResidentCode.trim()
                 } catch {
                     failure = error
                     loop.exit(code: 1)
