@@ -30,13 +30,13 @@ struct Attacker: ParsableCommand {
                 pipeliners.append(connection)
             }
         }
-        let descriptors = pipeliners.map(\.fd)
-        startThread { Self.pipeline(descriptors, until: deadline, totals: totals) }
+        // The flooders' first connections are taken before the idle ones, which would otherwise fill the user's share.
+        var floodConnections: [VarlinkSocket] = []
         for _ in 0..<flooders {
-            let path = socket
-            startThread { Self.flood(path, until: deadline, totals: totals) }
+            if let connection = try? VarlinkSocket(path: socket, sendTimeoutMilliseconds: 1000) {
+                floodConnections.append(connection)
+            }
         }
-
         // The rest, held idle: past the per-user limit the daemon answers LimitReached and closes.
         var idle: [VarlinkSocket] = []
         var failed = 0
@@ -48,6 +48,14 @@ struct Attacker: ParsableCommand {
                 failed += 1
             }
         }
+        let descriptors = pipeliners.map(\.fd)
+        startThread { Self.pipeline(descriptors, until: deadline, totals: totals) }
+        for connection in floodConnections {
+            let first = Connection(connection)
+            let path = socket
+            startThread { Self.flood(path, first: first, until: deadline, totals: totals) }
+        }
+        floodConnections.removeAll()
         usleep(500_000)
         var held = 0
         var refused = 0
@@ -99,14 +107,16 @@ struct Attacker: ParsableCommand {
     }
 
     /// Connect, one malformed message, read the answer, close; again until the deadline.
-    private static func flood(_ path: String, until deadline: UInt64, totals: AttackTotals) {
+    private static func flood(_ path: String, first: Connection, until deadline: UInt64, totals: AttackTotals) {
         let garbage = Array("{\"method\": this is not JSON".utf8) + [0]
+        var next: VarlinkSocket? = first.socket
         while monotonicNanoseconds() < deadline {
-            guard let connection = try? VarlinkSocket(path: path, sendTimeoutMilliseconds: 1000) else {
+            guard let connection = next ?? (try? VarlinkSocket(path: path, sendTimeoutMilliseconds: 1000)) else {
                 totals.floodFailed.add(1, ordering: .relaxed)
                 usleep(10_000)
                 continue
             }
+            next = nil
             connection.send(garbage)
             let reply = connection.receive(timeoutMilliseconds: 1000) ?? []
             if reply.containsCompact("LimitReached") {
@@ -118,6 +128,13 @@ struct Attacker: ParsableCommand {
             }
         }
     }
+}
+
+/// A connection handed to the thread that uses it from then on.
+/// @unchecked Sendable: the opening thread lets go of it before the flood thread starts.
+final class Connection: @unchecked Sendable {
+    let socket: VarlinkSocket
+    init(_ socket: VarlinkSocket) { self.socket = socket }
 }
 
 /// What the attacker's threads did, counted across them.

@@ -48,7 +48,8 @@ struct ProcessSnapshot {
         var values: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let value = line[line.index(after: colon)...].split(separator: " ").first.flatMap { Int($0) }
+            let value = line[line.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+                .flatMap { Int($0) }
             values[String(line[..<colon])] = value
         }
         return values
