@@ -69,13 +69,21 @@ import Testing
 
         let peakKiB = peak.stop()
         print("RSS before \(residentBefore / 1024) MiB, peak during the attack \(peakKiB / 1024) MiB")
-        #expect(peakKiB - min(peakKiB, residentBefore) < Self.growthBoundKiB, "RSS grew from \(residentBefore) to \(peakKiB) KiB")
+        #expect(
+            peakKiB - min(peakKiB, residentBefore) < Self.growthBoundKiB,
+            "RSS grew from \(residentBefore) to \(peakKiB) KiB")
 
-        let lines = scenario.daemon.log.split(separator: "\n").dropFirst(logBefore).filter { !$0.contains("path changed") }
-        #expect(lines.count <= Self.logLineBound, "\(lines.count) log lines about the attack:\n\(lines.joined(separator: "\n"))")
+        let lines = scenario.daemon.log.split(separator: "\n").dropFirst(logBefore).filter {
+            !$0.contains("path changed")
+        }
+        #expect(
+            lines.count <= Self.logLineBound,
+            "\(lines.count) log lines about the attack:\n\(lines.joined(separator: "\n"))")
 
         // Still whole afterwards.
-        let after = try runCommand(["timeout", "10", product("pathctl"), "status", "--socket", scenario.daemon.socketPath])
+        let after = try runCommand([
+            "timeout", "10", product("pathctl"), "status", "--socket", scenario.daemon.socketPath,
+        ])
         #expect(after.output.hasPrefix("Path: satisfied via eth0"))
     }
 }

@@ -40,7 +40,7 @@ struct Attacker: ParsableCommand {
         // The rest, held idle: past the per-user limit the daemon answers LimitReached and closes.
         var idle: [VarlinkSocket] = []
         var failed = 0
-        let openingDeadline = monotonicNanoseconds() + 20_000_000_000
+        let openingDeadline = monotonicNanoseconds() + 30_000_000_000
         for _ in 0..<max(0, connections - pipelined - flooders) where monotonicNanoseconds() < openingDeadline {
             if let connection = try? VarlinkSocket(path: socket, sendTimeoutMilliseconds: 1000) {
                 idle.append(connection)
@@ -48,6 +48,26 @@ struct Attacker: ParsableCommand {
                 failed += 1
             }
         }
+        // Connections the daemon has not accepted yet still look open: wait until its answers stop coming, so the
+        // counts are right and no late admission takes the place a flooder gives back.
+        var refused = 0
+        var answered = Set<Int>()
+        var stableSince = monotonicNanoseconds()
+        while monotonicNanoseconds() - stableSince < 1_000_000_000 && monotonicNanoseconds() < openingDeadline {
+            usleep(100_000)
+            for (index, connection) in idle.enumerated() where !answered.contains(index) {
+                connection.readAvailable()
+                if connection.nextFrame().map({ $0.containsCompact("LimitReached") }) == true {
+                    refused += 1
+                    answered.insert(index)
+                    stableSince = monotonicNanoseconds()
+                } else if !Self.isOpen(connection.fd) {
+                    answered.insert(index)
+                    stableSince = monotonicNanoseconds()
+                }
+            }
+        }
+        let held = idle.count - answered.count
         let descriptors = pipeliners.map(\.fd)
         startThread { Self.pipeline(descriptors, until: deadline, totals: totals) }
         for connection in floodConnections {
@@ -56,17 +76,6 @@ struct Attacker: ParsableCommand {
             startThread { Self.flood(path, first: first, until: deadline, totals: totals) }
         }
         floodConnections.removeAll()
-        usleep(500_000)
-        var held = 0
-        var refused = 0
-        for connection in idle {
-            connection.readAvailable()
-            if let reply = connection.nextFrame() {
-                if reply.containsCompact("LimitReached") { refused += 1 }
-            } else if Self.isOpen(connection.fd) {
-                held += 1
-            }
-        }
         // write(2), not print: the line must reach the pipe now, not when stdio's buffer fills.
         let line = Array("opened held \(held + pipeliners.count) refused \(refused) failed \(failed)\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
@@ -97,7 +106,9 @@ struct Attacker: ParsableCommand {
         while monotonicNanoseconds() < deadline {
             for fd in descriptors {
                 while true {
-                    let sent = burst.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                    let sent = burst.withUnsafeBytes {
+                        send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                    }
                     guard sent > 0 else { break }
                     totals.pipelinedCalls.add(sent / call.count, ordering: .relaxed)
                 }

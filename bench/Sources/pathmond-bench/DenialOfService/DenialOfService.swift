@@ -86,13 +86,16 @@ struct DenialOfService: ParsableCommand {
             goal: "< 10 ms")
         table.addTime("WatchPath delivery, max", attack.delivery.max(), quiet.delivery.max(), goal: "< 10 ms")
         table.add("route changes not delivered within 1 s", "\(attack.misses)", "\(quiet.misses)")
-        table.addTime("  raw netlink listener, p50 (the kernel's own)", nearestRank(attack.raw, 0.5), nearestRank(quiet.raw, 0.5))
+        table.addTime(
+            "  raw netlink listener, p50 (the kernel's own)", nearestRank(attack.raw, 0.5), nearestRank(quiet.raw, 0.5))
         table.add(
             "pathmond RSS, peak (sampled each change)", formatMegabytes(kibibytes: attack.peakResidentKiB),
             formatMegabytes(kibibytes: quiet.peakResidentKiB),
-            ratio: figureRatio(Double(attack.peakResidentKiB), Double(quiet.peakResidentKiB)), goal: "the documented bound")
+            ratio: figureRatio(Double(attack.peakResidentKiB), Double(quiet.peakResidentKiB)),
+            goal: "the documented bound")
         table.add(
-            "log lines per minute (other than path changes)", "\(rounded(attack.logLinesPerMinute, 1))", "\(rounded(quiet.logLinesPerMinute, 1))",
+            "log lines per minute (other than path changes)", "\(rounded(attack.logLinesPerMinute, 1))",
+            "\(rounded(quiet.logLinesPerMinute, 1))",
             goal: "a few")
         table.note("attacker (nobody): \(attackerReport)")
         for line in attack.logSample { table.note("  log: \(line)") }

@@ -44,7 +44,8 @@ final class ServiceSession {
         writer = try namespace.entered { () throws(BenchError) in try RequestWriter() }
         raw = try RawStamp(in: namespace)
         subscriber = try SubscriberSet(
-            socketPath: pathmond.socketPath, requests: [#"{"method":"io.pathmond.WatchPath","parameters":{},"more":true}"#])
+            socketPath: pathmond.socketPath,
+            requests: [#"{"method":"io.pathmond.WatchPath","parameters":{},"more":true}"#])
     }
 
     deinit {
@@ -56,7 +57,8 @@ final class ServiceSession {
         let logBefore = pathmond.logLines.count
         let start = monotonicNanoseconds()
         let end = start + UInt64(seconds) * 1_000_000_000
-        let statusTimer = StatusTimer(pathctl: pathctl, socketPath: pathmond.socketPath, interval: statusInterval, until: end)
+        let statusTimer = StatusTimer(
+            pathctl: pathctl, socketPath: pathmond.socketPath, interval: statusInterval, until: end)
         while monotonicNanoseconds() < end {
             usleep(changeInterval * 1000)
             _ = subscriber.drain()
@@ -111,7 +113,9 @@ final class StatusTimer: Sendable {
             while monotonicNanoseconds() < end {
                 let start = monotonicNanoseconds()
                 let outcome: UInt64? = {
-                    guard let child = try? Child([pathctl, "status", "--socket", socketPath], output: .null, error: .null)
+                    guard
+                        let child = try? Child(
+                            [pathctl, "status", "--socket", socketPath], output: .null, error: .null)
                     else { return nil }
                     while child.isRunning && monotonicNanoseconds() - start < 10_000_000_000 { usleep(1000) }
                     if child.isRunning { child.stop(grace: 0) }
@@ -121,7 +125,9 @@ final class StatusTimer: Sendable {
                     if let outcome { state.times.append(outcome) } else { state.failures += 1 }
                 }
                 let elapsed = monotonicNanoseconds() - start
-                if elapsed < UInt64(interval) * 1_000_000 { usleep(UInt32((UInt64(interval) * 1_000_000 - elapsed) / 1000)) }
+                if elapsed < UInt64(interval) * 1_000_000 {
+                    usleep(UInt32((UInt64(interval) * 1_000_000 - elapsed) / 1000))
+                }
             }
             state.withLock { $0.done = true }
         }

@@ -62,9 +62,11 @@ struct FanOut: ParsableCommand {
         for kind in kinds.split(separator: ",") {
             let run = FanOutRun(
                 kind: kind == "flow" ? .flow : .path, subscribers: subscribers, count: count,
-                timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000, pauseMicroseconds: pauseMilliseconds * 1000,
+                timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000,
+                pauseMicroseconds: pauseMilliseconds * 1000,
                 getPathIntervalMicroseconds: getPathIntervalMicroseconds)
-            let result = try run.measure(socketPath: pathmond.socketPath, writer: writer, raw: raw, namespace: namespace)
+            let result = try run.measure(
+                socketPath: pathmond.socketPath, writer: writer, raw: raw, namespace: namespace)
             print("")
             print(result.table().render())
         }

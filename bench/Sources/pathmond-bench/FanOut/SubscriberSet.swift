@@ -1,7 +1,6 @@
+import CBenchSupport
 import Dispatch
 import Synchronization
-
-import CBenchSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -33,7 +33,8 @@ struct DaemonOptions: ParsableArguments {
     func check() throws(BenchError) {
         guard access(pathmondBinary, X_OK) == 0 else {
             throw .setup(
-                "no pathmond at \(pathmondBinary): build it (swift build -c release --product pathmond) or pass --pathmond")
+                "no pathmond at \(pathmondBinary): build it (swift build -c release --product pathmond) or pass --pathmond"
+            )
         }
     }
 }

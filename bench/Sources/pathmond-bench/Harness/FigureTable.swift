@@ -19,8 +19,13 @@ struct FigureTable {
         self.referenceName = referenceName
     }
 
-    mutating func add(_ figure: String, _ measured: String, _ reference: String = "", ratio: Double? = nil, goal: String = "") {
-        rows.append(Row(figure: figure, measured: measured, reference: reference, ratio: ratio.map(formatRatio) ?? "", goal: goal))
+    mutating func add(
+        _ figure: String, _ measured: String, _ reference: String = "", ratio: Double? = nil, goal: String = ""
+    ) {
+        rows.append(
+            Row(
+                figure: figure, measured: measured, reference: reference, ratio: ratio.map(formatRatio) ?? "",
+                goal: goal))
     }
 
     /// A row whose values are durations in nanoseconds.

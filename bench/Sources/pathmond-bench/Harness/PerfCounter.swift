@@ -16,8 +16,10 @@ final class PerfCounter {
     init(pid: pid_t, seconds: Int) {
         output = "/tmp/pathmond-bench-perf-\(getpid())-\(pid).csv"
         child = try? Child(
-            ["perf", "stat", "-x", ",", "-o", output, "-e", "context-switches", "-p", "\(pid)", "--", "sleep",
-             "\(seconds)"], output: .null, error: .null)
+            [
+                "perf", "stat", "-x", ",", "-o", output, "-e", "context-switches", "-p", "\(pid)", "--", "sleep",
+                "\(seconds)",
+            ], output: .null, error: .null)
     }
 
     /// Waits for perf to finish; the count, or nil if perf could not count.

@@ -60,7 +60,9 @@ struct ProcessSnapshot {
         defer { closedir(directory) }
         var ids: [Int] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if let id = Int(name) { ids.append(id) }
         }
         return ids
@@ -90,7 +92,8 @@ struct ProcessDelta {
             voluntary += task.voluntarySwitches - min(task.voluntarySwitches, before?.voluntarySwitches ?? 0)
             involuntary += task.involuntarySwitches - min(task.involuntarySwitches, before?.involuntarySwitches ?? 0)
         }
-        let ticks = (end.cpuTicks - min(end.cpuTicks, start.cpuTicks)) * 1_000_000_000 / UInt64(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks =
+            (end.cpuTicks - min(end.cpuTicks, start.cpuTicks)) * 1_000_000_000 / UInt64(sysconf(Int32(_SC_CLK_TCK)))
         // schedstat may read 0 on kernels without it; ticks then, as when threads came and went.
         cpuNanoseconds = exited == 0 && runtime > 0 ? runtime : ticks
         voluntarySwitches = voluntary

@@ -21,7 +21,8 @@ final class RawStamp: Sendable {
 
     /// Opens the socket in `namespace` and starts reading.
     init(in namespace: BenchNamespace) throws(BenchError) {
-        fd = try namespace.entered { () throws(BenchError) in try RTNetlink.openSocket(groups: RTNetlink.monitorGroups) }
+        fd = try namespace.entered { () throws(BenchError) in try RTNetlink.openSocket(groups: RTNetlink.monitorGroups)
+        }
         var size: Int32 = 4 << 20
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size))
         let fd = fd
@@ -42,7 +43,8 @@ final class RawStamp: Sendable {
 
     private func arrived(_ messages: [RawMessage], at time: UInt64) {
         let matched = state.withLock { state -> Bool in
-            guard let match = state.match, state.arrival == nil, time >= state.t0, messages.contains(where: match.matches)
+            guard let match = state.match, state.arrival == nil, time >= state.t0,
+                messages.contains(where: match.matches)
             else { return false }
             state.arrival = time
             return true

@@ -75,7 +75,8 @@ struct Idle: ParsableCommand {
         table.add(
             "  anonymous / file-backed",
             "\(formatMegabytes(kibibytes: daemonEnd.anonymousKiB)) / \(formatMegabytes(kibibytes: daemonEnd.fileKiB))",
-            "\(formatMegabytes(kibibytes: monitorEnd.anonymousKiB)) / \(formatMegabytes(kibibytes: monitorEnd.fileKiB))")
+            "\(formatMegabytes(kibibytes: monitorEnd.anonymousKiB)) / \(formatMegabytes(kibibytes: monitorEnd.fileKiB))"
+        )
         table.add("threads", "\(daemonEnd.threads)", "\(monitorEnd.threads)", goal: "≤ 3")
         if daemonDelta.threadsStarted + daemonDelta.threadsExited > 0 {
             table.note(

@@ -21,7 +21,10 @@ struct NetlinkSockets {
         for pid in processes { owned[pid] = Self.socketInodes(pid) }
         let rows = Self.rows(table)
         inodesByProcess = owned.mapValues { inodes in
-            Set(inodes.filter { inode in rows[inode].map { $0.protocolNumber == "0" && $0.groups != "00000000" } ?? false })
+            Set(
+                inodes.filter { inode in
+                    rows[inode].map { $0.protocolNumber == "0" && $0.groups != "00000000" } ?? false
+                })
         }
     }
 
@@ -63,7 +66,9 @@ struct NetlinkSockets {
         var inodes: Set<String> = []
         var target = [CChar](repeating: 0, count: 256)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             let count = readlink("/proc/\(pid)/fd/\(name)", &target, target.count - 1)
             guard count > 0 else { continue }
             let link = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
