@@ -11,7 +11,10 @@ final class RouteStorm {
     private var sequence: UInt32 = 0
     private(set) var errors = 0
     private(set) var firstError: Int32?
+    /// Routes per send(2).
     var chunk = 256
+    /// Routes per second at most (0: as fast as the listeners keep up).
+    var rate = 0
     var maximumQueuedBytes = 256 << 10
 
     init(in namespace: BenchNamespace) throws(BenchError) {
@@ -37,11 +40,22 @@ final class RouteStorm {
         var message: [UInt8] = []
         message.reserveCapacity(chunk * 44)
         var index = 0
+        var checked = 0
+        let start = monotonicNanoseconds()
         while index < count {
             message.removeAll(keepingCapacity: true)
             let end = min(count, index + chunk)
             for route in index..<end { append(add: add, to: Self.address(base, route), into: &message) }
-            if let listeners { waitForListeners(listeners) }
+            // Reading /proc/net/netlink costs tens of microseconds: once per 256 routes at most.
+            if let listeners, index - checked >= 256 || index == 0 {
+                waitForListeners(listeners)
+                checked = index
+            }
+            if rate > 0 {
+                let due = start + UInt64(index) * 1_000_000_000 / UInt64(rate)
+                let now = monotonicNanoseconds()
+                if due > now + 50_000 { usleep(UInt32((due - now) / 1000)) }
+            }
             let sent = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
             guard sent == message.count else { throw .system("send(netlink routes)", errno) }
             collectErrors()

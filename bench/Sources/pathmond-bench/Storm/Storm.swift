@@ -23,6 +23,12 @@ struct Storm: ParsableCommand {
     @Option(help: "Routes added, then deleted, in the storm.")
     var routes = 1_000_000
 
+    @Option(help: "Routes per send(2) in the storm: 256 makes bursts; 1 sends them one by one, as `ip -batch` does.")
+    var chunk = 1
+
+    @Option(help: "The storm's rate in routes per second (0: as fast as the slowest listener keeps up).")
+    var rate = 50000
+
     @Option(help: "Route events measured one at a time, per kind.")
     var events = 4000
 
@@ -31,6 +37,7 @@ struct Storm: ParsableCommand {
 
     func validate() throws {
         guard routes > 0, routes <= 4_000_000 else { throw ValidationError("--routes must be within 1...4000000.") }
+        guard chunk > 0, rate >= 0 else { throw ValidationError("--chunk must be positive, --rate not negative.") }
         guard events >= 2 else { throw ValidationError("--events must be at least 2.") }
     }
 
@@ -67,6 +74,8 @@ struct Storm: ParsableCommand {
         let single = try measureSingleEvents(
             storm: storm, probe: probe, namespace: namespace, socketPath: pathmond.socketPath)
 
+        storm.chunk = chunk
+        storm.rate = rate
         let before = try probe.snapshots()
         let start = monotonicNanoseconds()
         try storm.apply(add: true, base: 0x0a80_0000, count: routes, listeners: listeners)
@@ -85,7 +94,8 @@ struct Storm: ParsableCommand {
         let stormEvents = UInt64(2 * routes)
         var table = FigureTable(
             title: "storm: \(routes) routes added then deleted (\(stormEvents) events, \(rounded(seconds, 1)) s; "
-                + "adding took \(rounded(addSeconds, 1)) s)",
+                + "adding took \(rounded(addSeconds, 1)) s; \(chunk) per send, "
+                + (rate > 0 ? "at most \(rate) per second)" : "as fast as the listeners keep up)"),
             referenceName: "ip monitor route")
         table.addTime("CPU over the storm", cpu[0], cpu[1], goal: "≤ 1.2x")
         table.addTime("CPU per storm event", cpu[0] / stormEvents, cpu[1] / stormEvents)
