@@ -37,8 +37,13 @@ import Testing
         attack.arguments = ["-c", script]
         try attack.run()
         defer { if attack.isRunning { attack.terminate() } }
-        try await eventually(timeout: .seconds(30), "the attacker tried all its connections") {
-            (try? String(contentsOfFile: output, encoding: .utf8))?.contains("opened") == true
+        do {
+            try await eventually(timeout: .seconds(60), "the attacker tried all its connections") {
+                (try? String(contentsOfFile: output, encoding: .utf8))?.contains("opened") == true
+            }
+        } catch {
+            Issue.record("the attacker's output: \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
+            throw error
         }
 
         // Root, throughout the attack: pathctl status answers, and every route change reaches the subscriber.
@@ -64,7 +69,8 @@ import Testing
         #expect(rounds >= 3, "root was served only \(rounds) times during the attack")
         #expect(report.contains("totals"), "the attacker ran to its end: \(report)")
         // The attack did reach the per-user limit: some of nobody's connections were refused.
-        let refused = report.split(separator: " ").drop { $0 != "refused" }.dropFirst().first.flatMap { Int($0) }
+        let refused = report.split(whereSeparator: { $0 == " " || $0 == "\n" }).drop { $0 != "refused" }.dropFirst()
+            .first.flatMap { Int($0) }
         #expect((refused ?? 0) > 0, "\(report)")
 
         let peakKiB = peak.stop()

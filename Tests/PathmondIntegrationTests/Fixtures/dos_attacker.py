@@ -10,6 +10,7 @@ connection was attempted, and "totals ..." when SECONDS are over.
 import resource
 import select
 import socket
+import struct
 import sys
 import threading
 import time
@@ -24,9 +25,12 @@ totals = {"pipelined": 0, "answered": 0, "refused": 0, "failed": 0}
 
 def connect():
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    client.settimeout(1.0)
+    # A blocking connect waits for room in the accept queue, bounded by SO_SNDTIMEO (a socket timeout would make
+    # Python fail at once with EAGAIN when the queue is full).
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 1, 0))
     try:
         client.connect(path)
+        client.settimeout(1.0)
         return client
     except OSError:
         client.close()
@@ -72,12 +76,14 @@ idle = [connect() for _ in range(connections - 30)]
 # right and no late admission takes the place a flooder gives back.
 held = refused = 0
 pending = [client for client in idle if client is not None]
+for client in pending:
+    client.setblocking(False)  # with a timeout set, Python would wait for each read instead of trying it
 stable_since = time.monotonic()
 while time.monotonic() - stable_since < 1.0:
     time.sleep(0.1)
     for client in list(pending):
         try:
-            answer = client.recv(4096, socket.MSG_DONTWAIT)
+            answer = client.recv(4096)
         except BlockingIOError:
             continue  # held: nothing to read (select(2) cannot watch descriptors past 1024)
         except OSError:

@@ -112,15 +112,7 @@ final class StatusTimer: Sendable {
         startThread { [self] in
             while monotonicNanoseconds() < end {
                 let start = monotonicNanoseconds()
-                let outcome: UInt64? = {
-                    guard
-                        let child = try? Child(
-                            [pathctl, "status", "--socket", socketPath], output: .null, error: .null)
-                    else { return nil }
-                    while child.isRunning && monotonicNanoseconds() - start < 10_000_000_000 { usleep(1000) }
-                    if child.isRunning { child.stop(grace: 0) }
-                    return child.wait() == 0 ? monotonicNanoseconds() - start : nil
-                }()
+                let outcome = Self.time(pathctl: pathctl, socketPath: socketPath, limit: 10_000_000_000)
                 state.withLock { state in
                     if let outcome { state.times.append(outcome) } else { state.failures += 1 }
                 }
@@ -131,6 +123,17 @@ final class StatusTimer: Sendable {
             }
             state.withLock { $0.done = true }
         }
+    }
+
+    /// Runs `pathctl status` once; its wall time if it succeeded within `limit` nanoseconds (else it is killed).
+    static func time(pathctl: String, socketPath: String, limit: UInt64) -> UInt64? {
+        let start = monotonicNanoseconds()
+        guard let child = try? Child([pathctl, "status", "--socket", socketPath], output: .null, error: .null) else {
+            return nil
+        }
+        while child.isRunning && monotonicNanoseconds() - start < limit { usleep(1000) }
+        if child.isRunning { child.stop(grace: 0) }
+        return child.wait() == 0 ? monotonicNanoseconds() - start : nil
     }
 
     /// Waits for the loop to end; the times of answered runs and the count of failed ones.

@@ -28,7 +28,9 @@ final class PerfCounter {
         child.wait()
         defer { unlink(output) }
         for line in readFile(output).split(separator: "\n") where line.contains("context-switches") {
-            return Int(line.split(separator: ",", omittingEmptySubsequences: false).first ?? "")
+            let value = line.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
+            // perf says "<not counted>" for a process that never ran while it watched: no switch at all.
+            return value == "<not counted>" ? 0 : Int(value)
         }
         return nil
     }
