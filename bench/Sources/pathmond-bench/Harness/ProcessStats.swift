@@ -95,7 +95,7 @@ struct ProcessDelta {
         let ticks =
             (end.cpuTicks - min(end.cpuTicks, start.cpuTicks)) * 1_000_000_000 / UInt64(sysconf(Int32(_SC_CLK_TCK)))
         // schedstat may read 0 on kernels without it; ticks then, as when threads came and went.
-        cpuNanoseconds = exited == 0 && runtime > 0 ? runtime : ticks
+        cpuNanoseconds = exited == 0 && runtime > 0 ? runtime : max(ticks, runtime)
         voluntarySwitches = voluntary
         involuntarySwitches = involuntary
     }
