@@ -55,6 +55,7 @@ struct DenialOfService: ParsableCommand {
         let namespace = try BenchNamespace()
         defer { namespace.delete() }
         let directory = try makeWorkDirectory()
+        defer { _ = try? Child.run(["rm", "-rf", directory]) }
         let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
         defer { pathmond.stop() }
         let session = try ServiceSession(

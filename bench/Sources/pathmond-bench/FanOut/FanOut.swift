@@ -51,6 +51,7 @@ struct FanOut: ParsableCommand {
         let namespace = try BenchNamespace()
         defer { namespace.delete() }
         let directory = try makeWorkDirectory()
+        defer { _ = try? Child.run(["rm", "-rf", directory]) }
         let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
         defer { pathmond.stop() }
         let writer = try namespace.entered { () throws(BenchError) in try RequestWriter() }

@@ -34,6 +34,7 @@ struct Idle: ParsableCommand {
         let namespace = try BenchNamespace()
         defer { namespace.delete() }
         let directory = try makeWorkDirectory()
+        defer { _ = try? Child.run(["rm", "-rf", directory]) }
         let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
         defer { pathmond.stop() }
         let monitor = try Child(namespace.exec + ["ip", "monitor", "route"], output: .null)

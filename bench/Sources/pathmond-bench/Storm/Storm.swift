@@ -45,6 +45,7 @@ struct Storm: ParsableCommand {
         let namespace = try BenchNamespace()
         defer { namespace.delete() }
         let directory = try makeWorkDirectory()
+        defer { _ = try? Child.run(["rm", "-rf", directory]) }
         let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
         defer { pathmond.stop() }
         // To /dev/null: the cheapest output, so the reference is not inflated by a reader. Its socket's drop count
