@@ -83,10 +83,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Linux calls the bench needs that Glibc's module lacks (epoll, eventfd, setns, pipe2): a header, no code.
+        .systemLibrary(name: "CBenchSupport", path: "bench/Sources/CBenchSupport"),
         .executableTarget(
             name: "pathmond-bench",
             dependencies: [
-                "Netlink", "PathMonitor", "PathModel",
+                "CBenchSupport", "Netlink", "PathMonitor", "PathModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "bench/Sources/pathmond-bench",

@@ -67,7 +67,7 @@ final class SubscriberObserver: Sendable {
 }
 
 /// Runs `body` on a new detached POSIX thread, so a blocking loop holds no Dispatch or Swift concurrency worker.
-private func startThread(_ body: @escaping @Sendable () -> Void) {
+func startThread(_ body: @escaping @Sendable () -> Void) {
     final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

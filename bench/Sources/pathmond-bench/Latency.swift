@@ -5,12 +5,12 @@ import PathModel
     import Glibc
 #endif
 
-/// pathmond-bench: kernel change → raw NETLINK_ROUTE listener vs pathmond subscriber, side by side, in one run.
-/// Run it through `bench/latency`, which builds the namespace, the veth and the daemon it expects.
-@main
-struct Bench: ParsableCommand {
+/// `pathmond-bench latency` (the default subcommand): kernel change → raw NETLINK_ROUTE listener vs pathmond
+/// subscriber, side by side, in one run. Run it through `bench/latency`, which builds the namespace, the veth and the
+/// daemon it expects.
+struct Latency: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pathmond-bench",
+        commandName: "latency",
         abstract: "Latency from a link, address or route change to a raw netlink listener and to a pathmond client.",
         discussion: """
             Makes the changes itself, through netlink, on an interface that must already be up with the given \

@@ -1,0 +1,76 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pathmond-bench fan-out`: a route change reaching 1,000 subscribers (WatchPath, then WatchFlow with distinct
+/// remote addresses), timed to the last one, with GetPath timed meanwhile by another client (issue 11).
+struct FanOut: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fan-out",
+        abstract: "Route change → the last of 1,000 subscribers, and GetPath meanwhile; raw netlink as reference.",
+        discussion: """
+            Creates its own network namespaces and starts pathmond in them (root needed). Each change deletes or \
+            re-adds `default dev veth0`: every WatchPath subscriber's path and every flow's viability flips once.
+            """
+    )
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @Option(help: "Subscribers per kind.")
+    var subscribers = 1000
+
+    @Option(name: [.customShort("n"), .long], help: "Measured changes per kind (after 4 unmeasured).")
+    var count = 100
+
+    @Option(help: "Which subscribers: path, flow or both (path,flow).")
+    var kinds = "path,flow"
+
+    @Option(name: .customLong("timeout-ms"), help: "How long a change may take to reach every subscriber.")
+    var timeoutMilliseconds = 5000
+
+    @Option(name: .customLong("pause-ms"), help: "Quiet time before each change.")
+    var pauseMilliseconds: UInt32 = 20
+
+    @Option(name: .customLong("getpath-interval-us"), help: "Pause between the timing client's GetPath calls.")
+    var getPathIntervalMicroseconds: UInt32 = 500
+
+    func validate() throws {
+        guard subscribers > 0, count > 0 else { throw ValidationError("--subscribers and --count must be positive.") }
+        guard Set(kinds.split(separator: ",")).isSubset(of: ["path", "flow"]) else {
+            throw ValidationError("--kinds takes path, flow or path,flow.")
+        }
+    }
+
+    func run() throws {
+        let limit = raiseOpenFileLimit()
+        guard limit > subscribers + 64 else {
+            throw ValidationError("the open-file limit (\(limit)) is too low for \(subscribers) subscribers.")
+        }
+        let namespace = try BenchNamespace()
+        defer { namespace.delete() }
+        let directory = try makeWorkDirectory()
+        defer { _ = try? Child.run(["rm", "-rf", directory]) }
+        let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
+        defer { pathmond.stop() }
+        let writer = try namespace.entered { () throws(BenchError) in try RequestWriter() }
+        let raw = try RawStamp(in: namespace)
+
+        print(
+            "pathmond-bench fan-out: \(subscribers) subscribers per kind, \(count) route changes each, "
+                + "\(pauseMilliseconds) ms quiet before each; latency from the change's send")
+        for kind in kinds.split(separator: ",") {
+            let run = FanOutRun(
+                kind: kind == "flow" ? .flow : .path, subscribers: subscribers, count: count,
+                timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000,
+                pauseMicroseconds: pauseMilliseconds * 1000,
+                getPathIntervalMicroseconds: getPathIntervalMicroseconds)
+            let result = try run.measure(
+                socketPath: pathmond.socketPath, writer: writer, raw: raw, namespace: namespace)
+            print("")
+            print(result.table().render())
+        }
+        if raw.overflows > 0 { print("raw listener overflows: \(raw.overflows)") }
+    }
+}

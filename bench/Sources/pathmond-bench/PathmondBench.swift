@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// pathmond-bench: each subcommand measures pathmond and, in the same run, a reference (a raw netlink listener,
+/// `ip monitor route`, or pathmond itself while quiet), and prints both with their ratio and the goal.
+/// It never asserts on figures. `latency` is the default, so `bench/latency` keeps calling it without a name.
+@main
+struct PathmondBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pathmond-bench",
+        abstract: "pathmond's figures side by side with a reference, in one run (see bench/README.md).",
+        subcommands: [
+            Latency.self, FanOut.self, Idle.self, Storm.self, DenialOfService.self, Attacker.self, RawListen.self,
+        ],
+        defaultSubcommand: Latency.self
+    )
+}
