@@ -17,7 +17,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private let logger: Logger
     private var subscription: ChannelSubscription?
     private var peer: PeerCredentials?
-    /// Calls that arrived while a deferred reply was outstanding: Varlink answers calls in the order they came.
+    /// Calls that arrived while a deferred reply was outstanding or the client's replies went unread: Varlink
+    /// answers calls in the order they came.
     private var waitingFrames: [[UInt8]] = []
     private var isAwaitingReply = false
     /// With this many calls queued behind a deferred reply, reading from the client pauses until the queue
@@ -73,6 +74,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // The client has gone (the frame decoder hands over what it still held as the connection closes): its
+        // calls need no answer, and answering thousands of them would hold up every other client on this loop.
+        guard context.channel.isActive else { return }
         guard subscription == nil else {
             // While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call
             // would land among the stream's and read as its end.
@@ -82,7 +86,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
                 context: context)
             return
         }
-        guard !isAwaitingReply else {
+        // Behind a deferred reply, or while the client leaves its replies unread: the call waits its turn. One
+        // read can bring in a thousand calls; answered at once, their replies would pile up without bound.
+        guard !isAwaitingReply, context.channel.isWritable, waitingFrames.isEmpty else {
             waitingFrames.append(frame)
             if waitingFrames.count >= Self.waitingFramesBeforePausing && !isPausedForQueue {
                 isPausedForQueue = true
@@ -119,10 +125,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Handles the calls that queued behind a deferred reply, until another one defers.
+    /// Handles the calls that queued behind a deferred reply or unread replies, until another one defers or the
+    /// client stops reading again.
     private func resume(context: ChannelHandlerContext) {
         isAwaitingReply = false
-        while !isAwaitingReply, !waitingFrames.isEmpty, context.channel.isActive {
+        while !isAwaitingReply, !waitingFrames.isEmpty, context.channel.isActive, context.channel.isWritable {
             handle(waitingFrames.removeFirst(), context: context)
         }
         // Read again once the queue has drained, unless unread replies keep reading paused (see `write`).
@@ -149,8 +156,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            // The client reads again: take its calls again (unless too many wait behind a deferred reply), and
-            // send the newest path if one waited.
+            // The client reads again: answer the calls that waited, take new ones again (unless too many still
+            // wait), and send the newest path if one waited.
+            if !isAwaitingReply { resume(context: context) }
             if !isPausedForQueue { _ = context.channel.setOption(.autoRead, value: true) }
             subscription?.flushPending()
         }
