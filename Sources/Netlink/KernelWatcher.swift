@@ -25,6 +25,8 @@ public final class KernelWatcher: @unchecked Sendable {
     /// unread replies behind.
     private var requests: NetlinkSocket
     private var deviceFacts: DeviceFactsCache
+    /// Asks the kernel's own routing decisions after each batch that may have changed them.
+    private let routing: RouteFollower
     private var source: (any DispatchSourceRead)?
     /// Where batches go: an AsyncStream's continuation, or a handler called on `queue`.
     private var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
@@ -60,10 +62,11 @@ public final class KernelWatcher: @unchecked Sendable {
     ) throws(NetlinkError) {
         let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             let notifications = try NetlinkSocket(role: .notifications(receiveBufferSize: receiveBufferSize))
-            return (notifications, try NetlinkSocket(role: .requests))
+            return (notifications, try NetlinkSocket(role: .requests), try? RouteLookupSocket())
         }
         self.notifications = sockets.0
         self.requests = sockets.1
+        self.routing = RouteFollower(lookup: sockets.2)
         self.namespacePath = namespacePath
         self.deviceFacts = DeviceFactsCache(lookup: deviceFacts)
         self.calls = calls
@@ -105,6 +108,15 @@ public final class KernelWatcher: @unchecked Sendable {
     /// For tests: reads notifications again after `suspendReading()`.
     func resumeReading() {
         queue.sync { source?.resume() }
+    }
+
+    /// The route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked after
+    /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch).
+    public func setFlowQueries(_ queries: Set<RouteQuery>) {
+        queue.async {
+            guard !self.isStopped, let event = self.routing.setFlowQueries(queries) else { return }
+            self.deliver(KernelBatch(events: [event]))
+        }
     }
 
     /// Stops watching and finishes the stream. Safe to call more than once and from any thread; the work happens
@@ -160,7 +172,11 @@ public final class KernelWatcher: @unchecked Sendable {
             resync(.overflow)
             if isStopped { return }
         }
-        deliver(KernelBatch(events: deviceFacts.enrich(events)))
+        events = deviceFacts.enrich(events)
+        if let decided = routing.follow(events, routingMayHaveChanged: notifications.sink.takeRoutingChange()) {
+            events.append(decided)
+        }
+        deliver(KernelBatch(events: events))
     }
 
     /// Empties the receive queue before a resync dump. The kernel reports ENOBUFS once per episode of congestion
@@ -185,6 +201,7 @@ public final class KernelWatcher: @unchecked Sendable {
             var snapshot = outcome.snapshot
             snapshot.links = snapshot.links.map { deviceFacts.enrich($0) }
             deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
+            snapshot.decisions = routing.restart(from: snapshot)
             let reported: ResyncReason =
                 reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
             deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))

@@ -16,6 +16,13 @@ public enum Classification {
         "vxlan", "geneve", "ipvlan", "l2tp",
     ]
 
+    /// The link kinds among those that are VPNs or IP tunnels: traffic through them rides on another interface.
+    /// (vxlan, geneve, ipvlan are overlays or virtual ports, not tunnels a path goes through to the internet.)
+    public static let vpnLinkKinds: Set<String> = [
+        "tun", "wireguard", "ppp", "gre", "ip6gre", "ipip", "sit", "ip6tnl", "vti", "vti6", "xfrm", "l2tp",
+        "gretap", "ip6gretap",
+    ]
+
     /// Link kinds of WWAN drivers' own netdevices.
     public static let cellularLinkKinds: Set<String> = ["wwan", "rmnet", "qmimux"]
 
@@ -34,7 +41,11 @@ public enum Classification {
             return InterfaceClass(kind: .cellular, isExpensive: true)
         }
         if link.linkKind.map(tunnelLinkKinds.contains) == true {
-            return InterfaceClass(kind: .other, isExpensive: false)
+            return InterfaceClass(
+                kind: .other, isExpensive: false, isTunnel: link.linkKind.map(vpnLinkKinds.contains) == true)
+        }
+        if link.hardwareType == HardwareType.ppp {
+            return InterfaceClass(kind: .other, isExpensive: false, isTunnel: true)
         }
         if device.driver.map(tetheringDrivers.contains) == true {
             return InterfaceClass(kind: .wired, isExpensive: true)

@@ -9,6 +9,9 @@ public struct KernelState: Sendable, Hashable {
     /// The default routes, in no particular order.
     public private(set) var routes: Set<DefaultRoute> = []
     private var neighbourTable: [NeighbourKey: Neighbour] = [:]
+    /// The kernel's own routing decisions for the standing queries (the internet per family, flows, tunnel
+    /// endpoints), as last asked. Not part of a dump: they are asked after it.
+    public private(set) var decisions: [RouteQuery: RouteDecision] = [:]
 
     public init() {}
 
@@ -82,11 +85,14 @@ public struct KernelState: Sendable, Hashable {
             routes.remove(route)
         case .routeSlotCleared(let slot):
             routes = routes.filter { !$0.sharesSlot(with: slot) }
+        case .routeDecisions(let decisions):
+            self.decisions = decisions
         case .snapshot(let snapshot):
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
             routes = Set(snapshot.routes)
             neighbourTable = Dictionary(snapshot.neighbours.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            decisions = snapshot.decisions
         }
     }
 
@@ -105,7 +111,8 @@ public struct KernelState: Sendable, Hashable {
             routes: routes.sorted(by: DefaultRoute.displayOrder),
             neighbours: neighbourTable.values.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
-            }
+            },
+            decisions: decisions
         )
     }
 }

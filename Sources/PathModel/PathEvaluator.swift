@@ -10,17 +10,28 @@ public struct PathEvaluator: Sendable, Hashable {
 
     /// Every interface, loopback included, by index.
     public func interfaces(in state: KernelState, context: NetworkContext = NetworkContext()) -> [InterfaceStatus] {
-        state.links.values.sorted { $0.index < $1.index }.map { status(of: $0, in: state, context: context) }
+        let kernel = KernelChoice(state)
+        let statuses = state.links.values.sorted { $0.index < $1.index }.map {
+            status(of: $0, in: state, context: context, kernel: kernel)
+        }
+        return Self.inheritingCarrierCost(statuses, decisions: state.decisions)
     }
 
     /// The status of one link.
     public func status(
         of link: Link, in state: KernelState, context: NetworkContext = NetworkContext()
     ) -> InterfaceStatus {
+        status(of: link, in: state, context: context, kernel: KernelChoice(state))
+    }
+
+    func status(
+        of link: Link, in state: KernelState, context: NetworkContext, kernel: KernelChoice
+    ) -> InterfaceStatus {
         let addresses = state.addresses(of: link.index).sorted { $0.address < $1.address }
         let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)
         let addressFamilies = Set(addresses.filter(\.isUsable).map(\.family))
-        let routedFamilies = addressFamilies.intersection(routes.map(\.family))
+        let (routedFamilies, preferredFamilies) = kernel.routedFamilies(
+            of: link.index, modelled: addressFamilies.intersection(routes.map(\.family)), addressed: addressFamilies)
         let readiness: InterfaceReadiness
         if !link.flags.contains(.up) {
             readiness = .down
@@ -46,13 +57,18 @@ public struct PathEvaluator: Sendable, Hashable {
             } else {
                 nil
             }
-        return InterfaceStatus(
+        var status = InterfaceStatus(
             link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
             routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
             isExpensive: policy.isExpensive ?? (detectedBy != nil),
             expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
             isConstrained: policy.isConstrained ?? false
         )
+        if readiness == .usable {
+            status.kernelPreferredFamilies = preferredFamilies
+            status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
+        }
+        return status
     }
 
     /// The network a link is on: from an identity source (Wi-Fi, cellular) or, for wired links, the link-layer
@@ -85,7 +101,8 @@ public struct PathEvaluator: Sendable, Hashable {
         parameters: PathParameters = .unrestricted
     ) -> Path {
         let candidates = interfaces.filter { $0.interfaceClass.kind != .loopback }
-        let usable = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
+        let wanted = parameters.family.families
+        let usable = candidates.filter { $0.readiness == .usable }.sorted { Self.preferred($0, $1, families: wanted) }
         guard !usable.isEmpty else {
             guard let furthest = candidates.map(\.readiness).max() else { return .unsatisfied(.noInterfaces) }
             return .unsatisfied(Self.reason(furthest))
@@ -97,7 +114,8 @@ public struct PathEvaluator: Sendable, Hashable {
             .intersection(parameters.family.families)
         let gateways = families.sorted().flatMap { family in
             available.first { $0.supportedFamilies.contains(family) }.map { status in
-                status.routes.filter { $0.family == family }.compactMap(\.gateway)
+                status.kernelGateways[family].map { [$0] }
+                    ?? status.routes.filter { $0.family == family }.compactMap(\.gateway)
             } ?? []
         }
         return Path(
@@ -105,7 +123,8 @@ public struct PathEvaluator: Sendable, Hashable {
             availableInterfaces: available.map {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
-                    isExpensive: $0.isExpensive, isConstrained: $0.isConstrained)
+                    isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
+                    isTunnel: $0.interfaceClass.isTunnel)
             },
             isExpensive: primary.isExpensive,
             isConstrained: primary.isConstrained,
@@ -116,12 +135,21 @@ public struct PathEvaluator: Sendable, Hashable {
         )
     }
 
-    /// An interface holding a split default (a VPN's 0/1 and 128/1) first: the kernel's longest match sends all
-    /// traffic there, so anything else would offer a "better path" out of the tunnel. Then wired before Wi-Fi
-    /// before cellular before other; within a kind, the lower route metric; then the index.
-    static func preferred(_ lhs: InterfaceStatus, _ rhs: InterfaceStatus) -> Bool {
-        (lhs.carriesSplitDefault ? 0 : 1, lhs.interfaceClass.kind.preferenceRank, lhs.bestMetric, lhs.link.index)
-            < (rhs.carriesSplitDefault ? 0 : 1, rhs.interfaceClass.kind.preferenceRank, rhs.bestMetric, rhs.link.index)
+    /// The interface the kernel itself sends internet traffic of a wanted family through first: whatever the
+    /// kinds and metrics, that is where the next packet goes (rules, tables and nexthops included). Then, when the
+    /// kernel was not asked, an interface holding a split default (a VPN's 0/1 and 128/1), which the longest match
+    /// favours. Then wired before Wi-Fi before cellular before other; within a kind, the lower route metric; then
+    /// the index.
+    static func preferred(
+        _ lhs: InterfaceStatus, _ rhs: InterfaceStatus, families: Set<AddressFamily> = Set(AddressFamily.allCases)
+    ) -> Bool {
+        func key(_ status: InterfaceStatus) -> (Int, Int, Int, UInt32, Int32) {
+            (
+                status.kernelPreferredFamilies.isDisjoint(with: families) ? 1 : 0, status.carriesSplitDefault ? 0 : 1,
+                status.interfaceClass.kind.preferenceRank, status.bestMetric, status.link.index
+            )
+        }
+        return key(lhs) < key(rhs)
     }
 
     static func reason(_ furthest: InterfaceReadiness) -> UnsatisfiedReason {

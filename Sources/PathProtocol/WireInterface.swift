@@ -19,6 +19,10 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var network: String?
     public var networkName: String?
     public var isConstrained: Bool
+    /// Optional on the wire: absent from servers older than the field.
+    public var isTunnel: Bool?
+    /// For a tunnel, the name of the interface that carries its packets.
+    public var tunnelCarrier: String?
 
     public init(_ status: InterfaceStatus) {
         index = status.link.index
@@ -37,6 +41,18 @@ public struct WireInterface: Codable, Sendable, Hashable {
         network = status.identity?.key.description
         networkName = status.identity?.displayName
         isConstrained = status.isConstrained
+        isTunnel = status.interfaceClass.isTunnel
+        tunnelCarrier = nil
+    }
+
+    /// Every interface, each tunnel with its carrier's name.
+    public static func list(_ statuses: [InterfaceStatus]) -> [WireInterface] {
+        let names = Dictionary(statuses.map { ($0.link.index, $0.link.name) }, uniquingKeysWith: { first, _ in first })
+        return statuses.map { status in
+            var wire = WireInterface(status)
+            wire.tunnelCarrier = status.carrier.flatMap { names[$0] }
+            return wire
+        }
     }
 }
 

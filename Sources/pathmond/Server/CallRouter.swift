@@ -87,7 +87,7 @@ struct CallRouter: Sendable {
             guard call.more == true else { throw .expectedMore }
             return .startWatching(.flow(flow))
         case "io.pathmond.ListInterfaces":
-            let interfaces = hub.interfaces.map(WireInterface.init)
+            let interfaces = WireInterface.list(hub.interfaces)
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
         case "io.pathmond.ListNetworks":
             return .reply(codec.encodeReply(Methods.NetworksReply(networks: policy.networks())))
