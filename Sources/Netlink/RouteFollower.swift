@@ -45,10 +45,18 @@ final class RouteFollower {
     }
 
     /// Replaces the flows' queries; returns the event with the answers if that changed them.
+    /// Only the new queries are asked: clients arriving one by one cost one look-up each, not all of them again.
     func setFlowQueries(_ queries: Set<RouteQuery>) -> KernelEvent? {
         guard queries != flowQueries else { return nil }
         flowQueries = queries
-        return refresh()
+        let wanted = self.queries
+        var fresh = decisions.filter { wanted.contains($0.key) }
+        for query in wanted where fresh[query] == nil {
+            if let decision = lookup?.decide(query) { fresh[query] = decision }
+        }
+        guard fresh != decisions else { return nil }
+        decisions = fresh
+        return .routeDecisions(fresh)
     }
 
     private func refresh() -> KernelEvent? {

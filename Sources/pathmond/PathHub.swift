@@ -20,10 +20,25 @@ final class PathHub: Sendable {
     private let state: Mutex<State>
     private let codec = VarlinkCodec()
     private let logger: Logger
+    /// Told the route queries of the watched flows whenever that set changes (the kernel watcher asks them).
+    private let flowQueriesChanged: @Sendable (Set<RouteQuery>) -> Void
 
-    init(evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger) {
+    init(
+        evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger,
+        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>) -> Void = { _ in }
+    ) {
         state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
+        self.flowQueriesChanged = flowQueriesChanged
+    }
+
+    /// The route queries of every watched flow.
+    private static func flowQueries(_ subscribers: some Sequence<any Subscriber>) -> Set<RouteQuery> {
+        var queries: Set<RouteQuery> = []
+        for subscriber in subscribers {
+            if case .flow(let flow) = subscriber.interest { queries.formUnion(flow.routeQueries) }
+        }
+        return queries
     }
 
     /// Applies kernel events and publishes what changed. The first snapshot makes the hub ready.
@@ -79,6 +94,8 @@ final class PathHub: Sendable {
     func subscribe(_ subscriber: any Subscriber) -> Update {
         state.withLock { state in
             state.subscribers[ObjectIdentifier(subscriber)] = subscriber
+            // Under the lock, so that the watcher hears the sets in order; the call only queues the work.
+            if case .flow = subscriber.interest { flowQueriesChanged(Self.flowQueries(state.subscribers.values)) }
             if let current = state.published[subscriber.interest] { return current }
             let value = Self.value(
                 for: subscriber.interest, tracker: state.tracker, interfaces: state.tracker.interfaces)
@@ -96,6 +113,7 @@ final class PathHub: Sendable {
             if !state.subscribers.values.contains(where: { $0.interest == subscriber.interest }) {
                 state.published[subscriber.interest] = nil
             }
+            if case .flow = subscriber.interest { flowQueriesChanged(Self.flowQueries(state.subscribers.values)) }
         }
     }
 
@@ -144,7 +162,9 @@ final class PathHub: Sendable {
             return .path(evaluator.path(from: interfaces, resolvers: resolvers, parameters: parameters))
         case .flow(let flow):
             let path = evaluator.path(from: interfaces, resolvers: resolvers, parameters: flow.parameters)
-            return .flow(FlowEvaluator.status(of: flow, interfaces: interfaces, pathForParameters: path))
+            return .flow(
+                FlowEvaluator.status(
+                    of: flow, interfaces: interfaces, pathForParameters: path, decisions: tracker.state.decisions))
         }
     }
 

@@ -100,7 +100,7 @@ struct PathmondCommand: AsyncParsableCommand {
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger)
+            logger: logger, flowQueriesChanged: { watcher.setFlowQueries($0) })
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
             policyFile: store.path,
