@@ -23,6 +23,11 @@ public enum Classification {
         "gretap", "ip6gretap",
     ]
 
+    /// Whether a link is a VPN or tunnel: its traffic rides on another interface, whose cost it inherits.
+    public static func isTunnel(_ link: Link) -> Bool {
+        link.linkKind.map(vpnLinkKinds.contains) == true || link.hardwareType == HardwareType.ppp
+    }
+
     /// Link kinds of WWAN drivers' own netdevices.
     public static let cellularLinkKinds: Set<String> = ["wwan", "rmnet", "qmimux"]
 
@@ -41,11 +46,7 @@ public enum Classification {
             return InterfaceClass(kind: .cellular, isExpensive: true)
         }
         if link.linkKind.map(tunnelLinkKinds.contains) == true {
-            return InterfaceClass(
-                kind: .other, isExpensive: false, isTunnel: link.linkKind.map(vpnLinkKinds.contains) == true)
-        }
-        if link.hardwareType == HardwareType.ppp {
-            return InterfaceClass(kind: .other, isExpensive: false, isTunnel: true)
+            return InterfaceClass(kind: .other, isExpensive: false)
         }
         if device.driver.map(tetheringDrivers.contains) == true {
             return InterfaceClass(kind: .wired, isExpensive: true)

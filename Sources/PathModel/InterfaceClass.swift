@@ -4,13 +4,9 @@ public struct InterfaceClass: Sendable, Hashable {
     public var kind: InterfaceKind
     /// Traffic is metered or otherwise costly: cellular, phone tethering, or configured so.
     public var isExpensive: Bool
-    /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM): its traffic rides on another interface,
-    /// whose cost it inherits.
-    public var isTunnel: Bool
 
-    public init(kind: InterfaceKind, isExpensive: Bool, isTunnel: Bool = false) {
+    public init(kind: InterfaceKind, isExpensive: Bool) {
         self.kind = kind
         self.isExpensive = isExpensive
-        self.isTunnel = isTunnel
     }
 }

@@ -9,9 +9,9 @@ extension PathEvaluator {
         var result = statuses
         let byIndex = Dictionary(
             statuses.enumerated().map { ($1.link.index, $0) }, uniquingKeysWith: { first, _ in first })
-        let fallback = statuses.filter { $0.readiness == .usable && !$0.interfaceClass.isTunnel }
+        let fallback = statuses.filter { $0.readiness == .usable && !$0.isTunnel }
             .min { preferred($0, $1) }?.link.index
-        for position in result.indices where result[position].interfaceClass.isTunnel {
+        for position in result.indices where result[position].isTunnel {
             let own = result[position].link
             let endpointCarrier = own.tunnel?.queries.lazy.compactMap { decisions[$0]?.interfaceIndex }
                 .first { $0 != own.index }

@@ -124,7 +124,7 @@ public struct PathEvaluator: Sendable, Hashable {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
                     isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
-                    isTunnel: $0.interfaceClass.isTunnel)
+                    isTunnel: $0.isTunnel)
             },
             isExpensive: primary.isExpensive,
             isConstrained: primary.isConstrained,

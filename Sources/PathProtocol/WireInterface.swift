@@ -41,7 +41,7 @@ public struct WireInterface: Codable, Sendable, Hashable {
         network = status.identity?.key.description
         networkName = status.identity?.displayName
         isConstrained = status.isConstrained
-        isTunnel = status.interfaceClass.isTunnel
+        isTunnel = status.isTunnel
         tunnelCarrier = nil
     }
 
