@@ -18,11 +18,13 @@ public enum FlowEvaluator {
     ) -> FlowStatus {
         let own = interfaces.first { $0.link.name == flow.interfaceName }
         let isViable = own.map { viable(flow, on: $0, decisions: decisions) } ?? false
-        let kernelChoice = flow.newConnectionRouteQuery.flatMap { decisions[$0]?.interfaceIndex }.flatMap { index in
-            path.availableInterfaces.first { $0.index == index }
-        }
-        guard path.status == .satisfied, let preferred = kernelChoice ?? path.availableInterfaces.first,
-            preferred.name != flow.interfaceName
+        // Where the kernel would send a new connection to the remote: the flow's own interface (a specific route,
+        // a split tunnel) means nothing is better; another one the parameters allow is the better path.
+        let kernelChoice = flow.newConnectionRouteQuery.flatMap { decisions[$0]?.interfaceIndex }
+        let ownIsKernelChoice = own != nil && kernelChoice == own?.link.index
+        let allowedKernelChoice = kernelChoice.flatMap { index in path.availableInterfaces.first { $0.index == index } }
+        guard path.status == .satisfied, !ownIsKernelChoice || !isViable,
+            let preferred = allowedKernelChoice ?? path.availableInterfaces.first, preferred.name != flow.interfaceName
         else {
             return FlowStatus(isViable: isViable, betterPathAvailable: false)
         }

@@ -95,33 +95,34 @@ import Testing
 
     @Test func tunnelOverCellularIsExpensive() async throws {
         let scenario = try Scenario.start { namespace in
-            try namespace.addWiredUplink(routed: true)
             try namespace.addVeth("wwan0", peer: "wwan0-peer")
             try namespace.ip("address add 203.0.113.10/24 dev wwan0")
-            try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 700")
+            try namespace.ip("route add 198.18.0.9/32 via 203.0.113.1 dev wwan0")
         }
         defer { #expect(scenario.tearDown() == 0) }
         let namespace = scenario.namespace
+        let holder = try TunnelHolder(namespace, names: ["tun0"])
+        defer { holder.release() }
+        try namespace.ip("link set tun0 up")
+        try namespace.ip("address add 10.8.0.2/32 dev tun0")
+        // A VPN over the cellular link (configured by name as cellular): def1 into the tunnel. The kernel does not
+        // know a tun device's far end, so its carrier is the best interface that is not a tunnel: cellular.
+        try namespace.ip("route add 0.0.0.0/1 dev tun0")
+        try namespace.ip("route add 128.0.0.0/1 dev tun0")
+        try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 700")
         let log = scenario.client.log
-        _ = try await log.nextPath { $0.interfaceNames == ["eth0", "wwan0"] && !$0.isExpensive }
-        // An IP tunnel whose far end is reached over cellular (a host route): the kernel's route to the endpoint,
-        // not the best interface, is its carrier.
-        try namespace.ip("route add 198.18.0.9/32 via 203.0.113.1 dev wwan0")
-        try namespace.ip("link add ipip0 type ipip local 203.0.113.10 remote 198.18.0.9")
-        try namespace.ip("link set ipip0 up")
-        try namespace.ip("address add 10.9.0.2/32 dev ipip0")
-        try namespace.ip("route add default dev ipip0 metric 10")
-        let path = try await log.nextPath { $0.interfaceNames.first == "ipip0" }
+        let path = try await log.nextPath { $0.interfaceNames == ["tun0", "wwan0"] }
         #expect(path.isExpensive, "the tunnel rides on cellular")
         #expect(path.availableInterfaces.first?.isTunnel == true)
         let interfaces = try PathmondConnection(socketPath: scenario.daemon.socketPath).interfaces()
-        let tunnel = try #require(interfaces.first { $0.name == "ipip0" })
+        let tunnel = try #require(interfaces.first { $0.name == "tun0" })
         #expect(tunnel.expensiveSource == "tunnelCarrier")
         #expect(tunnel.tunnelCarrier == "wwan0")
 
-        // The endpoint's route moves to the wired uplink: the tunnel is no longer expensive.
-        try namespace.ip("route replace 198.18.0.9/32 via 192.0.2.1 dev eth0")
-        _ = try await log.nextPath { $0.interfaceNames.first == "ipip0" && !$0.isExpensive }
+        // A wired uplink arrives and carries the tunnel instead: not expensive any more.
+        try namespace.addWiredUplink(routed: false)
+        try namespace.ip("route add default via 192.0.2.1 dev eth0 metric 100")
+        _ = try await log.nextPath { $0.interfaceNames.first == "tun0" && !$0.isExpensive }
     }
 
     @Test func flowToASpecificRouteStaysViableWhenTheDefaultGoes() async throws {
