@@ -173,9 +173,7 @@ public final class KernelWatcher: @unchecked Sendable {
             if isStopped { return }
         }
         events = deviceFacts.enrich(events)
-        if let decided = routing.follow(events, routingMayHaveChanged: notifications.sink.takeRoutingChange()) {
-            events.append(decided)
-        }
+        events += routing.follow(events, routingMayHaveChanged: notifications.sink.takeRoutingChange())
         deliver(KernelBatch(events: events))
     }
 
@@ -201,7 +199,7 @@ public final class KernelWatcher: @unchecked Sendable {
             var snapshot = outcome.snapshot
             snapshot.links = snapshot.links.map { deviceFacts.enrich($0) }
             deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
-            snapshot.decisions = routing.restart(from: snapshot)
+            routing.restart(from: &snapshot)
             let reported: ResyncReason =
                 reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
             deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))

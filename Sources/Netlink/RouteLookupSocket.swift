@@ -26,6 +26,39 @@ final class RouteLookupSocket {
     func decide(_ query: RouteQuery) -> RouteDecision? {
         sequence &+= 1
         let request = RouteLookupMessage.request(for: query, sequence: sequence)
+        return exchange(request) { reply, sequence in
+            switch RouteLookupMessage.reply(reply, sequence: sequence) {
+            case .decision(let decision): return .some(decision)
+            case .failed: return .some(nil)
+            case .unrelated: return nil
+            }
+        } ?? nil
+    }
+
+    /// The gateway's neighbour entry if the kernel has resolved it, nil if not (or no answer).
+    func neighbour(_ gateway: GatewayKey) -> Neighbour? {
+        sequence &+= 1
+        let request = NeighbourRequestMessage.lookUp(gateway, sequence: sequence)
+        return exchange(request) { reply, sequence in
+            switch NeighbourRequestMessage.answer(reply, to: gateway, sequence: sequence) {
+            case .resolved(let neighbour): return .some(neighbour)
+            case .unresolved: return .some(nil)
+            case .unrelated: return nil
+            }
+        } ?? nil
+    }
+
+    /// Asks the kernel to resolve the gateway (NTF_USE); the result comes as a neighbour notification.
+    func resolve(_ gateway: GatewayKey) {
+        sequence &+= 1
+        _ = exchange(NeighbourRequestMessage.resolve(gateway, sequence: sequence)) { reply, sequence in
+            RouteLookupMessage.u32(reply, 8) == sequence ? .some(()) : nil
+        }
+    }
+
+    /// Sends one request and reads datagrams until `read` recognises the reply to it (non-nil); nil when the
+    /// request could not be sent or no reply came.
+    private func exchange<Answer>(_ request: [UInt8], _ read: ([UInt8], UInt32) -> Answer?) -> Answer? {
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
         let sent = request.withUnsafeBytes { bytes in
@@ -41,11 +74,7 @@ final class RouteLookupSocket {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if received < 0 && errno == EINTR { continue }
             guard received > 0 else { return nil }
-            switch RouteLookupMessage.reply(Array(buffer[..<received]), sequence: sequence) {
-            case .decision(let decision): return decision
-            case .failed: return nil
-            case .unrelated: continue
-            }
+            if let answer = read(Array(buffer[..<received]), sequence) { return answer }
         }
         return nil
     }
