@@ -102,12 +102,12 @@ public struct PathEvaluator: Sendable, Hashable {
     ) -> Path {
         let candidates = interfaces.filter { $0.interfaceClass.kind != .loopback }
         let wanted = parameters.family.families
-        let usable = candidates.filter { $0.readiness == .usable }.sorted { Self.preferred($0, $1, families: wanted) }
+        let usable = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
         guard !usable.isEmpty else {
             guard let furthest = candidates.map(\.readiness).max() else { return .unsatisfied(.noInterfaces) }
             return .unsatisfied(Self.reason(furthest))
         }
-        let allowed = Self.narrow(usable, to: parameters)
+        let allowed = Self.narrow(Self.kernelFirst(usable, families: wanted), to: parameters)
         guard let primary = allowed.interfaces.first else { return .unsatisfied(allowed.reason) }
         let available = allowed.interfaces
         let families = available.reduce(into: Set<AddressFamily>()) { $0.formUnion($1.supportedFamilies) }
@@ -135,21 +135,27 @@ public struct PathEvaluator: Sendable, Hashable {
         )
     }
 
-    /// The interface the kernel itself sends internet traffic of a wanted family through first: whatever the
-    /// kinds and metrics, that is where the next packet goes (rules, tables and nexthops included). Then, when the
-    /// kernel was not asked, an interface holding a split default (a VPN's 0/1 and 128/1), which the longest match
-    /// favours. Then wired before Wi-Fi before cellular before other; within a kind, the lower route metric; then
-    /// the index.
-    static func preferred(
-        _ lhs: InterfaceStatus, _ rhs: InterfaceStatus, families: Set<AddressFamily> = Set(AddressFamily.allCases)
-    ) -> Bool {
-        func key(_ status: InterfaceStatus) -> (Int, Int, Int, UInt32, Int32) {
-            (
-                status.kernelPreferredFamilies.isDisjoint(with: families) ? 1 : 0, status.carriesSplitDefault ? 0 : 1,
-                status.interfaceClass.kind.preferenceRank, status.bestMetric, status.link.index
-            )
+    /// When the kernel was not asked: an interface holding a split default (a VPN's 0/1 and 128/1) first, which the
+    /// longest match favours. Then wired before Wi-Fi before cellular before other; within a kind, the lower route
+    /// metric; then the index.
+    static func preferred(_ lhs: InterfaceStatus, _ rhs: InterfaceStatus) -> Bool {
+        (lhs.carriesSplitDefault ? 0 : 1, lhs.interfaceClass.kind.preferenceRank, lhs.bestMetric, lhs.link.index)
+            < (rhs.carriesSplitDefault ? 0 : 1, rhs.interfaceClass.kind.preferenceRank, rhs.bestMetric, rhs.link.index)
+    }
+
+    /// The documented order, changed only where the kernel disagrees: for each wanted family, the interface the
+    /// kernel sends that family's internet traffic through moves ahead of every interface that routes the family,
+    /// so it is the first of them (whatever kinds, metrics or tunnels say). IPv4 is settled last: when the two
+    /// families' picks contend for the very first place, IPv4's takes it.
+    static func kernelFirst(_ ordered: [InterfaceStatus], families: Set<AddressFamily>) -> [InterfaceStatus] {
+        var result = ordered
+        for family in [AddressFamily.ipv6, .ipv4] where families.contains(family) {
+            guard let pick = result.firstIndex(where: { $0.kernelPreferredFamilies.contains(family) }),
+                let first = result.firstIndex(where: { $0.supportedFamilies.contains(family) }), first < pick
+            else { continue }
+            result.insert(result.remove(at: pick), at: first)
         }
-        return key(lhs) < key(rhs)
+        return result
     }
 
     static func reason(_ furthest: InterfaceReadiness) -> UnsatisfiedReason {
