@@ -64,7 +64,12 @@ public struct KernelState: Sendable, Hashable {
 
     private mutating func releaseUnusedNeighbours() {
         guard !neighbourTable.isEmpty else { return }
-        neighbourTable = neighbourTable.filter { isGateway($0.key) }
+        let gateways = Set(
+            routes.compactMap { route in
+                route.gateway.map { NeighbourKey(interfaceIndex: route.interfaceIndex, address: $0) }
+            })
+        guard neighbourTable.keys.contains(where: { !gateways.contains($0) }) else { return }
+        neighbourTable = neighbourTable.filter { gateways.contains($0.key) }
     }
 
     private mutating func applyWithoutPruning(_ event: KernelEvent) {

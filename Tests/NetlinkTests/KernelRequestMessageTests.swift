@@ -88,3 +88,50 @@ import Testing
                 == .unresolved)
     }
 }
+
+/// IP tunnels' far ends from constructed IFLA_LINKINFO attributes (this kernel has no tunnel modules to make one).
+@Suite struct TunnelEndpointParserTests {
+    typealias Bytes = RouteLookupMessage
+
+    func linkInfo(kind: String, data: [UInt8]) -> [UInt8] {
+        Bytes.attribute(3, Array("gre1\0".utf8))  // IFLA_IFNAME before it, as the kernel sends
+            + Bytes.attribute(18, Bytes.attribute(1, Array((kind + "\0").utf8)) + Bytes.attribute(2, data))
+    }
+
+    @Test func greRemoteAndMark() {
+        let data =
+            Bytes.attribute(6, [203, 0, 113, 10]) + Bytes.attribute(7, [198, 18, 0, 9])
+            + Bytes.attribute(20, Bytes.littleEndianBytes(UInt32(51820)))
+        #expect(
+            TunnelEndpointParser.endpoints(inLinkAttributes: linkInfo(kind: "gre", data: data))
+                == TunnelEndpoints(remotes: [IPAddress("198.18.0.9")!], mark: 51820))
+    }
+
+    @Test func ipipAndIPv6Tunnels() {
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "ipip", data: Bytes.attribute(3, [198, 18, 0, 9])))
+                == TunnelEndpoints(remotes: [IPAddress("198.18.0.9")!]))
+        let remote = IPAddress("2001:db8::9")!
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "ip6tnl", data: Bytes.attribute(3, remote.bytes)))
+                == TunnelEndpoints(remotes: [remote]))
+    }
+
+    @Test func noFarEndNoEndpoints() {
+        // A wildcard remote, another kind, a truncated attribute: nothing to route to.
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "gre", data: Bytes.attribute(7, [0, 0, 0, 0])))
+                == nil)
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "veth", data: Bytes.attribute(7, [1, 2, 3, 4])))
+                == nil)
+        let whole = linkInfo(kind: "gre", data: Bytes.attribute(7, [198, 18, 0, 9]))
+        for length in 0..<whole.count {
+            #expect(TunnelEndpointParser.endpoints(inLinkAttributes: Array(whole[..<length])) == nil)
+        }
+    }
+}
