@@ -22,8 +22,7 @@ struct KernelRouteOracle {
         let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let position = words.firstIndex(of: "dev"), position + 1 < words.count else { return nil }
         let device = words[position + 1]
-        guard try isRunning(device), try hasUsableAddress(device, family: family) else { return nil }
-        return device
+        return try canCarry(device, family: family) ? device : nil
     }
 
     /// pathmond's first interface for the family (GetPath with the family required), nil when unsatisfied.
@@ -34,23 +33,22 @@ struct KernelRouteOracle {
         return path.status == .satisfied ? path.availableInterfaces.first?.name : nil
     }
 
-    private func isRunning(_ device: String) throws -> Bool {
-        let result = try runCommand(["ip", "-n", namespace.name, "-j", "link", "show", "dev", device], check: false)
+    /// Up and running (operstate up or unknown) with a global address of the family past DAD: one `ip -j`.
+    private func canCarry(_ device: String, family: AddressFamily) throws -> Bool {
+        let result = try runCommand(["ip", "-n", namespace.name, "-j", "address", "show", "dev", device], check: false)
         guard result.status == 0,
             let links = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]],
             let link = links.first
         else { return false }
         let flags = link["flags"] as? [String] ?? []
         let state = link["operstate"] as? String ?? ""
-        return flags.contains("UP") && (state == "UP" || state == "UNKNOWN")
-    }
-
-    private func hasUsableAddress(_ device: String, family: AddressFamily) throws -> Bool {
-        let flag = family == .ipv4 ? "-4" : "-6"
-        let result = try runCommand(
-            ["ip", "-n", namespace.name, flag, "-o", "address", "show", "dev", device, "scope", "global"],
-            check: false)
-        return result.output.split(separator: "\n").contains { !$0.contains("tentative") && !$0.contains("dadfailed") }
+        guard flags.contains("UP") && (state == "UP" || state == "UNKNOWN") else { return false }
+        let addresses = link["addr_info"] as? [[String: Any]] ?? []
+        return addresses.contains { address in
+            address["family"] as? String == (family == .ipv4 ? "inet" : "inet6")
+                && address["scope"] as? String == "global" && address["tentative"] == nil
+                && address["dadfailed"] == nil
+        }
     }
 
     /// Waits until pathmond agrees with the kernel for both families, or the deadline passes: the kernel's
