@@ -51,7 +51,14 @@ enum KernelDump {
                 case .linkChanged(let link): snapshot.links.append(link)
                 case .addressAdded(let address): snapshot.addresses.append(address)
                 case .routeAdded(let route, _): snapshot.routes.append(route)
-                case .neighbourChanged(let neighbour): snapshot.neighbours.append(neighbour)
+                case .neighbourChanged(let neighbour):
+                    // Only gateways' entries are kept (routes are dumped before neighbours): a LAN of 100,000
+                    // neighbours costs a pass over the dump, not a copy of it.
+                    if snapshot.routes.contains(where: {
+                        $0.interfaceIndex == neighbour.interfaceIndex && $0.gateway == neighbour.address
+                    }) {
+                        snapshot.neighbours.append(neighbour)
+                    }
                 default: break  // a dump only holds RTM_NEW* messages
                 }
             }

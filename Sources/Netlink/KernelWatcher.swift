@@ -27,6 +27,8 @@ public final class KernelWatcher: @unchecked Sendable {
     /// unread replies behind.
     private var requests: NetlinkSocket
     private var deviceFacts: DeviceFactsCache
+    /// Asks the kernel's own routing decisions after each batch that may have changed them.
+    private let routing: RouteFollower
     private var source: SDEventSource?
     private var retry: SDEventSource?
     /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
@@ -76,10 +78,11 @@ public final class KernelWatcher: @unchecked Sendable {
         }
         let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             let notifications = try NetlinkSocket(role: .notifications(receiveBufferSize: receiveBufferSize))
-            return (notifications, try NetlinkSocket(role: .requests))
+            return (notifications, try NetlinkSocket(role: .requests), try? RouteLookupSocket())
         }
         self.notifications = sockets.0
         self.requests = sockets.1
+        self.routing = RouteFollower(lookup: sockets.2)
         self.namespacePath = namespacePath
         self.deviceFacts = DeviceFactsCache(lookup: deviceFacts)
         self.calls = calls
@@ -126,6 +129,15 @@ public final class KernelWatcher: @unchecked Sendable {
     /// For tests: reads notifications again after `suspendReading()`.
     func resumeReading() {
         loop.sync { self.source?.setEnabled(true) }
+    }
+
+    /// The route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked after
+    /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch).
+    public func setFlowQueries(_ queries: Set<RouteQuery>) {
+        loop.execute {
+            guard !self.isStopped, let event = self.routing.setFlowQueries(queries) else { return }
+            self.deliver(KernelBatch(events: [event]))
+        }
     }
 
     /// Stops watching and finishes the stream. Safe to call more than once and from any thread; the work happens
@@ -176,7 +188,9 @@ public final class KernelWatcher: @unchecked Sendable {
             resync(.overflow)
             if isStopped { return }
         }
-        deliver(KernelBatch(events: deviceFacts.enrich(events)))
+        events = deviceFacts.enrich(events)
+        events += routing.follow(events, routingMayHaveChanged: notifications.sink.takeRoutingChange())
+        deliver(KernelBatch(events: events))
     }
 
     /// Empties the receive queue before a resync dump. The kernel reports ENOBUFS once per episode of congestion
@@ -201,6 +215,7 @@ public final class KernelWatcher: @unchecked Sendable {
             var snapshot = outcome.snapshot
             snapshot.links = snapshot.links.map { deviceFacts.enrich($0) }
             deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
+            routing.restart(from: &snapshot)
             let reported: ResyncReason =
                 reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
             deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))

@@ -19,7 +19,15 @@ enum LinkConversion {
         }
         var link: Link?
         _ = KernelMessage.parseObject(message) { object in link = Self.link(from: object) }
-        guard let link else { return .malformed }
+        guard var link else { return .malformed }
+        if link.linkKind.map(TunnelEndpointParser.attributes.keys.contains) == true {
+            let length = Int(nlmsg_datalen(header)) - MemoryLayout<ifinfomsg>.size
+            if length > 0 {
+                let start = UnsafeRawPointer(nlmsg_data(header)) + MemoryLayout<ifinfomsg>.size
+                let bytes = Array(UnsafeRawBufferPointer(start: start, count: length))
+                link.tunnel = TunnelEndpointParser.endpoints(inLinkAttributes: bytes)
+            }
+        }
         return .converted([.linkChanged(link)])
     }
 

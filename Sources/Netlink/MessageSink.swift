@@ -10,6 +10,18 @@ final class MessageSink {
     var events: [KernelEvent] = []
     /// Messages that could not be converted ("…, ignoring"); kept as a count for tests and diagnostics.
     var ignoredMessages = 0
+    /// A message arrived that may change the kernel's routing decisions, whether the model keeps it or not (a host
+    /// route, a rule, a nexthop, a link or an address): the decisions must be asked again.
+    var routingMayHaveChanged = false
+
+    /// RTM_NEW/DEL of links, addresses, routes, rules and nexthops.
+    static let routingMessageTypes: Set<UInt16> = [16, 17, 20, 21, 24, 25, 32, 33, 104, 105]
+
+    /// Whether a routing message arrived since the last call; clears the flag.
+    func takeRoutingChange() -> Bool {
+        defer { routingMayHaveChanged = false }
+        return routingMayHaveChanged
+    }
 
     /// Takes the collected events, leaving the sink empty.
     func take() -> [KernelEvent] {
@@ -18,6 +30,9 @@ final class MessageSink {
     }
 
     fileprivate func receive(_ message: OpaquePointer) {
+        if let header = nlmsg_hdr(message), Self.routingMessageTypes.contains(header.pointee.nlmsg_type) {
+            routingMayHaveChanged = true
+        }
         switch KernelMessage.events(from: message) {
         case .converted(let converted): events.append(contentsOf: converted)
         case .notRelevant: break

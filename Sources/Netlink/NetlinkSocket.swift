@@ -56,6 +56,8 @@ final class NetlinkSocket: @unchecked Sendable {
         let groups = [
             RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE,
             RTNLGRP_NEIGH,
+            // Rules and nexthop objects change the kernel's routing decisions without any route message.
+            RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP,
         ]
         for group in groups {
             // nl_socket_add_memberships is variadic, which Swift cannot call: one group at a time.

@@ -19,7 +19,12 @@ enum RouteConversion {
         guard result >= 0, let parsed else { return .malformed }
         defer { rtnl_route_put(parsed) }
         let routes = defaultRoutes(from: parsed, header: route)
-        guard !routes.isEmpty else { return .malformed }
+        guard !routes.isEmpty else {
+            // A route over a nexthop object without the compatibility attributes (nexthop_compat_mode=0) names
+            // only RTA_NH_ID: well-formed, and followed through the kernel's own routing decision instead.
+            let nexthopID = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_NH_ID.rawValue))
+            return nexthopID == nil ? .malformed : .notRelevant
+        }
         return .converted(routes.map { removed ? .routeRemoved($0) : .routeAdded($0, replacing: replacing) })
     }
 

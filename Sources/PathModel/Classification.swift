@@ -16,6 +16,18 @@ public enum Classification {
         "vxlan", "geneve", "ipvlan", "l2tp",
     ]
 
+    /// The link kinds among those that are VPNs or IP tunnels: traffic through them rides on another interface.
+    /// (vxlan, geneve, ipvlan are overlays or virtual ports, not tunnels a path goes through to the internet.)
+    public static let vpnLinkKinds: Set<String> = [
+        "tun", "wireguard", "ppp", "gre", "ip6gre", "ipip", "sit", "ip6tnl", "vti", "vti6", "xfrm", "l2tp",
+        "gretap", "ip6gretap",
+    ]
+
+    /// Whether a link is a VPN or tunnel: its traffic rides on another interface, whose cost it inherits.
+    public static func isTunnel(_ link: Link) -> Bool {
+        link.linkKind.map(vpnLinkKinds.contains) == true || link.hardwareType == HardwareType.ppp
+    }
+
     /// Link kinds of WWAN drivers' own netdevices.
     public static let cellularLinkKinds: Set<String> = ["wwan", "rmnet", "qmimux"]
 

@@ -9,4 +9,6 @@ public enum ExpensiveSource: String, Sendable, Hashable, CaseIterable {
     case dhcpLease
     /// NetworkManager's `Metered` for the device (yes or guessed yes).
     case networkManager
+    /// A tunnel whose carrier (the interface its own packets leave by) is expensive.
+    case tunnelCarrier
 }

@@ -21,6 +21,21 @@ public struct Flow: Sendable, Hashable {
     }
 }
 
+extension Flow {
+    /// Where the flow's own next packet goes: to its remote, from its local address (rules may select on it).
+    public var currentRouteQuery: RouteQuery? {
+        remoteAddress.map { RouteQuery(destination: $0, source: localAddress) }
+    }
+
+    /// Where a new connection to the same remote would go: no source chosen yet.
+    public var newConnectionRouteQuery: RouteQuery? {
+        remoteAddress.map { RouteQuery(destination: $0) }
+    }
+
+    /// The queries the kernel is asked for this flow.
+    public var routeQueries: [RouteQuery] { [currentRouteQuery, newConnectionRouteQuery].compactMap { $0 } }
+}
+
 /// What a flow's client needs to know, as Network.framework's viability and better-path handlers say it.
 public struct FlowStatus: Sendable, Hashable {
     /// The connection can still send and receive over its interface.

@@ -3,18 +3,28 @@ public enum FlowEvaluator {
     /// The flow's viability and whether a better path exists.
     ///
     /// - Viable: its interface exists, is up and running, still holds the local address (past DAD), and can reach
-    ///   the remote: a default route of that family out of the interface, or the remote on one of its subnets.
-    ///   Without a remote, a default route of the local address's family will do, and so does a link-local
-    ///   address on a running link.
-    /// - Better path: the path for the flow's parameters is satisfied and its preferred interface is another one
-    ///   that ranks above the flow's (any usable interface, when the flow's own is not viable).
+    ///   the remote. The kernel's own decision for the flow's next packet (to the remote, from the local address)
+    ///   settles it when it was asked: out of the flow's interface is viable (a specific route counts), nowhere
+    ///   (no route, a blocking route or rule) is not. Otherwise (not asked yet, or the kernel now sends the
+    ///   remote elsewhere and the interface could still carry it): a default route of that family out of the
+    ///   interface, or the remote on one of its subnets. Without a remote, a default route of the local address's
+    ///   family will do, and so does a link-local address on a running link.
+    /// - Better path: the path for the flow's parameters is satisfied and prefers another interface: the one the
+    ///   kernel would send a new connection to the remote through, when the parameters allow it, else the path's
+    ///   first (any usable interface, when the flow's own is not viable).
     public static func status(
-        of flow: Flow, interfaces: [InterfaceStatus], pathForParameters path: Path
+        of flow: Flow, interfaces: [InterfaceStatus], pathForParameters path: Path,
+        decisions: [RouteQuery: RouteDecision] = [:]
     ) -> FlowStatus {
         let own = interfaces.first { $0.link.name == flow.interfaceName }
-        let isViable = own.map { viable(flow, on: $0) } ?? false
-        guard path.status == .satisfied, let preferred = path.availableInterfaces.first,
-            preferred.name != flow.interfaceName
+        let isViable = own.map { viable(flow, on: $0, decisions: decisions) } ?? false
+        // Where the kernel would send a new connection to the remote: the flow's own interface (a specific route,
+        // a split tunnel) means nothing is better; another one the parameters allow is the better path.
+        let kernelChoice = flow.newConnectionRouteQuery.flatMap { decisions[$0]?.interfaceIndex }
+        let ownIsKernelChoice = own != nil && kernelChoice == own?.link.index
+        let allowedKernelChoice = kernelChoice.flatMap { index in path.availableInterfaces.first { $0.index == index } }
+        guard path.status == .satisfied, !ownIsKernelChoice || !isViable,
+            let preferred = allowedKernelChoice ?? path.availableInterfaces.first, preferred.name != flow.interfaceName
         else {
             return FlowStatus(isViable: isViable, betterPathAvailable: false)
         }
@@ -29,11 +39,18 @@ public enum FlowEvaluator {
             betterInterfaceAddresses: addresses)
     }
 
-    static func viable(_ flow: Flow, on interface: InterfaceStatus) -> Bool {
+    static func viable(
+        _ flow: Flow, on interface: InterfaceStatus, decisions: [RouteQuery: RouteDecision] = [:]
+    ) -> Bool {
         guard interface.link.isRunning else { return false }
         let family = flow.localAddress.family
         guard interface.addresses.contains(where: { $0.address == flow.localAddress && !$0.isTentative }) else {
             return false
+        }
+        switch flow.currentRouteQuery.flatMap({ decisions[$0] }) {
+        case .via(let index, _) where index == interface.link.index: return true
+        case .unroutable: return false
+        case .via, nil: break
         }
         let hasDefaultRoute = interface.routes.contains { $0.family == family }
         guard let remote = flow.remoteAddress else {

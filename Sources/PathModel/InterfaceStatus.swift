@@ -18,8 +18,16 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var isExpensive: Bool
     /// What decided `isExpensive`; nil when nothing called it expensive and the user set nothing.
     public var expensiveSource: ExpensiveSource?
-    /// In Low Data Mode: the user marked its network constrained.
+    /// In Low Data Mode: the user marked its network constrained (or, for a tunnel, its carrier's network).
     public var isConstrained: Bool
+    /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,
+    /// tables, nexthops and all); empty when the kernel picks another interface or was not asked.
+    public var kernelPreferredFamilies: Set<AddressFamily> = []
+    /// The next hops the kernel's decision uses through it, by family (absent for on-link routes).
+    public var kernelGateways: [AddressFamily: IPAddress] = [:]
+    /// For a tunnel, the interface that carries its own packets (the kernel's route to its endpoint), whose
+    /// expensive and constrained it inherits; nil for other interfaces or when none is known.
+    public var carrier: Int32?
 
     public init(
         link: Link, interfaceClass: InterfaceClass, readiness: InterfaceReadiness, addresses: [InterfaceAddress],
@@ -38,6 +46,9 @@ public struct InterfaceStatus: Sendable, Hashable {
             expensiveSource ?? (isExpensive == nil && interfaceClass.isExpensive ? .interfaceClass : nil)
         self.isConstrained = isConstrained
     }
+
+    /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM): its traffic rides on another interface.
+    public var isTunnel: Bool { Classification.isTunnel(link) }
 
     /// The lowest metric among its default routes: what orders interfaces of one kind.
     public var bestMetric: UInt32 { routes.map(\.metric).min() ?? .max }

@@ -21,6 +21,9 @@ public enum KernelEvent: Sendable, Hashable {
     case neighbourRemoved(interfaceIndex: Int32, address: IPAddress)
     /// A complete dump (at start, and after lost notifications): the only truth from here on.
     case snapshot(KernelSnapshot)
+    /// The kernel's answers to every standing route query, asked after the changes before it settled: replaces
+    /// all earlier answers (a query missing here has no answer yet).
+    case routeDecisions([RouteQuery: RouteDecision])
 }
 
 /// Everything path evaluation needs, as one dump of links, addresses, default routes and neighbours saw it.
@@ -33,14 +36,17 @@ public struct KernelSnapshot: Sendable, Hashable {
     public var routes: [DefaultRoute]
     /// The resolved entries of the neighbour table.
     public var neighbours: [Neighbour]
+    /// The kernel's answers to the standing route queries, asked right after the dump.
+    public var decisions: [RouteQuery: RouteDecision]
 
     public init(
         links: [Link] = [], addresses: [InterfaceAddress] = [], routes: [DefaultRoute] = [],
-        neighbours: [Neighbour] = []
+        neighbours: [Neighbour] = [], decisions: [RouteQuery: RouteDecision] = [:]
     ) {
         self.links = links
         self.addresses = addresses
         self.routes = routes
         self.neighbours = neighbours
+        self.decisions = decisions
     }
 }

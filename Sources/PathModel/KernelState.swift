@@ -9,6 +9,9 @@ public struct KernelState: Sendable, Hashable {
     /// The default routes, in no particular order.
     public private(set) var routes: Set<DefaultRoute> = []
     private var neighbourTable: [NeighbourKey: Neighbour] = [:]
+    /// The kernel's own routing decisions for the standing queries (the internet per family, flows, tunnel
+    /// endpoints), as last asked. Not part of a dump: they are asked after it.
+    public private(set) var decisions: [RouteQuery: RouteDecision] = [:]
 
     public init() {}
 
@@ -35,8 +38,41 @@ public struct KernelState: Sendable, Hashable {
         neighbourTable[NeighbourKey(interfaceIndex: index, address: address)]
     }
 
-    /// Applies one kernel event.
+    /// Applies one kernel event. Only the neighbours of gateways are kept (what names a wired network), so a busy
+    /// LAN's table costs nothing: an entry for an address no route goes through is dropped on arrival, and one
+    /// whose route went is released.
     public mutating func apply(_ event: KernelEvent) {
+        applyWithoutPruning(event)
+        switch event {
+        case .neighbourChanged, .neighbourRemoved, .addressAdded, .routeDecisions: break
+        default: releaseUnusedNeighbours()
+        }
+    }
+
+    /// The gateways of the routes whose link-layer address is not known yet: what the watcher asks the kernel to
+    /// resolve.
+    public var unresolvedGateways: Set<GatewayKey> {
+        Set(
+            routes.compactMap { route in
+                route.gateway.map { GatewayKey(interfaceIndex: route.interfaceIndex, address: $0) }
+            }.filter { neighbourTable[NeighbourKey(interfaceIndex: $0.interfaceIndex, address: $0.address)] == nil })
+    }
+
+    private func isGateway(_ key: NeighbourKey) -> Bool {
+        routes.contains { $0.interfaceIndex == key.interfaceIndex && $0.gateway == key.address }
+    }
+
+    private mutating func releaseUnusedNeighbours() {
+        guard !neighbourTable.isEmpty else { return }
+        let gateways = Set(
+            routes.compactMap { route in
+                route.gateway.map { NeighbourKey(interfaceIndex: route.interfaceIndex, address: $0) }
+            })
+        guard neighbourTable.keys.contains(where: { !gateways.contains($0) }) else { return }
+        neighbourTable = neighbourTable.filter { gateways.contains($0.key) }
+    }
+
+    private mutating func applyWithoutPruning(_ event: KernelEvent) {
         switch event {
         case .linkChanged(let link):
             let wasUp = links[link.index]?.flags.contains(.up) ?? false
@@ -57,7 +93,7 @@ public struct KernelState: Sendable, Hashable {
             }
             neighbourTable = neighbourTable.filter { $0.key.interfaceIndex != index }
         case .neighbourChanged(let neighbour):
-            neighbourTable[neighbour.key] = neighbour
+            if isGateway(neighbour.key) { neighbourTable[neighbour.key] = neighbour }
         case .neighbourRemoved(let index, let address):
             // A gateway's entry goes FAILED or is collected between two ARP exchanges; the network behind it has
             // not changed, so its identity (and Low Data Mode) must not flap. It stays while a route uses it.
@@ -82,11 +118,16 @@ public struct KernelState: Sendable, Hashable {
             routes.remove(route)
         case .routeSlotCleared(let slot):
             routes = routes.filter { !$0.sharesSlot(with: slot) }
+        case .routeDecisions(let decisions):
+            self.decisions = decisions
         case .snapshot(let snapshot):
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
             routes = Set(snapshot.routes)
-            neighbourTable = Dictionary(snapshot.neighbours.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            neighbourTable = Dictionary(
+                snapshot.neighbours.map { ($0.key, $0) }.filter { isGateway($0.0) },
+                uniquingKeysWith: { _, last in last })
+            decisions = snapshot.decisions
         }
     }
 
@@ -105,7 +146,8 @@ public struct KernelState: Sendable, Hashable {
             routes: routes.sorted(by: DefaultRoute.displayOrder),
             neighbours: neighbourTable.values.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
-            }
+            },
+            decisions: decisions
         )
     }
 }

@@ -16,11 +16,16 @@ public struct Link: Sendable, Hashable {
     public var hardwareAddress: String?
     /// Facts about the underlying device from sysfs; `.unknown` until the daemon has looked.
     public var device: DeviceFacts
+    /// For an IP tunnel or WireGuard, where its own packets go; nil for other links and tunnels whose far end the
+    /// kernel does not know (tun, PPP).
+    public var tunnel: TunnelEndpoints?
 
     public init(
         index: Int32, name: String, flags: LinkFlags, operState: OperState = .unknown, linkKind: String? = nil,
-        hardwareType: UInt16 = HardwareType.ethernet, hardwareAddress: String? = nil, device: DeviceFacts = .unknown
+        hardwareType: UInt16 = HardwareType.ethernet, hardwareAddress: String? = nil, device: DeviceFacts = .unknown,
+        tunnel: TunnelEndpoints? = nil
     ) {
+        self.tunnel = tunnel
         self.index = index
         self.name = name
         self.flags = flags

@@ -21,3 +21,16 @@ struct NeighbourKey: Hashable {
     var interfaceIndex: Int32
     var address: IPAddress
 }
+
+/// A next hop of a route on one interface: whose link-layer address names a wired network.
+public struct GatewayKey: Sendable, Hashable {
+    /// The interface the route leaves by.
+    public var interfaceIndex: Int32
+    /// The gateway's address.
+    public var address: IPAddress
+
+    public init(interfaceIndex: Int32, address: IPAddress) {
+        self.interfaceIndex = interfaceIndex
+        self.address = address
+    }
+}

@@ -84,12 +84,18 @@ public struct PathInterface: Sendable, Hashable {
     public var isExpensive: Bool
     /// Its network is in Low Data Mode.
     public var isConstrained: Bool
+    /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
+    public var isTunnel: Bool
 
-    public init(index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool, isConstrained: Bool = false) {
+    public init(
+        index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool, isConstrained: Bool = false,
+        isTunnel: Bool = false
+    ) {
         self.index = index
         self.name = name
         self.kind = kind
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
+        self.isTunnel = isTunnel
     }
 }

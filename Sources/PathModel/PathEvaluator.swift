@@ -10,17 +10,28 @@ public struct PathEvaluator: Sendable, Hashable {
 
     /// Every interface, loopback included, by index.
     public func interfaces(in state: KernelState, context: NetworkContext = NetworkContext()) -> [InterfaceStatus] {
-        state.links.values.sorted { $0.index < $1.index }.map { status(of: $0, in: state, context: context) }
+        let kernel = KernelChoice(state)
+        let statuses = state.links.values.sorted { $0.index < $1.index }.map {
+            status(of: $0, in: state, context: context, kernel: kernel)
+        }
+        return Self.inheritingCarrierCost(statuses, decisions: state.decisions)
     }
 
     /// The status of one link.
     public func status(
         of link: Link, in state: KernelState, context: NetworkContext = NetworkContext()
     ) -> InterfaceStatus {
+        status(of: link, in: state, context: context, kernel: KernelChoice(state))
+    }
+
+    func status(
+        of link: Link, in state: KernelState, context: NetworkContext, kernel: KernelChoice
+    ) -> InterfaceStatus {
         let addresses = state.addresses(of: link.index).sorted { $0.address < $1.address }
         let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)
         let addressFamilies = Set(addresses.filter(\.isUsable).map(\.family))
-        let routedFamilies = addressFamilies.intersection(routes.map(\.family))
+        let (routedFamilies, preferredFamilies) = kernel.routedFamilies(
+            of: link.index, modelled: addressFamilies.intersection(routes.map(\.family)), addressed: addressFamilies)
         let readiness: InterfaceReadiness
         if !link.flags.contains(.up) {
             readiness = .down
@@ -46,13 +57,18 @@ public struct PathEvaluator: Sendable, Hashable {
             } else {
                 nil
             }
-        return InterfaceStatus(
+        var status = InterfaceStatus(
             link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
             routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
             isExpensive: policy.isExpensive ?? (detectedBy != nil),
             expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
             isConstrained: policy.isConstrained ?? false
         )
+        if readiness == .usable {
+            status.kernelPreferredFamilies = preferredFamilies
+            status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
+        }
+        return status
     }
 
     /// The network a link is on: from an identity source (Wi-Fi, cellular) or, for wired links, the link-layer
@@ -85,19 +101,21 @@ public struct PathEvaluator: Sendable, Hashable {
         parameters: PathParameters = .unrestricted
     ) -> Path {
         let candidates = interfaces.filter { $0.interfaceClass.kind != .loopback }
+        let wanted = parameters.family.families
         let usable = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
         guard !usable.isEmpty else {
             guard let furthest = candidates.map(\.readiness).max() else { return .unsatisfied(.noInterfaces) }
             return .unsatisfied(Self.reason(furthest))
         }
-        let allowed = Self.narrow(usable, to: parameters)
+        let allowed = Self.narrow(Self.kernelFirst(usable, families: wanted), to: parameters)
         guard let primary = allowed.interfaces.first else { return .unsatisfied(allowed.reason) }
         let available = allowed.interfaces
         let families = available.reduce(into: Set<AddressFamily>()) { $0.formUnion($1.supportedFamilies) }
             .intersection(parameters.family.families)
         let gateways = families.sorted().flatMap { family in
             available.first { $0.supportedFamilies.contains(family) }.map { status in
-                status.routes.filter { $0.family == family }.compactMap(\.gateway)
+                status.kernelGateways[family].map { [$0] }
+                    ?? status.routes.filter { $0.family == family }.compactMap(\.gateway)
             } ?? []
         }
         return Path(
@@ -105,7 +123,8 @@ public struct PathEvaluator: Sendable, Hashable {
             availableInterfaces: available.map {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
-                    isExpensive: $0.isExpensive, isConstrained: $0.isConstrained)
+                    isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
+                    isTunnel: $0.isTunnel)
             },
             isExpensive: primary.isExpensive,
             isConstrained: primary.isConstrained,
@@ -116,12 +135,27 @@ public struct PathEvaluator: Sendable, Hashable {
         )
     }
 
-    /// An interface holding a split default (a VPN's 0/1 and 128/1) first: the kernel's longest match sends all
-    /// traffic there, so anything else would offer a "better path" out of the tunnel. Then wired before Wi-Fi
-    /// before cellular before other; within a kind, the lower route metric; then the index.
+    /// When the kernel was not asked: an interface holding a split default (a VPN's 0/1 and 128/1) first, which the
+    /// longest match favours. Then wired before Wi-Fi before cellular before other; within a kind, the lower route
+    /// metric; then the index.
     static func preferred(_ lhs: InterfaceStatus, _ rhs: InterfaceStatus) -> Bool {
         (lhs.carriesSplitDefault ? 0 : 1, lhs.interfaceClass.kind.preferenceRank, lhs.bestMetric, lhs.link.index)
             < (rhs.carriesSplitDefault ? 0 : 1, rhs.interfaceClass.kind.preferenceRank, rhs.bestMetric, rhs.link.index)
+    }
+
+    /// The documented order, changed only where the kernel disagrees: for each wanted family, the interface the
+    /// kernel sends that family's internet traffic through moves ahead of every interface that routes the family,
+    /// so it is the first of them (whatever kinds, metrics or tunnels say). IPv4 is settled last: when the two
+    /// families' picks contend for the very first place, IPv4's takes it.
+    static func kernelFirst(_ ordered: [InterfaceStatus], families: Set<AddressFamily>) -> [InterfaceStatus] {
+        var result = ordered
+        for family in [AddressFamily.ipv6, .ipv4] where families.contains(family) {
+            guard let pick = result.firstIndex(where: { $0.kernelPreferredFamilies.contains(family) }),
+                let first = result.firstIndex(where: { $0.supportedFamilies.contains(family) }), first < pick
+            else { continue }
+            result.insert(result.remove(at: pick), at: first)
+        }
+        return result
     }
 
     static func reason(_ furthest: InterfaceReadiness) -> UnsatisfiedReason {

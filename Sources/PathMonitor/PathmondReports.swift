@@ -37,6 +37,10 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
     public var networkName: String?
     /// Whether its network is in Low Data Mode.
     public var isConstrained: Bool
+    /// Whether it is a tunnel (a VPN); nil from a pathmond older than the field.
+    public var isTunnel: Bool?
+    /// For a tunnel: the interface that carries its packets, whose cost it inherits.
+    public var tunnelCarrier: String?
 
     /// The kind, as the path's interfaces carry it (`.other` for a kind this library does not know).
     public var kind: InterfaceKind { InterfaceKind(rawValue: type) ?? .other }
@@ -86,6 +90,8 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
         network = wire.network
         networkName = wire.networkName
         isConstrained = wire.isConstrained
+        isTunnel = wire.isTunnel
+        tunnelCarrier = wire.tunnelCarrier
     }
 }
 

@@ -60,6 +60,10 @@ public enum StreamedReplyWriter {
         out.bool(interface.isConstrained)
         out.raw(",\"isExpensive\":")
         out.bool(interface.isExpensive)
+        if let isTunnel = interface.isTunnel {
+            out.raw(",\"isTunnel\":")
+            out.bool(isTunnel)
+        }
         out.raw(",\"name\":")
         out.string(interface.name)
         out.raw(",\"type\":")

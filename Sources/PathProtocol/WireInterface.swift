@@ -19,6 +19,10 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var network: String?
     public var networkName: String?
     public var isConstrained: Bool
+    /// Optional on the wire: absent from servers older than the field.
+    public var isTunnel: Bool?
+    /// For a tunnel, the name of the interface that carries its packets.
+    public var tunnelCarrier: String?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -40,6 +44,18 @@ public struct WireInterface: Codable, Sendable, Hashable {
             NetworkNaming.displayName(of: $0, gateway: NetworkNaming.gateway(of: status), policy: policy)
         }
         isConstrained = status.isConstrained
+        isTunnel = status.isTunnel
+        tunnelCarrier = nil
+    }
+
+    /// Every interface, each tunnel with its carrier's name.
+    public static func list(_ statuses: [InterfaceStatus], policy: Policy = Policy()) -> [WireInterface] {
+        let names = Dictionary(statuses.map { ($0.link.index, $0.link.name) }, uniquingKeysWith: { first, _ in first })
+        return statuses.map { status in
+            var wire = WireInterface(status, policy: policy)
+            wire.tunnelCarrier = status.carrier.flatMap { names[$0] }
+            return wire
+        }
     }
 }
 

@@ -55,6 +55,8 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var type: String
     public var isExpensive: Bool
     public var isConstrained: Bool
+    /// Optional on the wire: absent from servers older than the field.
+    public var isTunnel: Bool?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -62,12 +64,14 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         type = interface.kind.rawValue
         isExpensive = interface.isExpensive
         isConstrained = interface.isConstrained
+        isTunnel = interface.isTunnel
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
         guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
         return PathInterface(
-            index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained)
+            index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained,
+            isTunnel: isTunnel ?? false)
     }
 }
 

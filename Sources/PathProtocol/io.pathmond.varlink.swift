@@ -25,7 +25,10 @@ public enum VarlinkInterfaces {
           # Traffic over it is metered or otherwise costly (cellular, phone tethering, configured).
           isExpensive: bool,
           # Its network is in Low Data Mode.
-          isConstrained: bool
+          isConstrained: bool,
+          # A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM): its traffic rides on another
+          # interface, whose expensive and constrained it inherits. Absent from older servers.
+          isTunnel: ?bool
         )
 
         # The system's network path.
@@ -84,9 +87,9 @@ public enum VarlinkInterfaces {
           type: InterfaceType,
           isExpensive: bool,
           # What decided isExpensive: the user's setting (either way), the interface's type (cellular,
-          # tethering, configured), a hotspot's DHCP lease, or NetworkManager's Metered. Absent when
-          # nothing called it expensive and the user set nothing.
-          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager),
+          # tethering, configured), a hotspot's DHCP lease, NetworkManager's Metered, or (for a tunnel)
+          # its carrier being expensive. Absent when nothing called it expensive and the user set nothing.
+          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager, tunnelCarrier),
           # down: administratively down; noCarrier: up without carrier; noAddress: running without a
           # usable address; noRoute: addressed without a default route; usable: carries traffic.
           state: (down, noCarrier, noAddress, noRoute, usable),
@@ -105,7 +108,11 @@ public enum VarlinkInterfaces {
           # That network's name for people, as Network's displayName.
           networkName: ?string,
           # Its network is in Low Data Mode.
-          isConstrained: bool
+          isConstrained: bool,
+          # A VPN or tunnel (see PathInterface.isTunnel). Absent from older servers.
+          isTunnel: ?bool,
+          # For a tunnel: the interface its own packets leave by (the kernel's route to its endpoint).
+          tunnelCarrier: ?string
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.

@@ -28,16 +28,29 @@ final class PathHub: Sendable {
     private let logger: Logger
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
+    /// Told the route queries of the watched flows whenever that set changes (the kernel watcher asks them).
+    private let flowQueriesChanged: @Sendable (Set<RouteQuery>) -> Void
 
     init(
         evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger,
         fanOut: @escaping @Sendable ([(any Subscriber, Update)]) -> Void = { deliveries in
             for (subscriber, update) in deliveries { subscriber.deliver(update) }
-        }
+        },
+        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>) -> Void = { _ in }
     ) {
         state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
         self.fanOut = fanOut
+        self.flowQueriesChanged = flowQueriesChanged
+    }
+
+    /// The route queries of every watched flow.
+    private static func flowQueries(_ interests: some Sequence<Interest>) -> Set<RouteQuery> {
+        var queries: Set<RouteQuery> = []
+        for interest in interests {
+            if case .flow(let flow) = interest { queries.formUnion(flow.routeQueries) }
+        }
+        return queries
     }
 
     /// Applies kernel events and publishes what changed.
@@ -74,8 +87,11 @@ final class PathHub: Sendable {
     func subscribe(_ subscriber: any Subscriber) -> Update {
         let interest = subscriber.interest
         var (existing, tracker, version) = state.withLock { state in
+            let isNewInterest = state.subscribers[interest] == nil
             state.subscribers[interest, default: [:]][ObjectIdentifier(subscriber)] = subscriber
             state.subscriberCount += 1
+            // Under the lock, so that the watcher hears the sets in order; the call only queues the work.
+            if isNewInterest, case .flow = interest { flowQueriesChanged(Self.flowQueries(state.subscribers.keys)) }
             return (state.published[interest], state.tracker, state.trackerVersion)
         }
         while existing == nil {
@@ -104,6 +120,7 @@ final class PathHub: Sendable {
             if state.subscribers[interest]?.isEmpty == true {
                 state.subscribers[interest] = nil
                 state.published[interest] = nil
+                if case .flow = interest { flowQueriesChanged(Self.flowQueries(state.subscribers.keys)) }
             }
         }
     }
@@ -160,7 +177,9 @@ final class PathHub: Sendable {
             return .path(evaluator.path(from: interfaces, resolvers: resolvers, parameters: parameters))
         case .flow(let flow):
             let path = evaluator.path(from: interfaces, resolvers: resolvers, parameters: flow.parameters)
-            return .flow(FlowEvaluator.status(of: flow, interfaces: interfaces, pathForParameters: path))
+            return .flow(
+                FlowEvaluator.status(
+                    of: flow, interfaces: interfaces, pathForParameters: path, decisions: tracker.state.decisions))
         }
     }
 

@@ -106,7 +106,7 @@ struct PathmondCommand: ParsableCommand {
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger, fanOut: FanOut.deliver)
+            logger: logger, fanOut: FanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) })
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
             policyFile: store.path, loadProblem: loadProblem, loop: loop, logger: logger)

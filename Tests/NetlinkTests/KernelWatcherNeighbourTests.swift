@@ -3,8 +3,9 @@ import Testing
 
 @testable import Netlink
 
-/// The neighbour table: static entries added, changed and deleted, an ARP resolution across a veth pair, and what
-/// the watcher leaves out (proxy entries, the kernel's silent NOARP entries).
+/// The neighbour table, as far as paths need it (the entries of routes' gateways): static entries added, changed and
+/// deleted, an ARP resolution across a veth pair, and what the watcher leaves out (proxy entries, the kernel's silent
+/// NOARP entries, every entry no route goes through).
 @Suite struct KernelWatcherNeighbourTests {
     @Test func staticEntriesAreAddedChangedAndRemoved() async throws {
         try await withTestNamespace { namespace in
@@ -13,10 +14,15 @@ import Testing
             defer { stepper.stopWatching() }
             let v4 = IPAddress("192.0.2.1")!
             let v6 = IPAddress("2001:db8::1")!
+            // Gateways, so their entries matter (the watcher has the kernel start resolving them: `replace`).
+            try namespace.ip("address", "add", "192.0.2.10/24", "dev", "va")
+            try namespace.ip("-6", "address", "add", "2001:db8::10/64", "dev", "va", "nodad")
+            try namespace.ip("route", "add", "default", "via", "192.0.2.1", "dev", "va")
+            try namespace.ip("-6", "route", "add", "default", "via", "2001:db8::1", "dev", "va")
 
             try namespace.ip(
-                "neigh", "add", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
-            try namespace.ip("-6", "neigh", "add", "2001:db8::1", "lladdr", "02:00:00:00:00:AA", "dev", "va")
+                "neigh", "replace", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
+            try namespace.ip("-6", "neigh", "replace", "2001:db8::1", "lladdr", "02:00:00:00:00:AA", "dev", "va")
             try await stepper.waitUntil {
                 $0.neighbour(v4, on: va)?.linkLayerAddress == "02:00:00:00:00:01"
                     && $0.neighbour(v6, on: va)?.linkLayerAddress == "02:00:00:00:00:aa"
@@ -27,26 +33,37 @@ import Testing
                 "neigh", "change", "192.0.2.1", "lladdr", "02:00:00:00:00:02", "dev", "va", "nud", "permanent")
             try await stepper.waitUntil { $0.neighbour(v4, on: va)?.linkLayerAddress == "02:00:00:00:00:02" }
 
+            // A gateway's entry outlives its deletion while the route stays (the network has not changed); it is
+            // released with the route.
             try namespace.ip("neigh", "del", "192.0.2.1", "dev", "va")
             try namespace.ip("-6", "neigh", "del", "2001:db8::1", "dev", "va")
+            try namespace.ip("route", "del", "default", "dev", "va")
+            try namespace.ip("-6", "route", "del", "default", "dev", "va")
             try await stepper.waitUntil { $0.snapshot.neighbours.isEmpty }
             try await stepper.waitUntilConverged(with: namespace)
         }
     }
 
-    @Test func anEntryThatFailsIsRemoved() async throws {
+    @Test func anEntryThatFailsIsReportedRemovedAndOnlyGatewaysAreKept() async throws {
         try await withTestNamespace { namespace in
             let va = try namespace.index(of: "va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
             let address = IPAddress("192.0.2.5")!
 
+            // No route goes through it: reported, but not kept.
             try namespace.ip(
                 "neigh", "replace", "192.0.2.5", "lladdr", "02:00:00:00:00:05", "dev", "va", "nud", "stale")
+            try await stepper.next { $0.events.contains { if case .neighbourChanged = $0 { true } else { false } } }
+            #expect(stepper.state.neighbour(address, on: va) == nil)
+
+            try namespace.ip("address", "add", "192.0.2.10/24", "dev", "va")
+            try namespace.ip("route", "add", "default", "via", "192.0.2.5", "dev", "va")
             try await stepper.waitUntil { $0.neighbour(address, on: va) != nil }
             try namespace.ip("neigh", "replace", "192.0.2.5", "dev", "va", "nud", "failed")
             try await stepper.next { $0.events.contains(.neighbourRemoved(interfaceIndex: va, address: address)) }
-            #expect(stepper.state.neighbour(address, on: va) == nil)
+            try namespace.ip("route", "del", "default", "dev", "va")
+            try await stepper.waitUntil { $0.neighbour(address, on: va) == nil }
         }
     }
 
@@ -58,6 +75,7 @@ import Testing
             try namespace.exec("bash", "-c", "echo x > /dev/udp/::1/9; echo x > /dev/udp/224.0.0.251/5353 || true")
             try namespace.ip(
                 "neigh", "add", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
+            try namespace.ip("route", "add", "default", "via", "192.0.2.1", "dev", "va", "onlink")
             let everything = try namespace.ip("neigh", "show", "nud", "all")
             #expect(everything.contains("NOARP"), "the kernel made no NOARP entries: \(everything)")
 
@@ -75,6 +93,7 @@ import Testing
             try peer.ip("link", "set", "vb", "up")
             let va = try namespace.index(of: "va")
             let peerMAC = try peer.hardwareAddress(of: "vb")
+            try namespace.ip("route", "add", "default", "via", "10.5.0.2", "dev", "va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
 

@@ -100,7 +100,10 @@ import Testing
             ])
         let path = evaluator.path(in: state)
         #expect(path.status == .satisfied && path.supportsIPv4 && !path.supportsIPv6 && path.gateways.isEmpty)
-        #expect(path.availableInterfaces == [PathInterface(index: 7, name: "wg0", kind: .other, isExpensive: false)])
+        #expect(
+            path.availableInterfaces == [
+                PathInterface(index: 7, name: "wg0", kind: .other, isExpensive: false, isTunnel: true)
+            ])
     }
 
     @Test func interfacesListsEveryLinkByIndexLoopbackIncluded() {

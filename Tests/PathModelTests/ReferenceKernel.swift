@@ -38,7 +38,7 @@ struct ReferenceKernel {
             routes.removeAll { $0 == route }
         case .routeSlotCleared(let slot):
             routes.removeAll { Self.sameSlot($0, slot) }
-        case .neighbourChanged, .neighbourRemoved:
+        case .neighbourChanged, .neighbourRemoved, .routeDecisions:
             // Neighbours only name wired networks; without a policy they never change the path.
             break
         case .snapshot(let snapshot):
@@ -125,13 +125,25 @@ struct ReferenceKernel {
                 gateways.append(gateway)
             }
         }
+        // VPNs and tunnels ride on another interface and cost what it costs: with no endpoint known, the best
+        // available interface that is not itself a tunnel.
+        let tunnelKinds: Set<String> = [
+            "tun", "wireguard", "ppp", "gre", "ip6gre", "ipip", "sit", "ip6tnl", "vti", "vti6", "xfrm", "l2tp",
+            "gretap", "ip6gretap",
+        ]
+        func isTunnel(_ link: Link) -> Bool { tunnelKinds.contains(link.linkKind ?? "") || link.hardwareType == 512 }
+        let carrier = available.first { !isTunnel($0.link) }
+        func isExpensive(_ candidate: Candidate) -> Bool {
+            candidate.kind.isExpensive || (isTunnel(candidate.link) && carrier?.kind.isExpensive == true)
+        }
         return Path(
             status: .satisfied,
             availableInterfaces: available.map {
                 PathInterface(
-                    index: $0.link.index, name: $0.link.name, kind: $0.kind.kind, isExpensive: $0.kind.isExpensive)
+                    index: $0.link.index, name: $0.link.name, kind: $0.kind.kind, isExpensive: isExpensive($0),
+                    isTunnel: isTunnel($0.link))
             },
-            isExpensive: primary.kind.isExpensive,
+            isExpensive: isExpensive(primary),
             supportsIPv4: available.contains { $0.families.contains(.ipv4) },
             supportsIPv6: available.contains { $0.families.contains(.ipv6) },
             gateways: gateways)

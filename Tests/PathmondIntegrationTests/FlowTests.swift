@@ -19,7 +19,8 @@ import Testing
     static func addCellular(_ namespace: NetworkNamespace) throws {
         try namespace.addVeth("wwan0", peer: "wwan0-peer")
         try namespace.ip("address add \(cellularAddress)/24 dev wwan0")
-        try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 50")
+        // NetworkManager's WWAN metric: above Wi-Fi's 600, so the kernel prefers Wi-Fi when both are up.
+        try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 700")
     }
 
     static func addWifiAndCellular(_ namespace: NetworkNamespace) throws {

@@ -34,21 +34,22 @@ import Testing
             try namespace.ip("route add default via 198.51.100.1 dev wlan0 metric 600")
             try namespace.addVeth("wwan0", peer: "wwan0-peer")
             try namespace.ip("address add 203.0.113.10/24 dev wwan0")
-            try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 50")
+            // The metrics NetworkManager gives Wi-Fi (600) and WWAN (700): the kernel prefers Wi-Fi as well.
+            try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 700")
             try namespace.addVeth("eth0", peer: "eth0-peer")
             try namespace.ip("address add 192.0.2.10/24 dev eth0")
         }
         defer { #expect(scenario.tearDown() == 0) }
         let log = scenario.client.log
 
-        // Wi-Fi beats cellular even with a worse metric; cellular makes nothing expensive while Wi-Fi leads.
+        // The kernel's choice leads; cellular makes nothing expensive while Wi-Fi leads.
         let wifiFirst = try await log.nextPath { $0.status == .satisfied }
         #expect(wifiFirst.interfaceNames == ["wlan0", "wwan0"])
         #expect(wifiFirst.availableInterfaces.map(\.kind) == [.wifi, .cellular])
         #expect(wifiFirst.availableInterfaces.map(\.isExpensive) == [false, true])
         #expect(!wifiFirst.isExpensive)
 
-        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0 metric 1000")
+        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0 metric 100")
         let wiredFirst = try await log.nextPath { $0.interfaceNames.first == "eth0" }
         #expect(wiredFirst.interfaceNames == ["eth0", "wlan0", "wwan0"])
 
@@ -99,12 +100,13 @@ import Testing
         let scenario = try Scenario.start { namespace in
             try namespace.addVeth("eth0", peer: "eth0-peer")
             try namespace.ip("-6 address add 2001:db8::10/64 dev eth0 nodad")
+            try namespace.ip("-6 rule add table 100 pref 100")
         }
         defer { #expect(scenario.tearDown() == 0) }
         let log = scenario.client.log
         _ = try await log.nextPath { $0.unsatisfiedReason == .noDefaultRoute }
 
-        // Policy routing: a default route in table 100 counts as much as one in main.
+        // Policy routing: a default route in table 100, which a rule reaches, counts as much as one in main.
         try scenario.namespace.ip("-6 route add default via 2001:db8::1 dev eth0 table 100")
         let satisfied = try await log.nextPath { $0.status == .satisfied }
         #expect(satisfied.supportsIPv6 && !satisfied.supportsIPv4)

@@ -8,8 +8,10 @@ enum StatusTable {
     static func summary(_ path: Path) -> String {
         switch path.status {
         case .satisfied:
-            let via = path.availableInterfaces.map { "\(TerminalText.escaped($0.name)) (\($0.kind.rawValue))" }
-                .joined(separator: ", ")
+            let via = path.availableInterfaces.map {
+                "\(TerminalText.escaped($0.name)) (\($0.kind.rawValue)\($0.isTunnel ? ", tunnel" : ""))"
+            }
+            .joined(separator: ", ")
             var facts = [
                 path.supportsIPv4 ? "IPv4" : nil, path.supportsIPv6 ? "IPv6" : nil, path.supportsDNS ? "DNS" : nil,
             ]
@@ -63,7 +65,8 @@ enum StatusTable {
             for line in 0..<height {
                 let first = line == 0
                 rows.append([
-                    first ? String(interface.index) : "", first ? interface.name : "", first ? interface.type : "",
+                    first ? String(interface.index) : "", first ? interface.name : "",
+                    first ? interface.type + (interface.isTunnel == true ? ", tunnel" : "") : "",
                     first ? stateText(interface) : "", first ? expensiveText(interface) : "",
                     first ? (interface.isConstrained ? "yes" : "no") : "", first ? networkText(interface) : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
@@ -92,6 +95,7 @@ enum StatusTable {
         case "interfaceClass": source = interface.type == "cellular" ? "cellular" : "type"
         case "dhcpLease": source = "DHCP"
         case "networkManager": source = "NetworkManager"
+        case "tunnelCarrier": source = "carrier " + TerminalText.escaped(interface.tunnelCarrier ?? "?")
         case let other?: source = other
         case nil: return value
         }

@@ -91,8 +91,7 @@ struct CallRouter: Sendable {
             guard call.more == true else { throw .expectedMore }
             return .startWatching(.flow(flow))
         case "io.pathmond.ListInterfaces":
-            let policy = hub.context.policy
-            let interfaces = hub.interfaces.map { WireInterface($0, policy: policy) }
+            let interfaces = WireInterface.list(hub.interfaces, policy: hub.context.policy)
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
         case "io.pathmond.ListNetworks":
             return .reply(codec.encodeReply(Methods.NetworksReply(networks: policy.networks())))

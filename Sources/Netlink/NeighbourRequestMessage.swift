@@ -1,0 +1,65 @@
+import PathModel
+
+/// RTM_GETNEIGH for one gateway (is its link-layer address known?) and RTM_NEWNEIGH with NTF_USE (resolve it),
+/// as bytes, with the reading of the answer. NTF_USE asks the kernel to do what it does for the first packet to an
+/// unresolved neighbour: create the entry and send its own ARP request or neighbour solicitation, with its own
+/// retries and timers. pathmond crafts no packet and binds no socket; the answer arrives as a neighbour
+/// notification like any other.
+enum NeighbourRequestMessage {
+    static let newNeighbour: UInt16 = 28  // RTM_NEWNEIGH
+    static let getNeighbour: UInt16 = 30  // RTM_GETNEIGH
+    static let useFlag: UInt8 = 0x01  // NTF_USE
+    /// NUD_REACHABLE, STALE, DELAY, PROBE, PERMANENT: a link-layer address to trust (as NeighbourConversion).
+    static let usableStates: UInt16 = 0x02 | 0x04 | 0x08 | 0x10 | 0x80
+
+    /// RTM_GETNEIGH for one entry.
+    static func lookUp(_ gateway: GatewayKey, sequence: UInt32) -> [UInt8] {
+        message(type: getNeighbour, flags: 0x01, gateway: gateway, ntfFlags: 0, sequence: sequence)
+    }
+
+    /// RTM_NEWNEIGH with NTF_USE, NLM_F_CREATE and an acknowledgement: start resolving.
+    static func resolve(_ gateway: GatewayKey, sequence: UInt32) -> [UInt8] {
+        message(type: newNeighbour, flags: 0x01 | 0x04 | 0x400, gateway: gateway, ntfFlags: useFlag, sequence: sequence)
+    }
+
+    private static func message(
+        type: UInt16, flags: UInt16, gateway: GatewayKey, ntfFlags: UInt8, sequence: UInt32
+    ) -> [UInt8] {
+        typealias Bytes = RouteLookupMessage
+        let family: UInt8 = gateway.address.family == .ipv4 ? 2 : 10
+        var body: [UInt8] = [family, 0, 0, 0] + Bytes.littleEndianBytes(gateway.interfaceIndex)
+        body += [0, 0, ntfFlags, 0]  // ndm_state NUD_NONE, ndm_flags, ndm_type
+        body += Bytes.attribute(1, gateway.address.bytes)  // NDA_DST
+        var message = Bytes.littleEndianBytes(UInt32(16 + body.count))
+        message += Bytes.littleEndianBytes(type) + Bytes.littleEndianBytes(flags)
+        message += Bytes.littleEndianBytes(sequence) + Bytes.littleEndianBytes(UInt32(0))
+        return message + body
+    }
+
+    /// What the kernel answered to a look-up.
+    enum Answer: Equatable {
+        /// The entry has a link-layer address in a usable state.
+        case resolved(Neighbour)
+        /// No entry, or one without a usable address (incomplete, failed, none).
+        case unresolved
+        /// Not the answer to this request.
+        case unrelated
+    }
+
+    static func answer(_ bytes: [UInt8], to gateway: GatewayKey, sequence: UInt32) -> Answer {
+        typealias Bytes = RouteLookupMessage
+        guard bytes.count >= 16, let length = Bytes.u32(bytes, 0), length >= 16, Int(length) <= bytes.count,
+            let type = Bytes.u16(bytes, 4), Bytes.u32(bytes, 8) == sequence
+        else { return .unrelated }
+        let message = Array(bytes[16..<Int(length)])
+        if type == RouteLookupMessage.error { return .unresolved }
+        guard type == newNeighbour, message.count >= 12, let state = Bytes.u16(message, 8) else { return .unrelated }
+        guard state & usableStates != 0,
+            let linkLayer = Bytes.attributes(message, from: 12).first(where: { $0.0 == 2 })?.1, !linkLayer.isEmpty
+        else { return .unresolved }
+        return .resolved(
+            Neighbour(
+                interfaceIndex: gateway.interfaceIndex, address: gateway.address,
+                linkLayerAddress: LinkConversion.hardwareAddressText(linkLayer)))
+    }
+}

@@ -1,0 +1,100 @@
+import PathModel
+
+/// Keeps what the kernel's routing decides current beside the batches: after every batch that may have changed
+/// routing (a link, address, route, rule or nexthop message, kept by the model or not), it asks the kernel again
+/// for each standing query (the internet per family, each tunnel's endpoints, the flows clients watch) and reports
+/// the answers when they differ; and when a route's gateway has no known link-layer address, it looks the entry up
+/// and, if the kernel has none, has the kernel resolve it (so a wired network is known at once, not when traffic
+/// happens to resolve its gateway). No polling: a batch is what prompts it.
+///
+/// Not thread-safe: called only from the watcher's own queue (or thread), like the rest of the watcher.
+final class RouteFollower {
+    private let lookup: RouteLookupSocket?
+    /// The kernel as the batches describe it: tunnels for their queries, gateways and their neighbours.
+    private var state = KernelState()
+    /// Queries for flows, set by the daemon as clients come and go.
+    private var flowQueries: Set<RouteQuery> = []
+    /// The last answers reported.
+    private(set) var decisions: [RouteQuery: RouteDecision] = [:]
+    /// Gateways the kernel was asked to resolve, until they are resolved or no route uses them.
+    private var resolving: Set<GatewayKey> = []
+
+    init(lookup: RouteLookupSocket?) {
+        self.lookup = lookup
+    }
+
+    /// The queries asked after every change.
+    var queries: Set<RouteQuery> { RouteQuery.standing(for: state.links.values).union(flowQueries) }
+
+    /// Starts over from a dump: fills in its decisions and the gateways' neighbours the kernel already knows.
+    func restart(from snapshot: inout KernelSnapshot) {
+        state = KernelState(snapshot)
+        resolving = []
+        decisions = askAll()
+        snapshot.decisions = decisions
+        for event in resolveGateways() {
+            if case .neighbourChanged(let neighbour) = event { snapshot.neighbours.append(neighbour) }
+        }
+    }
+
+    /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
+    func follow(_ events: [KernelEvent], routingMayHaveChanged: Bool) -> [KernelEvent] {
+        state.apply(events)
+        var extra = resolveGateways()
+        if routingMayHaveChanged, let decided = refresh() { extra.append(decided) }
+        return extra
+    }
+
+    /// Replaces the flows' queries; returns the event with the answers if that changed them. Only the new queries
+    /// are asked: clients arriving one by one cost one look-up each, not all of them again.
+    func setFlowQueries(_ queries: Set<RouteQuery>) -> KernelEvent? {
+        guard queries != flowQueries else { return nil }
+        flowQueries = queries
+        let wanted = self.queries
+        var fresh = decisions.filter { wanted.contains($0.key) }
+        for query in wanted where fresh[query] == nil {
+            if let decision = lookup?.decide(query) { fresh[query] = decision }
+        }
+        guard fresh != decisions else { return nil }
+        decisions = fresh
+        state.apply(.routeDecisions(fresh))
+        return .routeDecisions(fresh)
+    }
+
+    private func refresh() -> KernelEvent? {
+        let fresh = askAll()
+        guard fresh != decisions else { return nil }
+        decisions = fresh
+        state.apply(.routeDecisions(fresh))
+        return .routeDecisions(fresh)
+    }
+
+    /// Asks every query; one the kernel did not answer keeps its last answer (a transient failure is not news).
+    private func askAll() -> [RouteQuery: RouteDecision] {
+        guard let lookup else { return [:] }
+        var answers: [RouteQuery: RouteDecision] = [:]
+        for query in queries {
+            if let decision = lookup.decide(query) ?? decisions[query] { answers[query] = decision }
+        }
+        return answers
+    }
+
+    /// For each gateway newly without a known neighbour: the kernel's entry if it has a usable one (it may have
+    /// been resolved before the route came, when the model did not keep it), else a request to resolve it.
+    private func resolveGateways() -> [KernelEvent] {
+        guard let lookup else { return [] }
+        let unresolved = state.unresolvedGateways
+        resolving.formIntersection(unresolved)
+        var found: [KernelEvent] = []
+        for gateway in unresolved.subtracting(resolving) {
+            if let neighbour = lookup.neighbour(gateway) {
+                found.append(.neighbourChanged(neighbour))
+            } else {
+                lookup.resolve(gateway)
+                resolving.insert(gateway)
+            }
+        }
+        state.apply(found)
+        return found
+    }
+}

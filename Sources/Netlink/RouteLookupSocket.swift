@@ -1,0 +1,81 @@
+internal import CNetlink
+import Glibc
+import PathModel
+
+/// A plain NETLINK_ROUTE socket that asks the kernel's routing decision, one RTM_GETROUTE at a time: the same
+/// question `ip route get` asks. Requests only, blocking with a short timeout, so an answer that never comes costs
+/// one timeout and no hang.
+///
+/// Not thread-safe: its owner calls it from one thread (or queue) at a time.
+final class RouteLookupSocket {
+    private let descriptor: Int32
+    private var sequence: UInt32 = 0
+    private var buffer = [UInt8](repeating: 0, count: 8192)
+
+    init() throws(NetlinkError) {
+        let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
+        guard descriptor >= 0 else { throw .system(errno: errno) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// The kernel's decision for `query`, or nil if it could not be asked or did not answer.
+    func decide(_ query: RouteQuery) -> RouteDecision? {
+        sequence &+= 1
+        let request = RouteLookupMessage.request(for: query, sequence: sequence)
+        return exchange(request) { reply, sequence in
+            switch RouteLookupMessage.reply(reply, sequence: sequence) {
+            case .decision(let decision): return .some(decision)
+            case .failed: return .some(nil)
+            case .unrelated: return nil
+            }
+        } ?? nil
+    }
+
+    /// The gateway's neighbour entry if the kernel has resolved it, nil if not (or no answer).
+    func neighbour(_ gateway: GatewayKey) -> Neighbour? {
+        sequence &+= 1
+        let request = NeighbourRequestMessage.lookUp(gateway, sequence: sequence)
+        return exchange(request) { reply, sequence in
+            switch NeighbourRequestMessage.answer(reply, to: gateway, sequence: sequence) {
+            case .resolved(let neighbour): return .some(neighbour)
+            case .unresolved: return .some(nil)
+            case .unrelated: return nil
+            }
+        } ?? nil
+    }
+
+    /// Asks the kernel to resolve the gateway (NTF_USE); the result comes as a neighbour notification.
+    func resolve(_ gateway: GatewayKey) {
+        sequence &+= 1
+        _ = exchange(NeighbourRequestMessage.resolve(gateway, sequence: sequence)) { reply, sequence in
+            RouteLookupMessage.u32(reply, 8) == sequence ? .some(()) : nil
+        }
+    }
+
+    /// Sends one request and reads datagrams until `read` recognises the reply to it (non-nil); nil when the
+    /// request could not be sent or no reply came.
+    private func exchange<Answer>(_ request: [UInt8], _ read: ([UInt8], UInt32) -> Answer?) -> Answer? {
+        var address = sockaddr_nl()
+        address.nl_family = sa_family_t(AF_NETLINK)
+        let sent = request.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
+                }
+            }
+        }
+        guard sent == request.count else { return nil }
+        // Replies to earlier requests that timed out may still arrive first: skip them by sequence number.
+        for _ in 0..<8 {
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return nil }
+            if let answer = read(Array(buffer[..<received]), sequence) { return answer }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,42 @@
+extension PathEvaluator {
+    /// A tunnel costs what the interface carrying its own packets costs (as NWPath treats a VPN over cellular):
+    /// expensive or constrained when its carrier is. The carrier is the kernel's route to the tunnel's endpoint
+    /// (its mark included); for tunnels whose far end the kernel does not know (tun, tap, PPP), the best usable
+    /// interface that is not a tunnel, in the documented order. Nested tunnels resolve from the outside in.
+    static func inheritingCarrierCost(
+        _ statuses: [InterfaceStatus], decisions: [RouteQuery: RouteDecision]
+    ) -> [InterfaceStatus] {
+        var result = statuses
+        let byIndex = Dictionary(
+            statuses.enumerated().map { ($1.link.index, $0) }, uniquingKeysWith: { first, _ in first })
+        let fallback = statuses.filter { $0.readiness == .usable && !$0.isTunnel }
+            .min { preferred($0, $1) }?.link.index
+        for position in result.indices where result[position].isTunnel {
+            let own = result[position].link
+            let endpointCarrier = own.tunnel?.queries.lazy.compactMap { decisions[$0]?.interfaceIndex }
+                .first { $0 != own.index }
+            result[position].carrier = endpointCarrier ?? (fallback == own.index ? nil : fallback)
+        }
+        // A carrier may itself be a tunnel: a few rounds settle nesting, and a loop cannot run forever.
+        for _ in 0..<4 {
+            var changed = false
+            for position in result.indices {
+                guard let carrier = result[position].carrier, let other = byIndex[carrier] else { continue }
+                let carrierStatus = result[other]
+                if carrierStatus.isExpensive && !result[position].isExpensive
+                    && result[position].expensiveSource != .user
+                {
+                    result[position].isExpensive = true
+                    result[position].expensiveSource = .tunnelCarrier
+                    changed = true
+                }
+                if carrierStatus.isConstrained && !result[position].isConstrained {
+                    result[position].isConstrained = true
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+        return result
+    }
+}

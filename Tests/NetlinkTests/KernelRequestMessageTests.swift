@@ -1,0 +1,137 @@
+import PathModel
+import Testing
+
+@testable import Netlink
+
+/// The RTM_GETROUTE and neighbour requests pathmond writes byte by byte, and the reading of constructed replies
+/// (including malformed and unrelated ones, which must never be taken for an answer).
+@Suite struct KernelRequestMessageTests {
+    typealias Bytes = RouteLookupMessage
+
+    @Test func aRouteRequestCarriesDestinationSourceAndMark() {
+        let query = RouteQuery(destination: IPAddress("1.1.1.1")!, source: IPAddress("192.0.2.10")!, mark: 51820)
+        let bytes = RouteLookupMessage.request(for: query, sequence: 7)
+        #expect(Bytes.u32(bytes, 0) == UInt32(bytes.count))
+        #expect(Bytes.u16(bytes, 4) == 26 && Bytes.u32(bytes, 8) == 7)
+        #expect(Array(bytes[16..<19]) == [2, 32, 32], "AF_INET, /32 destination, /32 source")
+        let attributes = Bytes.attributes(bytes, from: 28)
+        #expect(attributes.map(\.0) == [1, 2, 16])
+        #expect(attributes[0].1 == [1, 1, 1, 1] && attributes[1].1 == [192, 0, 2, 10])
+        #expect(Bytes.u32(attributes[2].1, 0) == 51820)
+    }
+
+    func reply(type: UInt16, sequence: UInt32, body: [UInt8]) -> [UInt8] {
+        Bytes.littleEndianBytes(UInt32(16 + body.count)) + Bytes.littleEndianBytes(type) + [0, 0]
+            + Bytes.littleEndianBytes(sequence) + [0, 0, 0, 0] + body
+    }
+
+    func route(type: UInt8, attributes: [UInt8]) -> [UInt8] {
+        [2, 32, 0, 0, 254, 0, 0, type, 0, 0, 0, 0] + attributes
+    }
+
+    @Test func aUnicastAnswerGivesInterfaceAndGateway() {
+        let body = route(
+            type: 1,
+            attributes: Bytes.attribute(4, Bytes.littleEndianBytes(UInt32(3))) + Bytes.attribute(5, [10, 0, 0, 1]))
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 9, body: body), sequence: 9)
+                == .decision(.via(interfaceIndex: 3, gateway: IPAddress("10.0.0.1")!)))
+        #expect(RouteLookupMessage.reply(reply(type: 24, sequence: 8, body: body), sequence: 9) == .unrelated)
+    }
+
+    @Test func blockingRoutesAndRoutingErrorsAreUnroutable() {
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 1, body: route(type: 6, attributes: [])), sequence: 1)
+                == .decision(.unroutable))
+        for errno: Int32 in [101, 113, 13, 22] {
+            let body = Bytes.littleEndianBytes(UInt32(bitPattern: -errno)) + [UInt8](repeating: 0, count: 16)
+            #expect(
+                RouteLookupMessage.reply(reply(type: 2, sequence: 1, body: body), sequence: 1) == .decision(.unroutable)
+            )
+        }
+        let nomem = Bytes.littleEndianBytes(UInt32(bitPattern: -12)) + [UInt8](repeating: 0, count: 16)
+        #expect(RouteLookupMessage.reply(reply(type: 2, sequence: 1, body: nomem), sequence: 1) == .failed(errno: 12))
+    }
+
+    @Test func truncatedAndOverlongRepliesAreNeverAnswers() {
+        let good = reply(type: 24, sequence: 1, body: route(type: 1, attributes: Bytes.attribute(4, [3, 0, 0, 0])))
+        for length in 0..<good.count {
+            let cut = Array(good[..<length])
+            #expect(RouteLookupMessage.reply(cut, sequence: 1) != .decision(.via(interfaceIndex: 3, gateway: nil)))
+        }
+        var lying = good
+        lying[0] = 0xff
+        #expect(RouteLookupMessage.reply(lying, sequence: 1) == .unrelated)
+    }
+
+    @Test func neighbourRequestsAndAnswers() {
+        let gateway = GatewayKey(interfaceIndex: 2, address: IPAddress("192.0.2.1")!)
+        let use = NeighbourRequestMessage.resolve(gateway, sequence: 4)
+        #expect(Bytes.u16(use, 4) == 28 && Bytes.u16(use, 6) == 0x405 && use[16 + 10] == 0x01, "NTF_USE, create, ack")
+        #expect(Bytes.attributes(use, from: 28).first?.1 == [192, 0, 2, 1])
+
+        let reachable =
+            [2, 0, 0, 0] + Bytes.littleEndianBytes(Int32(2)) + Bytes.littleEndianBytes(UInt16(0x02)) + [0, 1]
+            + Bytes.attribute(1, [192, 0, 2, 1]) + Bytes.attribute(2, [2, 0, 0, 0, 0, 0xaa])
+        #expect(
+            NeighbourRequestMessage.answer(reply(type: 28, sequence: 5, body: reachable), to: gateway, sequence: 5)
+                == .resolved(
+                    Neighbour(interfaceIndex: 2, address: gateway.address, linkLayerAddress: "02:00:00:00:00:aa")))
+        var incomplete = reachable
+        incomplete[8] = 0x01  // NUD_INCOMPLETE
+        #expect(
+            NeighbourRequestMessage.answer(reply(type: 28, sequence: 5, body: incomplete), to: gateway, sequence: 5)
+                == .unresolved)
+        let missing = Bytes.littleEndianBytes(UInt32(bitPattern: -2)) + [UInt8](repeating: 0, count: 16)
+        #expect(
+            NeighbourRequestMessage.answer(reply(type: 2, sequence: 5, body: missing), to: gateway, sequence: 5)
+                == .unresolved)
+    }
+}
+
+/// IP tunnels' far ends from constructed IFLA_LINKINFO attributes (this kernel has no tunnel modules to make one).
+@Suite struct TunnelEndpointParserTests {
+    typealias Bytes = RouteLookupMessage
+
+    func linkInfo(kind: String, data: [UInt8]) -> [UInt8] {
+        Bytes.attribute(3, Array("gre1\0".utf8))  // IFLA_IFNAME before it, as the kernel sends
+            + Bytes.attribute(18, Bytes.attribute(1, Array((kind + "\0").utf8)) + Bytes.attribute(2, data))
+    }
+
+    @Test func greRemoteAndMark() {
+        let data =
+            Bytes.attribute(6, [203, 0, 113, 10]) + Bytes.attribute(7, [198, 18, 0, 9])
+            + Bytes.attribute(20, Bytes.littleEndianBytes(UInt32(51820)))
+        #expect(
+            TunnelEndpointParser.endpoints(inLinkAttributes: linkInfo(kind: "gre", data: data))
+                == TunnelEndpoints(remotes: [IPAddress("198.18.0.9")!], mark: 51820))
+    }
+
+    @Test func ipipAndIPv6Tunnels() {
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "ipip", data: Bytes.attribute(3, [198, 18, 0, 9])))
+                == TunnelEndpoints(remotes: [IPAddress("198.18.0.9")!]))
+        let remote = IPAddress("2001:db8::9")!
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "ip6tnl", data: Bytes.attribute(3, remote.bytes)))
+                == TunnelEndpoints(remotes: [remote]))
+    }
+
+    @Test func noFarEndNoEndpoints() {
+        // A wildcard remote, another kind, a truncated attribute: nothing to route to.
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "gre", data: Bytes.attribute(7, [0, 0, 0, 0])))
+                == nil)
+        #expect(
+            TunnelEndpointParser.endpoints(
+                inLinkAttributes: linkInfo(kind: "veth", data: Bytes.attribute(7, [1, 2, 3, 4])))
+                == nil)
+        let whole = linkInfo(kind: "gre", data: Bytes.attribute(7, [198, 18, 0, 9]))
+        for length in 0..<whole.count {
+            #expect(TunnelEndpointParser.endpoints(inLinkAttributes: Array(whole[..<length])) == nil)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import PathModel
+import Testing
+
+/// The kernel's own routing decisions in the pure model: the kernel's pick leads the path, a family the kernel
+/// sends nowhere is routed by no interface, tunnels cost what their carrier costs, flows follow their route.
+@Suite struct KernelDecisionTests {
+    let evaluator = PathEvaluator()
+
+    /// Wired eth0 (index 2) and a WireGuard tunnel wg0 (index 3), both with IPv4 default routes.
+    func wiredAndTunnel(decision: RouteDecision?, tunnelMetric: UInt32 = 0) -> KernelState {
+        var snapshot = KernelSnapshot(
+            links: [makeLink(2, "eth0"), makeTunnel(3, "wg0")],
+            addresses: [makeAddress(2, "192.0.2.10"), makeAddress(3, "10.8.0.2", prefix: 32)],
+            routes: [
+                makeRoute(2, via: "192.0.2.1", metric: 100),
+                makeRoute(3, via: nil, family: .ipv4, metric: tunnelMetric, table: 51820),
+            ])
+        if let decision { snapshot.decisions = [.internet(.ipv4): decision] }
+        return KernelState(snapshot)
+    }
+
+    @Test func withoutTheKernelsAnswerTheDocumentedOrderHolds() {
+        #expect(evaluator.path(in: wiredAndTunnel(decision: nil)).availableInterfaces.map(\.name) == ["eth0", "wg0"])
+    }
+
+    @Test func theKernelsPickLeadsWhateverTheKinds() {
+        let state = wiredAndTunnel(decision: .via(interfaceIndex: 3, gateway: nil))
+        let path = evaluator.path(in: state)
+        #expect(path.availableInterfaces.map(\.name) == ["wg0", "eth0"])
+        #expect(path.availableInterfaces.map(\.isTunnel) == [true, false])
+        #expect(path.gateways.isEmpty, "the kernel's route through wg0 has no gateway")
+    }
+
+    @Test func aFamilyTheKernelSendsNowhereIsUnsatisfied() {
+        let path = evaluator.path(in: wiredAndTunnel(decision: .unroutable))
+        #expect(path == .unsatisfied(.noDefaultRoute))
+    }
+
+    @Test func aPickThatCannotCarryThePacketLeavesTheFamilyUnsatisfied() {
+        // The kernel still routes through eth0 after its carrier went (a linkdown route): packets are lost.
+        var state = wiredAndTunnel(decision: .via(interfaceIndex: 2, gateway: ip("192.0.2.1")))
+        state.apply(.linkChanged(makeLink(2, "eth0", flags: [.up])))
+        #expect(evaluator.path(in: state).status == .unsatisfied)
+    }
+
+    @Test func theKernelsPickRoutesEvenWithoutAModelledDefaultRoute() {
+        // A specific route, a rule or a nexthop object the model does not hold: the kernel's answer is enough.
+        let state = KernelState(
+            KernelSnapshot(
+                links: [makeLink(2, "eth0")], addresses: [makeAddress(2, "192.0.2.10")],
+                decisions: [.internet(.ipv4): .via(interfaceIndex: 2, gateway: ip("192.0.2.1"))]))
+        let path = evaluator.path(in: state)
+        #expect(path.availableInterfaces.map(\.name) == ["eth0"] && path.gateways == [ip("192.0.2.1")])
+    }
+
+    @Test func aTunnelInheritsItsCarriersCost() {
+        var snapshot = KernelSnapshot(
+            links: [
+                makeLink(2, "eth0"), makeModem(4, "wwan0"),
+                Link(
+                    index: 5, name: "gre1", flags: runningFlags, linkKind: "gre", hardwareType: 778,
+                    tunnel: TunnelEndpoints(remotes: [ip("198.18.0.9")])),
+            ],
+            addresses: [makeAddress(2, "192.0.2.10"), makeAddress(4, "203.0.113.10"), makeAddress(5, "10.9.0.2")],
+            routes: [
+                makeRoute(2, via: "192.0.2.1"), makeRoute(4, via: "203.0.113.1"),
+                makeRoute(5, via: nil, family: .ipv4),
+            ])
+        // The endpoint is reached over cellular, though wired is the best interface.
+        snapshot.decisions = [
+            .internet(.ipv4): .via(interfaceIndex: 5, gateway: nil),
+            RouteQuery(destination: ip("198.18.0.9")): .via(interfaceIndex: 4, gateway: ip("203.0.113.1")),
+        ]
+        let interfaces = evaluator.interfaces(in: KernelState(snapshot))
+        let tunnel = interfaces.first { $0.link.name == "gre1" }
+        #expect(tunnel?.carrier == 4 && tunnel?.isExpensive == true && tunnel?.expensiveSource == .tunnelCarrier)
+        #expect(evaluator.path(in: KernelState(snapshot)).isExpensive)
+        #expect(RouteQuery.standing(for: snapshot.links).contains(RouteQuery(destination: ip("198.18.0.9"))))
+    }
+
+    @Test func aFlowFollowsItsOwnRoute() {
+        let flow = Flow(interfaceName: "eth0", localAddress: ip("192.0.2.10"), remoteAddress: ip("10.1.2.3"))
+        // No default route at all, but the kernel routes the remote through eth0 (10.0.0.0/8 via ...).
+        var state = KernelState(
+            KernelSnapshot(links: [makeLink(2, "eth0")], addresses: [makeAddress(2, "192.0.2.10")]))
+        let interfaces = { evaluator.interfaces(in: state) }
+        let path = { evaluator.path(in: state) }
+        #expect(!FlowEvaluator.status(of: flow, interfaces: interfaces(), pathForParameters: path()).isViable)
+        state.apply(
+            .routeDecisions([
+                flow.currentRouteQuery!: .via(interfaceIndex: 2, gateway: ip("192.0.2.254")),
+                flow.newConnectionRouteQuery!: .via(interfaceIndex: 2, gateway: ip("192.0.2.254")),
+            ]))
+        #expect(
+            FlowEvaluator.status(
+                of: flow, interfaces: interfaces(), pathForParameters: path(), decisions: state.decisions)
+                == FlowStatus(isViable: true, betterPathAvailable: false))
+        state.apply(.routeDecisions([flow.currentRouteQuery!: .unroutable]))
+        #expect(
+            !FlowEvaluator.status(
+                of: flow, interfaces: interfaces(), pathForParameters: path(), decisions: state.decisions
+            ).isViable)
+    }
+
+    @Test func onlyGatewaysNeighboursAreKept() {
+        var state = KernelState(
+            KernelSnapshot(
+                links: [makeLink(2, "eth0")], addresses: [makeAddress(2, "192.0.2.10")],
+                routes: [makeRoute(2, via: "192.0.2.1")]))
+        for host in 2..<200 {
+            state.apply(
+                .neighbourChanged(
+                    Neighbour(interfaceIndex: 2, address: ip("192.0.2.\(host)"), linkLayerAddress: "02:00:00:00:00:01"))
+            )
+        }
+        #expect(state.snapshot.neighbours.isEmpty)
+        #expect(state.unresolvedGateways == [GatewayKey(interfaceIndex: 2, address: ip("192.0.2.1"))])
+        let gateway = Neighbour(interfaceIndex: 2, address: ip("192.0.2.1"), linkLayerAddress: "02:00:00:00:00:aa")
+        state.apply(.neighbourChanged(gateway))
+        #expect(state.snapshot.neighbours == [gateway] && state.unresolvedGateways.isEmpty)
+        state.apply(.routeRemoved(makeRoute(2, via: "192.0.2.1")))
+        #expect(state.snapshot.neighbours.isEmpty, "released with its route")
+    }
+}

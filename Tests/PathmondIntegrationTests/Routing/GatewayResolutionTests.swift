@@ -1,0 +1,56 @@
+import Foundation
+import PathModel
+import PathMonitor
+import Testing
+
+/// A wired network is known as soon as its default route is: pathmond has the kernel resolve the gateway itself,
+/// so Low Data Mode can be set on a link nothing has talked through yet, and applies again right after a flap.
+/// The test sends no traffic of its own: only pathmond's request makes the kernel resolve the gateway.
+@Suite(.serialized) struct GatewayResolutionTests {
+    @Test func setConstrainedWorksOnAFreshWiredLinkAndAgainAfterAFlap() async throws {
+        let scenario = try Scenario.start { namespace in
+            try namespace.addWiredUplink(routed: true)
+            try namespace.farIP("address add 192.0.2.1/24 dev eth0-peer")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        let mac = try WiredIdentityTests.peerAddress(scenario.namespace, "eth0-peer")
+        let key = "wired:\(mac)"
+        try await eventually("eth0's network identified without traffic") {
+            try PathmondConnection(socketPath: socket).interfaces().first { $0.name == "eth0" }?.network == key
+        }
+        let set = try runCommand([product("pathctl"), "set-constrained", "eth0", "--socket", socket])
+        #expect(set.status == 0 && set.output.contains(key))
+        let log = scenario.client.log
+        _ = try await log.nextPath { $0.isConstrained }
+
+        // A flap: the kernel forgets the neighbour and the route; the route comes back and so must the mark.
+        try scenario.namespace.ip("link set eth0 down")
+        _ = try await log.nextPath { $0.status == .unsatisfied }
+        try scenario.namespace.ip("link set eth0 up")
+        let started = ContinuousClock.now
+        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0")
+        _ = try await log.nextPath { $0.status == .satisfied && $0.isConstrained }
+        print("constrained again \(ContinuousClock.now - started) after the default route returned")
+    }
+
+    @Test func onlyGatewaysNeighboursAreKept() async throws {
+        let scenario = try Scenario.start { namespace in
+            try namespace.addWiredUplink(routed: true)
+            try namespace.farIP("address add 192.0.2.1/24 dev eth0-peer")
+            try namespace.ip("neigh add 192.0.2.77 lladdr 02:00:00:00:00:77 dev eth0 nud permanent")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        try await eventually("the gateway resolved") {
+            try PathmondConnection(socketPath: socket).interfaces().first { $0.name == "eth0" }?.network != nil
+        }
+        // Another host's entry names nothing: moving the default route to it makes pathmond ask the kernel, which
+        // has the entry already (permanent), and the network changes to it.
+        try scenario.namespace.ip("route replace default via 192.0.2.77 dev eth0")
+        try await eventually("the new gateway's entry looked up") {
+            try PathmondConnection(socketPath: socket).interfaces().first { $0.name == "eth0" }?.network
+                == "wired:02:00:00:00:00:77"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PathModel
+import PathMonitor
+
+/// What the kernel says about traffic to the internet, asked the way a user would (`ip route get`), and what
+/// pathmond says, for comparing the two.
+struct KernelRouteOracle {
+    let namespace: NetworkNamespace
+    let socketPath: String
+
+    static let destinations: [AddressFamily: String] = [.ipv4: "1.1.1.1", .ipv6: "2606:4700:4700::1111"]
+
+    /// The interface the kernel's next packet to the internet leaves by, if that interface can carry it: `ip route
+    /// get` names it, and it is up and running (operstate up or unknown) with a global, non-tentative address of
+    /// the family (pathmond's documented readiness). nil when the kernel has no route, a blocking one, or one out
+    /// of an interface that cannot carry the packet.
+    func kernelInterface(_ family: AddressFamily) throws -> String? {
+        let flag = family == .ipv4 ? "-4" : "-6"
+        let answer = try runCommand(
+            ["ip", "-n", namespace.name, flag, "route", "get", Self.destinations[family]!], check: false)
+        guard answer.status == 0 else { return nil }
+        let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let position = words.firstIndex(of: "dev"), position + 1 < words.count else { return nil }
+        let device = words[position + 1]
+        return try canCarry(device, family: family) ? device : nil
+    }
+
+    /// pathmond's first interface for the family (GetPath with the family required), nil when unsatisfied.
+    func pathmondInterface(_ family: AddressFamily) throws -> String? {
+        let connection = try PathmondConnection(socketPath: socketPath)
+        defer { connection.close() }
+        let path = try connection.path(parameters: PathParameters(family: family == .ipv4 ? .ipv4 : .ipv6))
+        return path.status == .satisfied ? path.availableInterfaces.first?.name : nil
+    }
+
+    /// Up and running (operstate up or unknown) with a global address of the family past DAD: one `ip -j`.
+    private func canCarry(_ device: String, family: AddressFamily) throws -> Bool {
+        let result = try runCommand(["ip", "-n", namespace.name, "-j", "address", "show", "dev", device], check: false)
+        guard result.status == 0,
+            let links = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]],
+            let link = links.first
+        else { return false }
+        let flags = link["flags"] as? [String] ?? []
+        let state = link["operstate"] as? String ?? ""
+        guard flags.contains("UP") && (state == "UP" || state == "UNKNOWN") else { return false }
+        let addresses = link["addr_info"] as? [[String: Any]] ?? []
+        return addresses.contains { address in
+            address["family"] as? String == (family == .ipv4 ? "inet" : "inet6")
+                && address["scope"] as? String == "global" && address["tentative"] == nil
+                && address["dadfailed"] == nil
+        }
+    }
+
+    /// Waits until pathmond agrees with the kernel for both families, or the deadline passes: the kernel's
+    /// interfaces when they agree, else the last disagreement.
+    func agreement(within timeout: Duration = .seconds(5)) async throws -> Result<
+        [AddressFamily: String], Disagreement
+    > {
+        let deadline = ContinuousClock.now + timeout
+        var last = Disagreement(description: "")
+        repeat {
+            var agreed: [AddressFamily: String] = [:]
+            for family in AddressFamily.allCases {
+                let kernel = try kernelInterface(family)
+                let pathmond = try pathmondInterface(family)
+                guard kernel == pathmond else {
+                    last.description =
+                        "\(family): kernel \(kernel ?? "unroutable"), pathmond \(pathmond ?? "unsatisfied")"
+                    break
+                }
+                agreed[family] = kernel
+            }
+            if last.description.isEmpty { return .success(agreed) }
+            if ContinuousClock.now >= deadline { break }
+            last.description = ""
+            try await Task.sleep(for: .milliseconds(20))
+        } while true
+        return .failure(last)
+    }
+}
+
+struct Disagreement: Error {
+    var description: String
+}

@@ -1,0 +1,141 @@
+import Foundation
+import PathModel
+import Testing
+
+/// pathmond's primary interface against `ip route get`, after hundreds of random sequences of link, address, route,
+/// rule, nexthop and tunnel changes in a namespace: for IPv4 and IPv6, the first interface of the family's path is
+/// the kernel's `dev`, and the path is satisfied exactly when the kernel routes the internet out of an interface
+/// that can carry it. Fixed seed: a failure names the sequence, and the same seed replays it.
+@Suite(.serialized) struct RoutingFidelityTests {
+    static let seed: UInt64 = 0x5eed_2026_1123
+    static let sequences = 300
+
+    @Test func primaryInterfaceFollowsTheKernel() async throws {
+        let scenario = try Scenario.start { namespace in
+            // nexthop_compat_mode=0: routes over nexthop objects carry only RTA_NH_ID, as routing daemons may set.
+            try runCommand(namespace.exec + ["sysctl", "-q", "-w", "net.ipv4.nexthop_compat_mode=0"])
+            for (index, name) in ["eth0", "eth1"].enumerated() {
+                try namespace.addVeth(name, peer: "\(name)-peer")
+                try namespace.farIP("address add 10.\(index).0.1/24 dev \(name)-peer")
+                try namespace.farIP("address add 2001:db8:\(index)::1/64 dev \(name)-peer nodad")
+            }
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let tunnels = try TunnelHolder(namespace, names: ["tun0", "tun1"])
+        defer { tunnels.release() }
+        let oracle = KernelRouteOracle(namespace: namespace, socketPath: scenario.daemon.socketPath)
+        var random = RandomChanges(seed: Self.seed)
+        let started = ContinuousClock.now
+        var routed: [AddressFamily: Int] = [:]
+        var firstInterfaces: Set<String> = []
+        for sequence in 0..<Self.sequences {
+            let commands = (0..<random.below(6) + 1).map { _ in random.change() }
+            // One `ip` each (a batch line cannot carry -6); a change the state does not allow (deleting what is
+            // not there) fails alone.
+            for command in commands {
+                _ = try runCommand(
+                    ["ip", "-n", namespace.name] + command.split(separator: " ").map(String.init), check: false)
+            }
+            switch try await oracle.agreement() {
+            case .failure(let problem):
+                Issue.record("sequence \(sequence) (seed \(Self.seed)): \(problem.description) after \(commands)")
+                return
+            case .success(let interfaces):
+                for (family, interface) in interfaces {
+                    routed[family, default: 0] += 1
+                    firstInterfaces.insert(interface)
+                }
+            }
+        }
+        print(
+            "routing fidelity: \(Self.sequences) sequences in \(ContinuousClock.now - started); routed IPv4 \(routed[.ipv4] ?? 0)",
+            "IPv6 \(routed[.ipv6] ?? 0) times, through \(firstInterfaces.sorted())")
+        // The sequences must reach the states that matter, or agreement proves little.
+        #expect(routed[.ipv4, default: 0] > Self.sequences / 10 && routed[.ipv6, default: 0] > Self.sequences / 10)
+        #expect(firstInterfaces.isSuperset(of: ["eth0", "eth1", "tun0", "tun1"]))
+    }
+}
+
+/// Random changes over two veth links (eth0, eth1, gateways 10.N.0.1 and 2001:db8:N::1 answering from the far
+/// side), and two held-open tun devices (this kernel has no IP tunnel modules), as `ip` arguments.
+struct RandomChanges {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    /// SplitMix64.
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        value = (value ^ (value >> 27)) &* 0x94d0_49bb_1331_11eb
+        return value ^ (value >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    mutating func pick<Element>(_ choices: [Element]) -> Element { choices[below(choices.count)] }
+
+    static let links = ["eth0", "eth1", "tun0", "tun1"]
+
+    /// Adds outweigh deletions and ups outweigh downs, so that sequences reach routed states (rules, tunnels,
+    /// nexthops and blocking routes on top of working uplinks) rather than an empty table.
+    mutating func change() -> String {
+        let verb = below(3) == 0 ? "del" : "add"
+        let six = below(2) == 1
+        let family = six ? "-6 " : ""
+        let table = pick(["main", "100", "51820"])
+        let metric = pick([10, 100, 600])
+        switch pick([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 7, 8, 8, 9, 9]) {
+        case 0:
+            return "link set \(pick(Self.links)) \(below(4) == 0 ? "down" : "up")"
+        case 1:
+            let veth = below(2)
+            return six
+                ? "address \(verb) 2001:db8:\(veth)::2/64 dev eth\(veth) nodad"
+                : "address \(verb) 10.\(veth).0.2/24 dev eth\(veth)"
+        case 2:
+            let tunnel = pick(["tun0", "tun1"])
+            return six
+                ? "address \(verb) fd00:\(tunnel.last!)::2/128 dev \(tunnel) nodad"
+                : "address \(verb) 10.8.\(tunnel.last!).2/32 dev \(tunnel)"
+        case 3:
+            let veth = below(2)
+            let gateway = six ? "2001:db8:\(veth)::1" : "10.\(veth).0.1"
+            return "\(family)route \(verb) default via \(gateway) dev eth\(veth) table \(table) metric \(metric)"
+        case 4:
+            return
+                "\(family)route \(verb) default dev \(pick(["tun0", "tun1"])) table \(table) metric \(metric)"
+        case 5:
+            let halves = six ? ["::/1", "8000::/1"] : ["0.0.0.0/1", "128.0.0.0/1"]
+            return "\(family)route \(verb) \(pick(halves)) dev \(pick(["tun0", "tun1"])) table \(table)"
+        case 6:
+            let kind = pick(["unreachable", "blackhole", "prohibit"])
+            return "\(family)route \(below(3) == 0 ? "add" : "del") \(kind) default table \(table) metric \(metric)"
+        case 7:
+            let rule = pick([
+                "not fwmark 51820 table 51820 pref 100", "table main suppress_prefixlength 0 pref 90",
+                "table 100 pref 200", "fwmark 7 table 100 pref 50", "not fwmark 51820 table 51820 pref 100",
+                "table main suppress_prefixlength 0 pref 90", "table 100 pref 200", "prohibit pref 300",
+            ])
+            // A rule that refuses everything is a kill switch: deleted more often than added, so it comes and goes.
+            let ruleVerb = rule.hasPrefix("prohibit") && below(3) != 0 ? "del" : verb
+            return "\(family)rule \(ruleVerb) \(rule)"
+        case 8:
+            let veth = below(2)
+            let gateway = six ? "2001:db8:\(veth)::1" : "10.\(veth).0.1"
+            let id = (six ? 20 : 10) + veth
+            return verb == "add" ? "nexthop add id \(id) via \(gateway) dev eth\(veth)" : "nexthop del id \(id)"
+        case 9:
+            let base = six ? 20 : 10
+            return pick([
+                "nexthop \(verb == "add" ? "add" : "del") id \(base + 5)\(verb == "add" ? " group \(base)/\(base + 1)" : "")",
+                "\(family)route \(verb) default nhid \(pick([base, base + 1, base + 5])) table \(table) metric \(metric)",
+            ])
+        default:
+            let veth = below(2)
+            return "link set eth\(veth) mtu \(pick([1400, 1500]))"
+        }
+    }
+}
