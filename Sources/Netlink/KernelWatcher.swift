@@ -189,7 +189,7 @@ public final class KernelWatcher: @unchecked Sendable {
             if isStopped { return }
         }
         events = deviceFacts.enrich(events)
-        events += routing.follow(events, routingMayHaveChanged: notifications.sink.takeRoutingChange())
+        events += routing.follow(events, routingChange: notifications.sink.takeRoutingChange())
         deliver(KernelBatch(events: events))
     }
 

@@ -10,17 +10,14 @@ final class MessageSink {
     var events: [KernelEvent] = []
     /// Messages that could not be converted ("…, ignoring"); kept as a count for tests and diagnostics.
     var ignoredMessages = 0
-    /// A message arrived that may change the kernel's routing decisions, whether the model keeps it or not (a host
-    /// route, a rule, a nexthop, a link or an address): the decisions must be asked again.
-    var routingMayHaveChanged = false
+    /// What the messages since the last `takeRoutingChange()` may have changed in the kernel's routing decisions,
+    /// whether the model keeps them or not (a host route, a rule, a nexthop, a link or an address).
+    private var routingChange = RoutingChange()
 
-    /// RTM_NEW/DEL of links, addresses, routes, rules and nexthops.
-    static let routingMessageTypes: Set<UInt16> = [16, 17, 20, 21, 24, 25, 32, 33, 104, 105]
-
-    /// Whether a routing message arrived since the last call; clears the flag.
-    func takeRoutingChange() -> Bool {
-        defer { routingMayHaveChanged = false }
-        return routingMayHaveChanged
+    /// The routing change since the last call; starts afresh.
+    func takeRoutingChange() -> RoutingChange {
+        defer { routingChange = RoutingChange() }
+        return routingChange
     }
 
     /// Takes the collected events, leaving the sink empty.
@@ -30,9 +27,7 @@ final class MessageSink {
     }
 
     fileprivate func receive(_ message: OpaquePointer) {
-        if let header = nlmsg_hdr(message), Self.routingMessageTypes.contains(header.pointee.nlmsg_type) {
-            routingMayHaveChanged = true
-        }
+        if let header = nlmsg_hdr(message) { routingChange.note(header) }
         switch KernelMessage.events(from: message) {
         case .converted(let converted): events.append(contentsOf: converted)
         case .notRelevant: break

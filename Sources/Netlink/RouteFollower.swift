@@ -38,10 +38,10 @@ final class RouteFollower {
     }
 
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
-    func follow(_ events: [KernelEvent], routingMayHaveChanged: Bool) -> [KernelEvent] {
+    func follow(_ events: [KernelEvent], routingChange: RoutingChange) -> [KernelEvent] {
         state.apply(events)
         var extra = resolveGateways()
-        if routingMayHaveChanged, let decided = refresh() { extra.append(decided) }
+        if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
         return extra
     }
 
@@ -61,8 +61,9 @@ final class RouteFollower {
         return .routeDecisions(fresh)
     }
 
-    private func refresh() -> KernelEvent? {
-        let fresh = askAll()
+    /// Asks again the queries the change may have affected (a route only those its prefix covers).
+    private func refresh(_ change: RoutingChange) -> KernelEvent? {
+        let fresh = askAll(affectedBy: change)
         guard fresh != decisions else { return nil }
         decisions = fresh
         state.apply(.routeDecisions(fresh))
@@ -70,11 +71,14 @@ final class RouteFollower {
     }
 
     /// Asks every query; one the kernel did not answer keeps its last answer (a transient failure is not news).
-    private func askAll() -> [RouteQuery: RouteDecision] {
+    /// The others keep their last answer.
+    private func askAll(affectedBy change: RoutingChange? = nil) -> [RouteQuery: RouteDecision] {
         guard let lookup else { return [:] }
         var answers: [RouteQuery: RouteDecision] = [:]
         for query in queries {
-            if let decision = lookup.decide(query) ?? decisions[query] { answers[query] = decision }
+            let isAffected = change?.affects(query.destination) ?? true
+            let decision = isAffected ? lookup.decide(query) ?? decisions[query] : decisions[query] ?? lookup.decide(query)
+            if let decision { answers[query] = decision }
         }
         return answers
     }
