@@ -43,7 +43,7 @@ final class ChannelSubscription: Subscriber, Sendable {
         // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent.
         if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
         state.value.lastSent = update
-        let buffer = channel.allocator.buffer(bytes: update.streamedReply)
+        let buffer = update.streamedReply
         if flush {
             channel.writeAndFlush(buffer, promise: nil)
         } else {
