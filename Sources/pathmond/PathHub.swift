@@ -20,14 +20,23 @@ final class PathHub: Sendable {
     private let state: Mutex<State>
     private let codec = VarlinkCodec()
     private let logger: Logger
+    /// Every change of the system path, with its cause (recorded in `update`).
+    let history: HistoryLog
+    /// What the metrics file counts; the hub counts path changes and better-path events.
+    let counters: DaemonCounters
 
-    init(evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger) {
+    init(
+        evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger,
+        history: HistoryLog = HistoryLog(), counters: DaemonCounters = DaemonCounters()
+    ) {
         state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
+        self.history = history
+        self.counters = counters
     }
 
     /// Applies kernel events and publishes what changed. The first snapshot makes the hub ready.
-    func apply(_ events: [KernelEvent]) {
+    func apply(_ events: [KernelEvent], cause: PathChangeCause? = nil) {
         let isSnapshot = events.contains(where: \.isSnapshot)
         let waiters = update { state in
             guard !state.isReady && isSnapshot else { return [] }
@@ -36,25 +45,31 @@ final class PathHub: Sendable {
             return state.readyWaiters
         } change: { tracker in
             tracker.apply(events)
+        } cause: {
+            cause ?? .kernel(events)
         }
         for waiter in waiters { waiter.resume() }
     }
 
     /// Changes how interfaces are classified (a reloaded configuration), and publishes what changed.
-    func setEvaluator(_ evaluator: PathEvaluator) {
+    func setEvaluator(_ evaluator: PathEvaluator, cause: PathChangeCause = .configurationReload) {
         _ = update { _ in
             []
         } change: { tracker in
             tracker.setEvaluator(evaluator)
+        } cause: {
+            cause
         }
     }
 
     /// Changes identities, detection, resolvers or policy, and publishes what changed.
-    func updateContext(_ change: (inout NetworkContext) -> Void) {
+    func updateContext(cause: PathChangeCause = .unspecified, _ change: (inout NetworkContext) -> Void) {
         _ = update { _ in
             []
         } change: { tracker in
             tracker.updateContext(change)
+        } cause: {
+            cause
         }
     }
 
@@ -107,12 +122,21 @@ final class PathHub: Sendable {
     /// older value when two callers publish at once.
     private func update(
         _ prepare: (inout State) -> [CheckedContinuation<Void, Never>],
-        change: (inout PathTracker) -> Path?
+        change: (inout PathTracker) -> Path?,
+        cause: () -> PathChangeCause
     ) -> [CheckedContinuation<Void, Never>] {
+        var recorded: HistoryDelivery?
         let (systemChange, deliveries, waiters) = state.withLock {
             state -> (Path?, [(any Subscriber, Update)], [CheckedContinuation<Void, Never>]) in
             let waiters = prepare(&state)
+            let before = state.tracker.path
             let systemChange = change(&state.tracker)
+            // Under the lock, so the history's order is the order of the changes.
+            if let systemChange {
+                let named = cause().named(from: state.tracker.interfaces, before: before)
+                recorded = history.record(before: before, after: systemChange, cause: named)
+                DaemonCounters.bump(counters.pathChanges)
+            }
             let interfaces = state.tracker.interfaces
             var changed: [Interest: Update] = [:]
             for interest in Set(state.subscribers.values.map(\.interest)) {
@@ -122,6 +146,9 @@ final class PathHub: Sendable {
                 let update = Update(generation: state.generation, value: value, streamedReply: encode(value))
                 state.published[interest] = update
                 changed[interest] = update
+                if case .flow(let status) = value, status.betterPathAvailable {
+                    DaemonCounters.bump(counters.betterPathEvents)
+                }
             }
             let deliveries = state.subscribers.values.compactMap { subscriber in
                 changed[subscriber.interest].map { (subscriber, $0) }
@@ -130,7 +157,11 @@ final class PathHub: Sendable {
         }
         // Subscribers first: the log line is for people, the update is what they wait for.
         for (subscriber, update) in deliveries { subscriber.deliver(update) }
-        if let systemChange { logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)"]) }
+        recorded?.deliver()
+        if let systemChange, let entry = recorded?.entry {
+            logger.info(
+                "path changed", metadata: ["path": "\(systemChange.logSummary)", "cause": "\(entry.cause)"])
+        }
         return waiters
     }
 

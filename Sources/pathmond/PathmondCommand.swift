@@ -98,9 +98,14 @@ struct PathmondCommand: AsyncParsableCommand {
         }
         let store = PolicyStore(stateDirectory: stateDir)
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
+        let startTime = StateWriters.wallSecondsNow()
+        let counters = DaemonCounters()
+        let writers = StateWriters.load(
+            configuration: configuration, stateDirectory: stateDir, counters: counters, logger: logger)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger)
+            logger: logger, history: writers.history, counters: counters)
+        writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
             policyFile: store.path,
@@ -119,6 +124,7 @@ struct PathmondCommand: AsyncParsableCommand {
             apply: { configuration in
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
+                writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
             }, notifier: notifier, logger: logger)
         // Newest only: a look-up after a burst of batches needs to happen once, not once per batch.
         let (kernelChanges, changes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -142,6 +148,7 @@ struct PathmondCommand: AsyncParsableCommand {
                         service: WiFiIdentityService(source: NL80211IdentityWatcher(), hub: hub, logger: logger),
                         successTerminationBehavior: .ignore),
                     .init(service: reload),
+                    .init(service: StateWriterService(writers: writers)),
                     .init(service: server),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],

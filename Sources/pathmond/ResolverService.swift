@@ -18,7 +18,7 @@ struct ResolverService: Service {
             // Without inotify the configuration is read once: better than claiming no DNS at all.
             logger.warning("cannot watch the resolver configuration (\(error)); read once")
             let configuration = reader.read()
-            hub.updateContext { $0.resolvers = configuration }
+            hub.updateContext(cause: .resolverChange) { $0.resolvers = configuration }
             return
         }
         defer { watcher.stop() }
@@ -28,7 +28,7 @@ struct ResolverService: Service {
                 metadata: [
                     "global": "\(configuration.globalServers.count)", "links": "\(configuration.linkServers.count)",
                 ])
-            hub.updateContext { $0.resolvers = configuration }
+            hub.updateContext(cause: .resolverChange) { $0.resolvers = configuration }
         }
     }
 }
