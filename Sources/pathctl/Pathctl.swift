@@ -10,7 +10,7 @@ struct Pathctl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Status.self, Monitor.self, Check.self, Wait.self, SetConstrained.self, SetExpensive.self, Networks.self,
-            Forget.self,
+            Forget.self, Log.self,
         ],
         defaultSubcommand: Status.self
     )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PathModel
 import PathMonitor
 import PathProtocol
 
@@ -15,10 +16,16 @@ struct Status: ParsableCommand {
             let path = try connection.path(parameters: requirements.parameters)
             let interfaces = try connection.interfaces()
             let status = try connection.status()
+            // A daemon without history (older) leaves the line out.
+            let lastChange = try? connection.history(PathHistoryQuery(limit: 1)).last
             if options.json {
-                print(JSONOutput.encode(StatusDocument(path: WirePath(path), interfaces: interfaces, daemon: status)))
+                print(
+                    JSONOutput.encode(
+                        StatusDocument(
+                            path: WirePath(path), interfaces: interfaces, daemon: status, lastChange: lastChange)))
             } else {
                 print(StatusTable.render(path: path, interfaces: interfaces, status: status))
+                if let lastChange { print("\nLast change: " + LogLine.text(lastChange)) }
             }
         } catch {
             throw fail(error)
@@ -31,4 +38,6 @@ struct StatusDocument: Encodable {
     let path: WirePath
     let interfaces: [WireInterface]
     let daemon: WireDaemonStatus
+    /// The newest history entry: when the path last changed, and why.
+    let lastChange: WireHistoryEntry?
 }
