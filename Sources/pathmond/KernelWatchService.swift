@@ -30,7 +30,7 @@ struct KernelWatchService: Service {
             case nil:
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])
             }
-            hub.apply(batch.events, cause: batch.resync.map { PathChangeCause(kind: .resync, detail: "\($0)") })
+            hub.apply(batch.events, cause: batch.resync.map(PathChangeCause.resync))
             changes.yield()
         }
         try? await gracefulShutdown()

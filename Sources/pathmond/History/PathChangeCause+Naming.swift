@@ -1,3 +1,4 @@
+import Netlink
 import PathModel
 
 extension PathChangeCause {
@@ -23,5 +24,18 @@ extension NetworkPolicy {
             }
         }
         return words(isExpensive, "expensive") + ", " + words(isConstrained, "constrained")
+    }
+}
+
+extension PathChangeCause {
+    /// A full re-read of the kernel's tables, and why it happened.
+    static func resync(_ reason: ResyncReason) -> PathChangeCause {
+        let words: String
+        switch reason {
+        case .initial: words = "pathmond started"
+        case .overflow: words = "netlink notifications were lost"
+        case .dumpInterrupted: words = "a netlink dump was interrupted"
+        }
+        return PathChangeCause(kind: .resync, detail: words)
     }
 }
