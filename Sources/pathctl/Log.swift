@@ -50,7 +50,9 @@ struct Log: ParsableCommand {
             let connection = try PathmondConnection(socketPath: options.socket)
             guard follow else {
                 let entries = try connection.history(query)
-                if entries.isEmpty && !json { printError("-- no path changes recorded\(query.isFiltered ? " that match" : "") --") }
+                if entries.isEmpty && !json {
+                    printError("-- no path changes recorded\(query.isFiltered ? " that match" : "") --")
+                }
                 entries.forEach(print)
                 return
             }

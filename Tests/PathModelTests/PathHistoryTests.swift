@@ -42,15 +42,18 @@ import Testing
         history.setCapacity(2)
         #expect(history.entries.map(\.sequence) == [6, 7])
         history.setCapacity(4)
-        history.append(wallMicroseconds: 0, monotonicMicroseconds: 0, before: Self.up, after: Self.down, cause: .unspecified)
+        history.append(
+            wallMicroseconds: 0, monotonicMicroseconds: 0, before: Self.up, after: Self.down, cause: .unspecified)
         #expect(history.entries.map(\.sequence) == [6, 7, 8])
     }
 
     @Test func queriesFilterByTimeInterfaceAndLimit() {
         var history = PathHistory(capacity: 10)
         let wifi = PathSummary(status: .satisfied, interfaces: ["wlan0"])
-        history.append(wallMicroseconds: 100, monotonicMicroseconds: 1, before: Self.down, after: Self.up, cause: .unspecified)
-        history.append(wallMicroseconds: 200, monotonicMicroseconds: 2, before: Self.up, after: wifi, cause: .unspecified)
+        history.append(
+            wallMicroseconds: 100, monotonicMicroseconds: 1, before: Self.down, after: Self.up, cause: .unspecified)
+        history.append(
+            wallMicroseconds: 200, monotonicMicroseconds: 2, before: Self.up, after: wifi, cause: .unspecified)
         history.append(
             wallMicroseconds: 300, monotonicMicroseconds: 3, before: wifi, after: wifi,
             cause: PathChangeCause(kind: .kernel, interfaces: ["wwan0"]))

@@ -115,7 +115,9 @@ import Testing
         let file = scenario.daemon.stateDirectory + "/history.jsonl"
         #expect(FileManager.default.fileExists(atPath: file))
         try scenario.daemon.start()
-        try await eventually("the restart recorded") { try Self.history(scenario).count == 3 && (try Self.history(scenario).last?.sequence == 8) }
+        try await eventually("the restart recorded") {
+            try Self.history(scenario).count == 3 && (try Self.history(scenario).last?.sequence == 8)
+        }
         let restarted = try Self.history(scenario)
         #expect(restarted.map(\.sequence) == [6, 7, 8])
         #expect(restarted.last?.cause.kind == "resync")

@@ -35,7 +35,8 @@ import Testing
 
     /// What node_exporter serves at /metrics now (python3's urllib: no client library needed).
     static func scrape(port: Int) throws -> String {
-        let script = "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())"
+        let script =
+            "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())"
         return try runCommand(["python3", "-c", script, "http://127.0.0.1:\(port)/metrics"]).output
     }
 
@@ -67,7 +68,8 @@ import Testing
         let file = directory + "/pathmond.prom"
         try await eventually("node_exporter serves a satisfied wired path") {
             let served = try Self.scrape(port: port)
-            return served.contains("pathmond_path_satisfied 1") && served.contains("pathmond_interface_usable{interface=\"eth0\"} 1")
+            return served.contains("pathmond_path_satisfied 1")
+                && served.contains("pathmond_interface_usable{interface=\"eth0\"} 1")
                 && served.contains("pathmond_interface_info{interface=\"eth0\",type=\"wired\"} 1")
                 && served.contains("pathmond_build_info{version=")
         }

@@ -34,12 +34,14 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = HistoryFile(stateDirectory: directory)
-        let written = Self.entries(3) + [
-            PathHistoryEntry(
-                sequence: 4, wallMicroseconds: 5, monotonicMicroseconds: 6,
-                before: PathSummary(status: .satisfied), after: PathSummary(status: .satisfied, isConstrained: true),
-                cause: .policy(network: "wifi:Home", userID: 1000, setting: "constrained"))
-        ]
+        let written =
+            Self.entries(3) + [
+                PathHistoryEntry(
+                    sequence: 4, wallMicroseconds: 5, monotonicMicroseconds: 6,
+                    before: PathSummary(status: .satisfied),
+                    after: PathSummary(status: .satisfied, isConstrained: true),
+                    cause: .policy(network: "wifi:Home", userID: 1000, setting: "constrained"))
+            ]
         try file.write(written)
         let loaded = file.load()
         #expect(loaded.problem == nil)

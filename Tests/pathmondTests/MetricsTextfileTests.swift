@@ -10,7 +10,8 @@ import Testing
     static let eth0 = PathInterface(index: 2, name: "eth0", kind: .wired, isExpensive: false)
     static let wwan0 = PathInterface(index: 3, name: "wwan0", kind: .cellular, isExpensive: true)
 
-    static func status(_ index: Int32, _ name: String, kind: InterfaceKind, expensive: Bool = false) -> InterfaceStatus {
+    static func status(_ index: Int32, _ name: String, kind: InterfaceKind, expensive: Bool = false) -> InterfaceStatus
+    {
         InterfaceStatus(
             link: Link(
                 index: index, name: name, flags: [.up, .running, .lowerUp], operState: .up, linkKind: nil,
