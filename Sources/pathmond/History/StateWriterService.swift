@@ -7,7 +7,9 @@ struct StateWriterService: Service {
 
     func run() async {
         let clock = ContinuousClock()
-        while !Task.isShuttingDownGracefully {
+        // Cancelled (another service failed) as well as shut down: a sleep cut short by cancellation returns at
+        // once, and looping on would spin.
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let now = clock.now
             let next = min(writers.flush(now: now) ?? now + .seconds(1), now + .seconds(1))
             try? await cancelWhenGracefulShutdown { try await Task.sleep(until: next, clock: clock) }
