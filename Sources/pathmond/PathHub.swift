@@ -76,6 +76,9 @@ final class PathHub: Sendable {
     /// The system path.
     var systemPath: Path { state.withLock { $0.tracker.path } }
 
+    /// Whether the first kernel snapshot has been applied (before it, the path says nothing about the machine).
+    var isReady: Bool { state.withLock { $0.isReady } }
+
     /// The path for a client's parameters, now.
     func path(for parameters: PathParameters) -> Path {
         state.withLock { state in

@@ -32,7 +32,7 @@ extension StateWriters {
         setMetrics(
             MetricsTextfile(path: path, version: version, startTimeSeconds: startTime, counters: hub.counters) {
                 [weak hub] in
-                guard let hub else { return MetricsState(path: .unsatisfied(.noInterfaces), interfaces: []) }
+                guard let hub, hub.isReady else { return nil }
                 let seconds = hub.history.newest.map { Double($0.wallMicroseconds) / 1_000_000 }
                 return MetricsState(path: hub.systemPath, interfaces: hub.interfaces, lastChangeSeconds: seconds)
             })

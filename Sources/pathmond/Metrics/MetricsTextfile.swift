@@ -11,7 +11,8 @@ final class MetricsTextfile {
     private let renderer: MetricsRenderer
     private let counters: DaemonCounters
     /// The state the file shows: read when writing.
-    private let state: () -> MetricsState
+    /// nil while there is nothing true to show yet (before the first kernel snapshot).
+    private let state: () -> MetricsState?
     private var lastWrite: ContinuousClock.Instant?
     private var written: (MetricsState, DaemonCounters.Snapshot)?
     /// The shortest time between two writes.
@@ -19,7 +20,7 @@ final class MetricsTextfile {
 
     init(
         path: String, version: String, startTimeSeconds: Double, counters: DaemonCounters,
-        state: @escaping () -> MetricsState
+        state: @escaping () -> MetricsState?
     ) {
         self.path = path
         self.renderer = MetricsRenderer(version: version, startTimeSeconds: startTimeSeconds)
@@ -32,7 +33,8 @@ final class MetricsTextfile {
     @discardableResult
     func writeIfDue(now: ContinuousClock.Instant) throws(AtomicFileError) -> ContinuousClock.Instant? {
         let snapshot = counters.snapshot
-        let current = state()
+        // A file claiming "no path" while pathmond starts would page someone: nothing is written until it knows.
+        guard let current = state() else { return nil }
         if let written, written.0 == current, written.1 == snapshot { return nil }
         if let lastWrite, now < lastWrite + Self.interval { return lastWrite + Self.interval }
         let bytes = renderer.render(
