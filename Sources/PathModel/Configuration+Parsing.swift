@@ -10,6 +10,9 @@ struct ConfigurationParser {
         case interface(OpenInterfaceSection)
         /// `[policy]`: who may change policy.
         case policy(keyLines: [String: Int])
+        /// `[history]` or `[metrics]`: one value each (`ConfigurationParser+Observability.swift`).
+        case history(keyLines: [String: Int])
+        case metrics(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -55,7 +58,12 @@ struct ConfigurationParser {
     private var section = Section.none
     private var overrides: [InterfaceOverride] = []
     private var warnings: [ConfigurationWarning] = []
+
+    /// Notes something skipped (for the sections in other files).
+    mutating func warn(_ warning: ConfigurationWarning) { warnings.append(warning) }
     private var adminGroup: String?
+    var historyEntries: Int?
+    var metricsTextfile: String?
 
     /// Reads one line (`number` is 1-based).
     mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
@@ -73,7 +81,9 @@ struct ConfigurationParser {
     /// The configuration once every line has been read.
     mutating func finish() -> Configuration {
         closeSection()
-        return Configuration(overrides: overrides, warnings: warnings, adminGroup: adminGroup)
+        return Configuration(
+            overrides: overrides, warnings: warnings, adminGroup: adminGroup, historyEntries: historyEntries,
+            metricsTextfile: metricsTextfile)
     }
 
     private mutating func beginSection(_ content: Substring, line: Int) throws(ConfigurationError) {
@@ -86,6 +96,10 @@ struct ConfigurationParser {
         closeSection()
         if name == "policy" && words.count == 1 {
             section = .policy(keyLines: [:])
+            return
+        }
+        if (name == "history" || name == "metrics") && words.count == 1 {
+            section = name == "history" ? .history(keyLines: [:]) : .metrics(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -119,6 +133,12 @@ struct ConfigurationParser {
         case .policy(var keyLines):
             try setPolicy(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .policy(keyLines: keyLines)
+        case .history(var keyLines):
+            try setHistory(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .history(keyLines: keyLines)
+        case .metrics(var keyLines):
+            try setMetrics(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .metrics(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

@@ -11,6 +11,12 @@
 ///
 /// [policy]
 /// admin-group = pathmond       # members of this group may change policy (root always may)
+///
+/// [history]
+/// entries = 1000               # path changes kept (1 to 100000)
+///
+/// [metrics]
+/// textfile = /var/lib/prometheus/node-exporter/pathmond.prom   # an absolute path ending in .prom
 /// ```
 ///
 /// - Each `[interface PATTERN]` section becomes one ``InterfaceOverride``, in file order. Sections whose patterns
@@ -29,14 +35,21 @@ public struct Configuration: Sendable, Hashable {
     public var warnings: [ConfigurationWarning]
     /// The group whose members may change policy besides root (`[policy] admin-group`).
     public var adminGroup: String?
+    /// How many path changes the history keeps (`[history] entries`); nil: ``PathHistory/defaultCapacity``.
+    public var historyEntries: Int?
+    /// Where to write Prometheus metrics for node_exporter's textfile collector (`[metrics] textfile`); nil: none.
+    public var metricsTextfile: String?
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(
-        overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = [], adminGroup: String? = nil
+        overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = [], adminGroup: String? = nil,
+        historyEntries: Int? = nil, metricsTextfile: String? = nil
     ) {
         self.overrides = overrides
         self.warnings = warnings
         self.adminGroup = adminGroup
+        self.historyEntries = historyEntries
+        self.metricsTextfile = metricsTextfile
     }
 
     /// The classifier these overrides describe.

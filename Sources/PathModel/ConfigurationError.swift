@@ -27,6 +27,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidGroupName(line: Int, value: String)
     /// An interface pattern that cannot match as written (`[interface eth[]`), and why.
     case invalidPattern(line: Int, pattern: String, reason: String)
+    /// A value out of its range or of the wrong form (`[history] entries`, `[metrics] textfile`); says what fits.
+    case invalidValue(line: Int, key: String, value: String, expected: String)
 
     /// The 1-based line number of the offending line.
     public var line: Int {
@@ -35,7 +37,7 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             .extraPattern(let line, _), .keyOutsideSection(let line, _), .missingValue(let line, _),
             .invalidInterfaceType(let line, _), .loopbackNotAllowed(let line), .invalidBoolean(let line, _, _),
             .duplicateKey(let line, _, _), .invalidNetworkKey(let line, _), .invalidGroupName(let line, _),
-            .invalidPattern(let line, _, _):
+            .invalidPattern(let line, _, _), .invalidValue(let line, _, _, _):
             return line
         }
     }
@@ -75,6 +77,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return "\(Self.quoted(value)) is not a group name"
         case .invalidPattern(_, let pattern, let reason):
             return "the interface pattern \(Self.quoted(pattern)) cannot be used: \(reason)"
+        case .invalidValue(_, let key, let value, let expected):
+            return "\(Self.quoted(key)) must be \(expected), not \(Self.quoted(value))"
         }
     }
 

@@ -97,7 +97,7 @@ public final class PathmondConnection: Sendable {
         Methods.PathParameters(requirements: parameters == .unrestricted ? nil : WirePathRequirements(parameters))
     }
 
-    private func stream<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
+    func stream<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
         _ method: String, _ parameters: Parameters, reply: Reply.Type,
         _ handler: (Reply) throws(PathmondClientError) -> Bool
     ) throws(PathmondClientError) {
@@ -115,7 +115,7 @@ public final class PathmondConnection: Sendable {
         socket.shutdown()
     }
 
-    private func call<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
+    func call<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
         _ method: String, _ parameters: Parameters, reply: Reply.Type
     ) throws(PathmondClientError) -> Reply {
         try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters)))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PathModel
 import PathMonitor
 import PathProtocol
 
@@ -18,14 +19,18 @@ struct Status: ParsableCommand {
             let path = try connection.path(parameters: parameters)
             let interfaces = InterfaceFilter(parameters: parameters).apply(try connection.interfaces())
             let status = try connection.status()
+            // A daemon without history (older) leaves the line out.
+            let lastChange = try? connection.history(PathHistoryQuery(limit: 1)).last
             if let mode = options.jsonMode {
-                let document = StatusDocument(path: WirePath(path), interfaces: interfaces, daemon: status)
+                let document = StatusDocument(
+                    path: WirePath(path), interfaces: interfaces, daemon: status, lastChange: lastChange)
                 print(JSONOutput.encode(document, mode: mode))
             } else {
                 print(
                     StatusTable.render(
                         path: path, interfaces: interfaces, status: status, width: TerminalWidth.current,
                         legend: !options.noLegend))
+                if let lastChange { print("\nLast change: " + LogLine.text(lastChange)) }
             }
         } catch {
             throw fail(error)
@@ -38,4 +43,6 @@ struct StatusDocument: Encodable {
     let path: WirePath
     let interfaces: [InterfaceDetails]
     let daemon: DaemonStatus
+    /// The newest history entry: when the path last changed, and why.
+    let lastChange: WireHistoryEntry?
 }

@@ -1,5 +1,6 @@
 import Logging
 import Netlink
+import PathModel
 import SDEvent
 
 /// Feeds the kernel's notifications into the hub, batch by batch. The watcher reads them on the daemon's main loop
@@ -26,12 +27,14 @@ struct KernelWatchService {
                 logger.info("kernel state loaded", metadata: ["events": "\(batch.events.count)"])
             case .overflow:
                 logger.warning("netlink notifications were lost (ENOBUFS); re-dumped the kernel state")
+                DaemonCounters.bump(hub.counters.netlinkResyncs)
             case .dumpInterrupted:
                 logger.warning("a netlink dump was interrupted by changes; re-dumped the kernel state")
+                DaemonCounters.bump(hub.counters.netlinkResyncs)
             case nil:
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])
             }
-            hub.apply(batch.events)
+            hub.apply(batch.events, cause: batch.resync.map(PathChangeCause.resync))
             if batch.resync == .initial { firstSnapshotDone.call(()) }
             batchDone.call(())
         }

@@ -115,7 +115,7 @@ final class NetworkHintsService {
     private func forgetIdentitiesOfRemovedLinks(present: Set<Int32>) {
         let stale = hub.context.identities.keys.filter { !present.contains($0) }
         guard !stale.isEmpty else { return }
-        hub.updateContext { context in
+        hub.updateContext(cause: .detected(.identityForgotten, interfaces: stale)) { context in
             for index in stale { context.identities[index] = nil }
         }
     }
@@ -133,7 +133,8 @@ final class NetworkHintsService {
         let metered = leases.meteredInterfaces(links: links, currentAddresses: addresses)
         guard metered != hub.context.meteredInterfaces else { return }
         logger.info("metered DHCP leases", metadata: ["interfaces": "\(metered.sorted())"])
-        hub.updateContext { $0.meteredInterfaces = metered }
+        let changed = metered.symmetricDifference(hub.context.meteredInterfaces)
+        hub.updateContext(cause: .detected(.dhcpMetered, interfaces: Array(changed))) { $0.meteredInterfaces = metered }
     }
 
     /// NetworkManager names devices; the path needs indices, so this runs again after kernel changes too (a link
@@ -143,7 +144,10 @@ final class NetworkHintsService {
         guard indices != hub.context.networkManagerMetered else { return }
         let names = interfaces.filter { indices.contains($0.link.index) }.map(\.link.name)
         logger.info("NetworkManager metered", metadata: ["interfaces": "\(names.sorted())"])
-        hub.updateContext { $0.networkManagerMetered = indices }
+        let changed = indices.symmetricDifference(hub.context.networkManagerMetered)
+        hub.updateContext(cause: .detected(.networkManagerMetered, interfaces: Array(changed))) {
+            $0.networkManagerMetered = indices
+        }
     }
 
     /// Keys for SIMs come from a per-machine secret, so the same SIM gets the same key here and nowhere else.
@@ -180,7 +184,7 @@ final class NetworkHintsService {
         }
         guard !identities.isEmpty else { return }
         logger.info("cellular networks identified", metadata: ["count": "\(identities.count)"])
-        hub.updateContext { context in
+        hub.updateContext(cause: .detected(.cellular, interfaces: identities.map(\.0))) { context in
             for (index, identity) in identities { context.identities[index] = identity }
         }
     }

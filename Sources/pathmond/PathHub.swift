@@ -19,6 +19,8 @@ final class PathHub: Sendable {
         var generation: UInt64 = 0
         /// Counts changes to the tracker, so a value derived outside the lock can tell whether it is still current.
         var trackerVersion: UInt64 = 0
+        /// Whether the first kernel snapshot has been applied.
+        var isReady = false
     }
 
     private let state: Mutex<State>
@@ -30,18 +32,29 @@ final class PathHub: Sendable {
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
     /// Told the route queries of the watched flows whenever that set changes (the kernel watcher asks them).
     private let flowQueriesChanged: @Sendable (Set<RouteQuery>) -> Void
+    /// Every change of the system path, with its cause (recorded in `update`).
+    let history: HistoryLog
+    /// What the metrics file counts; the hub counts path changes and better-path events.
+    let counters: DaemonCounters
+    /// Told after every update, so the files that show the hub's state (history, metrics) are brought up to date.
+    private let afterUpdate: @Sendable () -> Void
 
     init(
         evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger,
         fanOut: @escaping @Sendable ([(any Subscriber, Update)]) -> Void = { deliveries in
             for (subscriber, update) in deliveries { subscriber.deliver(update) }
         },
-        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>) -> Void = { _ in }
+        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>) -> Void = { _ in },
+        history: HistoryLog = HistoryLog(), counters: DaemonCounters = DaemonCounters(),
+        afterUpdate: @escaping @Sendable () -> Void = {}
     ) {
         state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
         self.fanOut = fanOut
         self.flowQueriesChanged = flowQueriesChanged
+        self.history = history
+        self.counters = counters
+        self.afterUpdate = afterUpdate
     }
 
     /// The route queries of every watched flow.
@@ -53,20 +66,29 @@ final class PathHub: Sendable {
         return queries
     }
 
-    /// Applies kernel events and publishes what changed.
-    func apply(_ events: [KernelEvent]) {
-        update { tracker in tracker.apply(events) }
+    /// Applies kernel events and publishes what changed; `cause` nil: the cause is read from the events. The
+    /// first snapshot makes the hub ready.
+    func apply(_ events: [KernelEvent], cause: PathChangeCause? = nil) {
+        let isSnapshot = events.contains { if case .snapshot = $0 { true } else { false } }
+        update(cause: cause ?? .kernel(events)) { tracker in
+            tracker.apply(events)
+        } prepare: { state in
+            if isSnapshot { state.isReady = true }
+        }
     }
 
     /// Changes how interfaces are classified (a reloaded configuration), and publishes what changed.
-    func setEvaluator(_ evaluator: PathEvaluator) {
-        update { tracker in tracker.setEvaluator(evaluator) }
+    func setEvaluator(_ evaluator: PathEvaluator, cause: PathChangeCause = .configurationReload) {
+        update(cause: cause) { tracker in tracker.setEvaluator(evaluator) }
     }
 
     /// Changes identities, detection, resolvers or policy, and publishes what changed.
-    func updateContext(_ change: (inout NetworkContext) -> Void) {
-        update { tracker in tracker.updateContext(change) }
+    func updateContext(cause: PathChangeCause = .unspecified, _ change: (inout NetworkContext) -> Void) {
+        update(cause: cause) { tracker in tracker.updateContext(change) }
     }
+
+    /// Whether the first kernel snapshot has been applied (before it, the path says nothing about the machine).
+    var isReady: Bool { state.withLock { $0.isReady } }
 
     /// The system path.
     var systemPath: Path { state.withLock { $0.tracker.path } }
@@ -134,11 +156,23 @@ final class PathHub: Sendable {
     /// Runs `change` on the tracker under the lock, re-derives every watched interest outside it, then publishes
     /// the changed ones under the lock again and hands them to the fan-out outside it. Generations keep a
     /// subscriber from going back to an older value.
-    private func update(_ change: (inout PathTracker) -> Path?) {
+    private func update(
+        cause: @autoclosure () -> PathChangeCause, _ change: (inout PathTracker) -> Path?,
+        prepare: (inout State) -> Void = { _ in }
+    ) {
         updating.withLock { _ in
+            var recorded: HistoryDelivery?
             let (systemChange, tracker, watched) = state.withLock { state in
+                prepare(&state)
+                let before = state.tracker.path
                 let systemChange = change(&state.tracker)
                 state.trackerVersion += 1
+                // Under the lock, so the history's order is the order of the changes.
+                if let systemChange {
+                    let named = cause().named(from: state.tracker.interfaces, before: before)
+                    recorded = history.record(before: before, after: systemChange, cause: named)
+                    DaemonCounters.bump(counters.pathChanges)
+                }
                 return (systemChange, state.tracker, state.published)
             }
             var changed: [(Interest, Published, [UInt8])] = []
@@ -159,13 +193,21 @@ final class PathHub: Sendable {
                         let update = Update(generation: state.generation, value: value, streamedReply: bytes)
                         state.published[interest] = update
                         for subscriber in subscribers.values { deliveries.append((subscriber, update)) }
+                        if case .flow(let status) = value, status.betterPathAvailable {
+                            DaemonCounters.bump(counters.betterPathEvents)
+                        }
                     }
                     return deliveries
                 }
             // Subscribers first: the log line is for people, the update is what they wait for.
             if !deliveries.isEmpty { fanOut(deliveries) }
-            if let systemChange { logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)"]) }
+            recorded?.deliver()
+            if let systemChange {
+                let cause = recorded.map { "\($0.entry.cause)" } ?? "unknown"
+                logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)", "cause": "\(cause)"])
+            }
         }
+        afterUpdate()
     }
 
     private static func value(for interest: Interest, tracker: PathTracker) -> Published {

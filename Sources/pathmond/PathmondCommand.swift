@@ -104,9 +104,16 @@ struct PathmondCommand: ParsableCommand {
         }
         let store = PolicyStore(stateDirectory: stateDir)
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
+        let startTime = StateWriters.wallSecondsNow()
+        let counters = DaemonCounters()
+        let writers = StateWriters.load(
+            configuration: configuration, stateDirectory: stateDir, counters: counters, logger: logger)
+        let stateWriter = StateWriterService(writers: writers, loop: loop)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger, fanOut: FanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) })
+            logger: logger, fanOut: FanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },
+            history: writers.history, counters: counters, afterUpdate: { stateWriter.changed() })
+        writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
             policyFile: store.path, loadProblem: loadProblem, loop: loop, logger: logger)
@@ -126,6 +133,7 @@ struct PathmondCommand: ParsableCommand {
             apply: { configuration in
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
+                writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
             }, notifier: notifier, logger: logger)
         let hints = NetworkHintsService(
             hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
@@ -168,6 +176,7 @@ struct PathmondCommand: ParsableCommand {
         resolver.stop()
         hints.stop()
         try? clients.syncShutdownGracefully()
+        stateWriter.stop()
         if let failure { throw failure }
     }
 

@@ -33,7 +33,7 @@ final class ResolverService {
                             "global": "\(configuration.globalServers.count)",
                             "links": "\(configuration.linkServers.count)",
                         ])
-                    hub.updateContext { $0.resolvers = configuration }
+                    hub.updateContext(cause: .resolverChange) { $0.resolvers = configuration }
                 },
                 // Without inotify the configuration is read once: better than claiming no DNS at all.
                 watchFailed: { logger.warning("cannot watch the resolver configuration (\($0)); read once") })
@@ -41,7 +41,7 @@ final class ResolverService {
         } catch {
             logger.warning("cannot watch the resolver configuration (\(error)); read once")
             let configuration = reader.read()
-            hub.updateContext { $0.resolvers = configuration }
+            hub.updateContext(cause: .resolverChange) { $0.resolvers = configuration }
         }
     }
 

@@ -24,7 +24,9 @@ struct WiFiIdentityService {
                 metadata: [
                     "interface": "\(association.interfaceIndex)", "network": "\(identity?.displayName ?? "none")",
                 ])
-            hub.updateContext { $0.identities[association.interfaceIndex] = identity }
+            hub.updateContext(cause: .detected(.wifi, interfaces: [association.interfaceIndex])) {
+                $0.identities[association.interfaceIndex] = identity
+            }
         }
     }
 

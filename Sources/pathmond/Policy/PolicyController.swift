@@ -70,7 +70,9 @@ final class PolicyController: Sendable {
                     var policy = hub.context.policy
                     change(&policy[key])
                     try save(policy)
-                    hub.updateContext { $0.policy = policy }
+                    let cause = PathChangeCause.policy(
+                        network: key.description, userID: peer?.userID, setting: policy[key].historyWords)
+                    hub.updateContext(cause: cause) { $0.policy = policy }
                     logger.notice("policy changed", metadata: ["network": "\(key)", "setting": "\(policy[key])"])
                     return network(key)
                 })
@@ -90,7 +92,9 @@ final class PolicyController: Sendable {
                     var policy = hub.context.policy
                     guard policy.forget(key) else { throw .noSuchNetwork(key: keyText) }
                     try save(policy)
-                    hub.updateContext { $0.policy = policy }
+                    let cause = PathChangeCause.policy(
+                        network: key.description, userID: peer?.userID, setting: "forgotten")
+                    hub.updateContext(cause: cause) { $0.policy = policy }
                     logger.notice("policy forgotten", metadata: ["network": "\(key)"])
                 })
         }
@@ -128,7 +132,9 @@ final class PolicyController: Sendable {
     private func save(_ policy: Policy) throws(VarlinkError) {
         do {
             // A file damaged since start is kept aside by the save; say so, as at start.
-            if let report = try store.save(policy) {
+            let report = try store.save(policy)
+            DaemonCounters.bump(hub.counters.policyWrites)
+            if let report {
                 logger.error("policy file damaged: \(report)")
                 problem.withLock { $0 = "\(report)" }
             }

@@ -15,6 +15,8 @@ enum CallOutcome {
     case noReply
     /// Start streaming a path or a flow's status to this connection (WatchPath, WatchFlow with "more").
     case startWatching(Interest)
+    /// Send the stored history entries a query selects, then every new one (GetHistory with "more").
+    case followHistory(PathHistoryQuery)
     /// The reply comes later (a policy write): run `start`, which calls back once with the reply.
     case deferred(start: @Sendable (_ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
 }
@@ -50,7 +52,7 @@ struct CallRouter: Sendable {
         // otherwise send updates the client said it will not read.
         guard call.oneway == true else { return outcome }
         switch outcome {
-        case .reply, .startWatching: return .noReply
+        case .reply, .startWatching, .followHistory: return .noReply
         case .replyAndClose, .noReply, .deferred: return outcome
         }
     }
@@ -90,6 +92,12 @@ struct CallRouter: Sendable {
             }
             guard call.more == true else { throw .expectedMore }
             return .startWatching(.flow(flow))
+        case "io.pathmond.GetHistory":
+            let query = try decodeParameters(Methods.HistoryParameters.self, from: frame).query
+            guard call.more == true else {
+                return .reply(HistoryChannelStream.storedReply(hub.history.entries(matching: query), continues: false))
+            }
+            return .followHistory(query)
         case "io.pathmond.ListInterfaces":
             let interfaces = WireInterface.list(hub.interfaces, policy: hub.context.policy)
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))

@@ -16,6 +16,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private let router: CallRouter
     private let logger: Logger
     private var subscription: ChannelSubscription?
+    /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's.
+    private var historyStream: HistoryChannelStream?
     private var peer: PeerCredentials?
     /// Calls that arrived while a deferred reply was outstanding or the client's replies went unread: Varlink
     /// answers calls in the order they came.
@@ -69,6 +71,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
                     supplementaryGroups: Authorizer.supplementaryGroups(fromZeroFilled: slots))
             }
         }
+        DaemonCounters.bump(router.hub.counters.clientsConnected)
+        DaemonCounters.bump(router.hub.counters.clientsOpen)
         context.fireChannelActive()
     }
 
@@ -77,7 +81,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         // The client has gone (the frame decoder hands over what it still held as the connection closes): its
         // calls need no answer, and answering thousands of them would hold up every other client on this loop.
         guard context.channel.isActive else { return }
-        guard subscription == nil else {
+        guard subscription == nil, historyStream == nil else {
             // While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call
             // would land among the stream's and read as its end.
             writeAndClose(
@@ -105,11 +109,17 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             write(bytes, context: context)
         case .replyAndClose(let bytes):
             violations.notice("closing a client that broke the protocol")
+            DaemonCounters.bump(router.hub.counters.protocolErrors)
             writeAndClose(bytes, context: context)
         case .noReply:
             break
         case .startWatching(let interest):
             startWatching(interest, context: context)
+        case .followHistory(let query):
+            let stream = HistoryChannelStream(query: query, channel: context.channel)
+            historyStream = stream
+            let stored = router.hub.history.entries(matching: query, follower: stream)
+            write(HistoryChannelStream.storedReply(stored, continues: true), context: context)
         case .deferred(let start):
             isAwaitingReply = true
             let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
@@ -161,6 +171,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             if !isAwaitingReply { resume(context: context) }
             if !isPausedForQueue { _ = context.channel.setOption(.autoRead, value: true) }
             subscription?.flushPending()
+            historyStream?.flushPending()
         }
         context.fireChannelWritabilityChanged()
     }
@@ -172,6 +183,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             router.hub.unsubscribe(subscription)
             interestLimit.release(userID: userID, interest: subscription.interest)
         }
+        if let historyStream { router.hub.history.unfollow(historyStream) }
+        DaemonCounters.bump(router.hub.counters.clientsOpen, by: -1)
         subscription = nil
         waitingFrames = []
         context.fireChannelInactive()
@@ -180,6 +193,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let framing = error as? FramingError {
             violations.notice("closing a client: \(framing)")
+            DaemonCounters.bump(router.hub.counters.protocolErrors)
             writeAndClose(VarlinkCodec().encodeError(.protocolError(reason: framing.description)), context: context)
         } else {
             logger.debug("client connection error: \(error)")

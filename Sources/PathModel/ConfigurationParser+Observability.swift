@@ -1,0 +1,46 @@
+// The `[history]` and `[metrics]` sections: how much path history to keep, and where to write metrics.
+
+extension ConfigurationParser {
+    /// Applies one `key = value` line of `[history]`.
+    mutating func setHistory(
+        key: String, value: String, line: Int, keyLines: inout [String: Int]
+    ) throws(ConfigurationError) {
+        guard key == "entries" else {
+            warn(.unknownKey(line: line, section: "history", key: key))
+            return
+        }
+        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        guard value.allSatisfy({ $0.isASCII && $0.isNumber }), value.count <= 7, let entries = Int(value),
+            (1...PathHistory.maximumCapacity).contains(entries)
+        else {
+            throw .invalidValue(
+                line: line, key: key, value: value, expected: "a number from 1 to \(PathHistory.maximumCapacity)")
+        }
+        historyEntries = entries
+        keyLines[key] = line
+    }
+
+    /// Applies one `key = value` line of `[metrics]`.
+    mutating func setMetrics(
+        key: String, value: String, line: Int, keyLines: inout [String: Int]
+    ) throws(ConfigurationError) {
+        guard key == "textfile" else {
+            warn(.unknownKey(line: line, section: "metrics", key: key))
+            return
+        }
+        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        // node_exporter's textfile collector reads only "*.prom"; the temporary file beside it must not end so.
+        let name = value.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard value.first == "/", value.hasSuffix(".prom"), name.count > ".prom".count, !value.contains("\0"),
+            !value.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
+        else {
+            throw .invalidValue(
+                line: line, key: key, value: value,
+                expected: "an absolute file path ending in .prom, e.g. /var/lib/prometheus/node-exporter/pathmond.prom")
+        }
+        metricsTextfile = value
+        keyLines[key] = line
+    }
+}

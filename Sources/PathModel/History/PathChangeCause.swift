@@ -1,0 +1,140 @@
+/// Why the system path changed, in fields a script can match and in words a person reads: the kernel event kinds
+/// of the batch that changed it and on which interfaces, a policy change and by whom, a detection, a resolver
+/// change, a configuration reload.
+public struct PathChangeCause: Sendable, Hashable {
+    /// Where the change came from.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Kernel notifications (links, addresses, routes, rules, neighbours).
+        case kernel
+        /// A full re-read of the kernel's tables: at start, or after notifications were lost.
+        case resync
+        /// The user's policy (SetExpensive, SetConstrained, ForgetNetwork).
+        case policy
+        /// Something pathmond detected: a metered DHCP lease, NetworkManager's Metered, a SIM or Wi-Fi network.
+        case detection
+        /// The resolver configuration (resolv.conf, systemd-resolved).
+        case resolver
+        /// The configuration file was reloaded.
+        case configuration
+        /// A caller that did not say.
+        case unspecified
+    }
+
+    /// What a detection found.
+    public enum Detection: String, Sendable, Hashable, CaseIterable {
+        /// A DHCP lease carrying the metered option (ANDROID_METERED: a phone hotspot).
+        case dhcpMetered
+        /// NetworkManager's Metered property.
+        case networkManagerMetered
+        /// The SIM (or modem) behind a cellular link.
+        case cellular
+        /// The Wi-Fi network (SSID) an interface is associated with.
+        case wifi
+        /// Identities of links that went away were forgotten.
+        case identityForgotten
+    }
+
+    /// The kind of kernel table a notification touched, in the spelling the history uses.
+    public enum KernelTable: String, Sendable, Hashable, CaseIterable, Comparable {
+        case link, address, route, rule, neighbour
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!  // every case is in allCases
+        }
+    }
+
+    public var kind: Kind
+    /// For `kernel`: the tables the batch touched, in a fixed order.
+    public var kernelTables: [KernelTable]
+    /// The interfaces the change concerns, by index (names are filled in by `named(_:)`).
+    public var interfaceIndices: [Int32]
+    /// The interfaces the change concerns, by name; empty until named.
+    public var interfaces: [String]
+    /// For `detection`: what was detected.
+    public var detection: Detection?
+    /// For `policy`: the network key changed, and the uid of the client that asked.
+    public var network: String?
+    public var userID: UInt32?
+    /// Free words that complete the summary (a policy setting, why a resync happened).
+    public var detail: String?
+
+    public init(
+        kind: Kind, kernelTables: [KernelTable] = [], interfaceIndices: [Int32] = [], interfaces: [String] = [],
+        detection: Detection? = nil, network: String? = nil, userID: UInt32? = nil, detail: String? = nil
+    ) {
+        self.kind = kind
+        self.kernelTables = kernelTables
+        self.interfaceIndices = interfaceIndices
+        self.interfaces = interfaces
+        self.detection = detection
+        self.network = network
+        self.userID = userID
+        self.detail = detail
+    }
+
+    /// A caller that gave no cause.
+    public static let unspecified = PathChangeCause(kind: .unspecified)
+    /// The configuration file was reloaded.
+    public static let configurationReload = PathChangeCause(kind: .configuration)
+    /// The resolver configuration changed.
+    public static let resolverChange = PathChangeCause(kind: .resolver)
+
+    /// A detection on the given interfaces.
+    public static func detected(_ detection: Detection, interfaces: [Int32]) -> PathChangeCause {
+        PathChangeCause(kind: .detection, interfaceIndices: interfaces.sorted(), detection: detection)
+    }
+
+    /// A policy change of `network` asked by `userID` (nil: unknown peer).
+    public static func policy(network: String, userID: UInt32?, setting: String?) -> PathChangeCause {
+        PathChangeCause(kind: .policy, network: network, userID: userID, detail: setting)
+    }
+
+    /// The cause for a batch of kernel events: the tables touched and the interfaces named, each once.
+    public static func kernel<Events: Sequence<KernelEvent>>(_ events: Events) -> PathChangeCause {
+        var tables: Set<KernelTable> = []
+        var indices: Set<Int32> = []
+        var names: [Int32: String] = [:]
+        for event in events {
+            switch event {
+            case .snapshot:
+                return PathChangeCause(kind: .resync)
+            case .linkChanged(let link):
+                tables.insert(.link)
+                indices.insert(link.index)
+                names[link.index] = link.name
+            case .linkRemoved(let index):
+                tables.insert(.link)
+                indices.insert(index)
+            case .addressAdded(let address), .addressRemoved(let address):
+                tables.insert(.address)
+                indices.insert(address.interfaceIndex)
+            case .routeAdded(let route, _), .routeRemoved(let route), .routeSlotCleared(let route):
+                tables.insert(.route)
+                indices.insert(route.interfaceIndex)
+            case .neighbourChanged(let neighbour):
+                tables.insert(.neighbour)
+                indices.insert(neighbour.interfaceIndex)
+            case .neighbourRemoved(let index, _):
+                tables.insert(.neighbour)
+                indices.insert(index)
+            case .routeDecisions:
+                // The kernel's own routing decision changed: a route the model does not keep, or a rule (the
+                // watcher does not tell them apart).
+                tables.insert(.route)
+            }
+        }
+        let sorted = indices.filter { $0 > 0 }.sorted()
+        var cause = PathChangeCause(kind: .kernel, kernelTables: tables.sorted(), interfaceIndices: sorted)
+        // Links name themselves; the rest are named later from the interfaces the hub knows.
+        if sorted.allSatisfy({ names[$0] != nil }) { cause.interfaces = sorted.compactMap { names[$0] } }
+        return cause
+    }
+
+    /// The cause with interface names looked up by index (an index no one knows stays as "#N").
+    public func named(_ name: (Int32) -> String?) -> PathChangeCause {
+        guard interfaces.count != interfaceIndices.count else { return self }
+        var named = self
+        named.interfaces = interfaceIndices.map { name($0) ?? "#\($0)" }
+        return named
+    }
+}

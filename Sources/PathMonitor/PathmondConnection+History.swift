@@ -1,0 +1,25 @@
+import PathModel
+import PathProtocol
+
+extension PathmondConnection {
+    /// io.pathmond.GetHistory: the stored path changes a query selects, oldest first.
+    public func history(_ query: PathHistoryQuery = PathHistoryQuery()) throws(PathmondClientError)
+        -> [WireHistoryEntry]
+    {
+        try call("io.pathmond.GetHistory", Self.parameters(query), reply: Methods.HistoryReply.self).entries
+    }
+
+    /// io.pathmond.GetHistory with "more": calls `handler` with the stored entries, then with each new one as it
+    /// is recorded, until the handler returns false or the connection ends (which throws `.disconnected`).
+    public func followHistory(
+        _ query: PathHistoryQuery = PathHistoryQuery(), _ handler: ([WireHistoryEntry]) -> Bool
+    ) throws(PathmondClientError) {
+        try stream("io.pathmond.GetHistory", Self.parameters(query), reply: Methods.HistoryReply.self) { reply in
+            handler(reply.entries)
+        }
+    }
+
+    private static func parameters(_ query: PathHistoryQuery) -> Methods.HistoryParameters {
+        Methods.HistoryParameters(since: query.sinceWallMicroseconds, interface: query.interface, limit: query.limit)
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why a file could not be replaced.
+struct AtomicFileError: Error, Sendable, CustomStringConvertible {
+    var operation: String
+    var path: String
+    var errno: Int32
+
+    var description: String { "\(operation) \(path): \(String(cString: strerror(errno)))" }
+}
+
+/// Replaces a file whole: the bytes go to a temporary file in the same directory, which is renamed over the
+/// target, so a reader sees the old file or the new one, never a part (node_exporter's textfile collector and
+/// our own loader both rely on it).
+enum AtomicFile {
+    /// Writes `bytes` to `path` atomically with the given permissions. The temporary file starts with "." and ends
+    /// in ".tmp", so globs such as `*.prom` never pick it up. With `sync`, the data reaches the disk before the
+    /// rename.
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t, sync: Bool = false) throws(AtomicFileError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(directory.isEmpty ? "" : directory)/.\(name).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard descriptor >= 0 else { throw AtomicFileError(operation: "create", path: temporary, errno: errno) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + written, bytes.count - written)  // non-empty here
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let failure = errno
+                close(descriptor)
+                unlink(temporary)
+                throw AtomicFileError(operation: "write", path: temporary, errno: failure)
+            }
+            written += count
+        }
+        // O_TRUNC on a file left by a crash keeps its mode; the mode must be ours.
+        fchmod(descriptor, mode)
+        if sync { fsync(descriptor) }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw AtomicFileError(operation: "rename to", path: path, errno: failure)
+        }
+    }
+
+    /// "20261123T120000Z": UTC, sortable, safe in a file name.
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}

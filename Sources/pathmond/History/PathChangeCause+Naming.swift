@@ -1,0 +1,41 @@
+import Netlink
+import PathModel
+
+extension PathChangeCause {
+    /// The cause with interface names filled in from the interfaces known after the change, or the path before it
+    /// (a link that went away is named by the path it left).
+    func named(from interfaces: [InterfaceStatus], before: Path) -> PathChangeCause {
+        guard !interfaceIndices.isEmpty else { return self }
+        return named { index in
+            interfaces.first { $0.link.index == index }?.link.name
+                ?? before.availableInterfaces.first { $0.index == index }?.name
+        }
+    }
+}
+
+extension NetworkPolicy {
+    /// A network's settings in the history's words: "expensive, not constrained", "expensive auto".
+    var historyWords: String {
+        func words(_ value: Bool?, _ name: String) -> String {
+            switch value {
+            case true?: return name
+            case false?: return "not \(name)"
+            case nil: return "\(name) auto"
+            }
+        }
+        return words(isExpensive, "expensive") + ", " + words(isConstrained, "constrained")
+    }
+}
+
+extension PathChangeCause {
+    /// A full re-read of the kernel's tables, and why it happened.
+    static func resync(_ reason: ResyncReason) -> PathChangeCause {
+        let words: String
+        switch reason {
+        case .initial: words = "pathmond started"
+        case .overflow: words = "netlink notifications were lost"
+        case .dumpInterrupted: words = "a netlink dump was interrupted"
+        }
+        return PathChangeCause(kind: .resync, detail: words)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PathModel
+import PathProtocol
+import Testing
+
+@testable import pathmond
+
+/// history.jsonl: written whole, read back the same, and a damaged file set aside with what it still held.
+@Suite struct HistoryFileTests {
+    static func temporaryDirectory() throws -> String {
+        let path = "/tmp/pmhist-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func entries(_ count: Int) -> [PathHistoryEntry] {
+        var history = PathHistory(capacity: count)
+        for index in 0..<count {
+            history.append(
+                wallMicroseconds: 1_795_000_000_000_000 + Int64(index), monotonicMicroseconds: UInt64(index),
+                bootID: "boot", before: PathSummary(status: .unsatisfied, unsatisfiedReason: .noCarrier),
+                after: PathSummary(status: .satisfied, interfaces: ["eth0", "wlan0"], isExpensive: true),
+                cause: PathChangeCause(
+                    kind: .kernel, kernelTables: [.link, .route], interfaces: ["eth0"]))
+        }
+        return history.entries
+    }
+
+    static func asideFiles(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".corrupt-") }
+    }
+
+    @Test func roundTripsEveryField() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        let written =
+            Self.entries(3) + [
+                PathHistoryEntry(
+                    sequence: 4, wallMicroseconds: 5, monotonicMicroseconds: 6,
+                    before: PathSummary(status: .satisfied),
+                    after: PathSummary(status: .satisfied, isConstrained: true),
+                    cause: .policy(network: "wifi:Home", userID: 1000, setting: "constrained"))
+            ]
+        try file.write(written)
+        let loaded = file.load()
+        #expect(loaded.problem == nil)
+        #expect(loaded.entries == written)
+        // Private to the daemon: it tells when and where the machine was.
+        var status = stat()
+        #expect(stat(file.path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func aMissingFileIsAnEmptyHistory() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loaded = HistoryFile(stateDirectory: directory).load()
+        #expect(loaded.entries.isEmpty)
+        #expect(loaded.problem == nil)
+    }
+
+    @Test func aDamagedFileIsSetAsideKeepingItsGoodLines() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        var bytes = HistoryFile.encode(Self.entries(4))
+        // A torn last line, as a full disk might leave it, and garbage in the middle.
+        bytes.removeLast(40)
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).map(Array.init)
+        let damaged = [lines[0], lines[1], Array("{not json".utf8), lines[2], lines[3], lines[4]]
+        try Data(damaged.joined(separator: [UInt8(ascii: "\n")])).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.entries.map(\.sequence) == [1, 2, 3])
+        let problem = try #require(loaded.problem)
+        #expect(problem.contains("line 3"))
+        #expect(problem.contains("set aside"))
+        #expect(try Self.asideFiles(directory).count == 1)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test(arguments: [
+        "{\"format\":\"pathmond-history\",\"version\":9}\n", "not a history\n", "\u{0}\u{1}\u{2}",
+        "{\"format\":\"something-else\",\"version\":1}\n",
+    ])
+    func aForeignOrNewerFileIsSetAsideWhole(_ text: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        try Data(text.utf8).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.entries.isEmpty)
+        #expect(loaded.problem != nil)
+        #expect(try Self.asideFiles(directory).count == 1)
+    }
+
+    @Test func aSymbolicLinkIsNotFollowed() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/etc/shadow")
+        let loaded = file.load()
+        #expect(loaded.entries.isEmpty)
+        #expect(loaded.problem?.contains("symbolic link") == true)
+    }
+
+    @Test func aThousandEntriesStaySmall() throws {
+        let bytes = HistoryFile.encode(Self.entries(1000))
+        // About half a kilobyte an entry: a default history costs the state directory under 600 KB.
+        #expect(bytes.count < 600 * 1000)
+        #expect(HistoryFile.decode(bytes).entries.count == 1000)
+    }
+}

@@ -1,0 +1,80 @@
+import Logging
+import PathModel
+import Testing
+
+@testable import pathmond
+
+/// The hub records a history entry, with its cause, exactly when the system path changes, and hands it to
+/// followers; everything else leaves the history alone.
+@Suite struct HistoryHubTests {
+    final class Collector: HistoryFollower, @unchecked Sendable {
+        // @unchecked: the tests deliver from their own thread only.
+        var entries: [PathHistoryEntry] = []
+        func deliver(_ entry: PathHistoryEntry) { entries.append(entry) }
+    }
+
+    static func hub() -> PathHub {
+        PathHub(evaluator: PathEvaluator(), logger: Logger(label: "test"))
+    }
+
+    static let link = Link(
+        index: 2, name: "eth0", flags: [.up, .running, .lowerUp], operState: .up, linkKind: nil, hardwareType: 1,
+        device: .unknown)
+    static let route = DefaultRoute(family: .ipv4, interfaceIndex: 2, gateway: IPAddress("192.0.2.1")!)
+    static let address = InterfaceAddress(
+        interfaceIndex: 2, address: IPAddress("192.0.2.10")!, prefixLength: 24)
+
+    @Test func recordsChangesWithTheirCausesInOrder() throws {
+        let hub = Self.hub()
+        let follower = Collector()
+        #expect(hub.history.entries(matching: PathHistoryQuery(), follower: follower).isEmpty)
+        hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address]))], cause: nil)
+        hub.apply([.routeAdded(Self.route, replacing: false)])
+        // Not a change of the system path: nothing recorded.
+        hub.updateContext(cause: .resolverChange) { _ in }
+        hub.updateContext(cause: .policy(network: "wired:x", userID: 1000, setting: "expensive")) {
+            $0.meteredInterfaces = [2]
+        }
+        hub.apply([.routeRemoved(Self.route)])
+        let entries = hub.history.entries(matching: PathHistoryQuery())
+        #expect(entries.map(\.cause.kind) == [.resync, .kernel, .policy, .kernel])
+        #expect(entries.map(\.sequence) == [1, 2, 3, 4])
+        #expect(entries[1].cause.interfaces == ["eth0"])
+        #expect(entries[1].cause.kernelTables == [.route])
+        #expect(entries[1].after.interfaces == ["eth0"])
+        #expect(entries[2].after.isExpensive)
+        #expect(entries[2].cause.userID == 1000)
+        // A route of a link that is still there: named from the interfaces after the change.
+        #expect(entries[3].cause.interfaces == ["eth0"])
+        #expect(entries[3].after.status == .unsatisfied)
+        #expect(follower.entries == entries)
+        #expect(hub.counters.pathChanges.load(ordering: .relaxed) == 4)
+        #expect(entries.allSatisfy { $0.monotonicMicroseconds > 0 && $0.wallMicroseconds > 0 })
+    }
+
+    @Test func aRemovedLinkIsNamedByThePathItLeft() {
+        let hub = Self.hub()
+        hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
+        hub.apply([.linkRemoved(index: 2)])
+        #expect(hub.history.newest?.cause.interfaces == ["eth0"])
+        #expect(hub.history.newest?.cause.description == "kernel: link on eth0")
+    }
+
+    @Test func unfollowedGetsNothingMore() {
+        let hub = Self.hub()
+        let follower = Collector()
+        _ = hub.history.entries(matching: PathHistoryQuery(), follower: follower)
+        hub.history.unfollow(follower)
+        hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
+        #expect(follower.entries.isEmpty)
+        #expect(hub.history.newest != nil)
+    }
+
+    @Test func theFileIsBehindOnlyAfterAChange() {
+        let hub = Self.hub()
+        #expect(hub.history.takeEntriesToWrite() == nil)
+        hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
+        #expect(hub.history.takeEntriesToWrite()?.count == 1)
+        #expect(hub.history.takeEntriesToWrite() == nil)
+    }
+}
