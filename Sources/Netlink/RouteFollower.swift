@@ -77,7 +77,8 @@ final class RouteFollower {
         var answers: [RouteQuery: RouteDecision] = [:]
         for query in queries {
             let isAffected = change?.affects(query.destination) ?? true
-            let decision = isAffected ? lookup.decide(query) ?? decisions[query] : decisions[query] ?? lookup.decide(query)
+            let decision =
+                isAffected ? lookup.decide(query) ?? decisions[query] : decisions[query] ?? lookup.decide(query)
             if let decision { answers[query] = decision }
         }
         return answers

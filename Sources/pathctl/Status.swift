@@ -30,11 +30,23 @@ struct Status: ParsableCommand {
                     StatusTable.render(
                         path: path, interfaces: interfaces, status: status, width: TerminalWidth.current,
                         legend: !options.noLegend))
-                if let lastChange { print("\nLast change: " + LogLine.text(lastChange)) }
+                // The system path's last change: beside a path narrowed by requirements it would name what the
+                // requirements left out.
+                if let lastChange, parameters == PathParameters() {
+                    print("\n" + Self.fitted("Last change: " + LogLine.text(lastChange), width: TerminalWidth.current))
+                }
             }
         } catch {
             throw fail(error)
         }
+    }
+}
+
+extension Status {
+    /// `line` cut to the terminal's width with "…" (whole when piped).
+    static func fitted(_ line: String, width: Int?) -> String {
+        guard let width, line.count > width, width > 1 else { return line }
+        return String(line.prefix(width - 1)) + "…"
     }
 }
 
