@@ -30,9 +30,7 @@ final class ChannelSubscription: Subscriber, Sendable {
     }
 
     /// Sends now if the channel can take it, else keeps it as the one pending update. On the event loop only.
-    /// Without `flush` the bytes wait for the caller's `channel.flush()`: the fan-out writes to every subscriber on
-    /// a loop first and flushes after, so one loop turn serves them all.
-    func send(_ update: Update, flush: Bool = true) {
+    func send(_ update: Update) {
         if let last = state.value.lastGeneration, update.generation <= last { return }
         guard channel.isWritable else {
             state.value.pending = update
@@ -43,12 +41,7 @@ final class ChannelSubscription: Subscriber, Sendable {
         // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent.
         if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
         state.value.lastSent = update
-        let buffer = update.streamedReply
-        if flush {
-            channel.writeAndFlush(buffer, promise: nil)
-        } else {
-            channel.write(buffer, promise: nil)
-        }
+        channel.writeAndFlush(update.streamedReply, promise: nil)
     }
 
     /// Sends the pending update once the channel is writable again. On the event loop only.
