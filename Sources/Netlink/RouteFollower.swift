@@ -7,7 +7,7 @@ import PathModel
 /// and, if the kernel has none, has the kernel resolve it (so a wired network is known at once, not when traffic
 /// happens to resolve its gateway). No polling: a batch is what prompts it.
 ///
-/// Not thread-safe: called only from the watcher's own queue (or thread), like the rest of the watcher.
+/// Not thread-safe: called only on the watcher's loop thread, like the rest of the watcher.
 final class RouteFollower {
     private let lookup: RouteLookupSocket?
     /// The kernel as the batches describe it: tunnels for their queries, gateways and their neighbours.
