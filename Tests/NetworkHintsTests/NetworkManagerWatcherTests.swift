@@ -92,6 +92,12 @@ import Testing
         let appeared = ContinuousClock.now
         #expect(await changes.until { $0["eth0"] == .yes } != nil)
         #expect(ContinuousClock.now - appeared < .milliseconds(2_500), "joined by the socket's appearance")
+        // Said once the watchers are attached, which may be just after their first answer was published.
+        var waited = 0
+        while problems.entries.last != "connected to the system bus" && waited < 200 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
         #expect(problems.entries.last == "connected to the system bus")
     }
 
