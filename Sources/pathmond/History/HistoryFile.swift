@@ -89,8 +89,8 @@ struct HistoryFile: Sendable {
         bytes[bytes.count - 1] = UInt8(ascii: "\n")
         bytes.reserveCapacity(entries.count * 450)
         for entry in entries {
-            bytes += codec.encode(WireHistoryEntry(entry))
-            bytes[bytes.count - 1] = UInt8(ascii: "\n")
+            bytes += StreamedReplyWriter.historyEntry(WireHistoryEntry(entry))
+            bytes.append(UInt8(ascii: "\n"))
         }
         return bytes
     }

@@ -43,22 +43,34 @@ struct StandardErrorLogHandler: LogHandler {
         case .journal: prefix = "<\(Self.priority(of: event.level))>"
         case .terminal: prefix = Self.timestamp(Self.now()) + " \(event.level): "
         }
-        writeToStandardError(Self.line(prefix: prefix, message: "\(event.message)", metadata: fields))
+        writeToStandardError(Self.lineBytes(prefix: prefix, message: "\(event.message)", metadata: fields))
     }
 
     /// A journal line: `<PRIORITY>message key=value ...`.
     static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-        line(prefix: "<\(priority(of: level))>", message: message, metadata: metadata)
+        String(
+            decoding: lineBytes(prefix: "<\(priority(of: level))>", message: message, metadata: metadata),
+            as: UTF8.self)
     }
 
     /// `PREFIXmessage key=value ...`, on one line: journald would start a new entry, without a priority, at every
-    /// newline, and a terminal reader greps lines.
-    static func line(prefix: String, message: String, metadata: Logger.Metadata) -> String {
-        var text = prefix + oneLine(message)
+    /// newline, and a terminal reader greps lines. Line breaks inside become spaces.
+    static func lineBytes(prefix: String, message: String, metadata: Logger.Metadata) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        bytes.append(contentsOf: prefix.utf8)
+        appendOneLine(message, to: &bytes)
         for key in metadata.keys.sorted() {
-            text += " \(key)=\(oneLine("\(metadata[key]!)"))"  // `!`: the key came from the dictionary.
+            bytes.append(UInt8(ascii: " "))
+            appendOneLine(key, to: &bytes)
+            bytes.append(UInt8(ascii: "="))
+            switch metadata[key]! {  // `!`: the key came from the dictionary.
+            case .string(let value): appendOneLine(value, to: &bytes)
+            case let value: appendOneLine("\(value)", to: &bytes)
+            }
         }
-        return text + "\n"
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     /// syslog(3) priorities: LOG_CRIT 2 … LOG_DEBUG 7.
@@ -114,13 +126,16 @@ struct StandardErrorLogHandler: LogHandler {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func oneLine(_ text: String) -> String {
-        text.contains(where: \.isNewline) ? String(text.map { $0.isNewline ? " " : $0 }) : text
+    /// The text's UTF-8, with CR and LF as spaces (journald splits entries at LF only; CR would garble a terminal).
+    private static func appendOneLine(_ text: String, to bytes: inout [UInt8]) {
+        for byte in text.utf8 {
+            bytes.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
+        }
     }
 
     /// One write(2) per line, so lines of concurrent loggers never interleave.
-    private func writeToStandardError(_ line: String) {
-        var bytes = Array(line.utf8)
+    private func writeToStandardError(_ line: [UInt8]) {
+        var bytes = line
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes {
