@@ -30,6 +30,23 @@ enum KernelMessage {
         }
     }
 
+    /// The same for a message outside libnl: routes and neighbours are read from the header itself; the rest goes
+    /// through libnl's parsers on a copy.
+    static func events(from header: UnsafeMutablePointer<nlmsghdr>) -> Conversion {
+        let type = Int(header.pointee.nlmsg_type)
+        switch type {
+        case Int(RTM_NEWROUTE), Int(RTM_DELROUTE):
+            return RouteConversion.events(from: header, removed: type == Int(RTM_DELROUTE))
+        case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
+            return NeighbourConversion.events(from: header, removed: type == Int(RTM_DELNEIGH))
+        default:
+            guard let message = nlmsg_convert(header) else { return .malformed }
+            defer { nlmsg_free(message) }
+            nlmsg_set_proto(message, NETLINK_ROUTE)
+            return events(from: message)
+        }
+    }
+
     /// The fixed header after the netlink header (ifinfomsg, ifaddrmsg, rtmsg, ndmsg), if the message is long enough.
     static func payload<Header>(of header: UnsafeMutablePointer<nlmsghdr>, as _: Header.Type) -> Header? {
         guard nlmsg_datalen(header) >= MemoryLayout<Header>.size else { return nil }

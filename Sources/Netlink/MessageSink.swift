@@ -26,13 +26,23 @@ final class MessageSink {
         return events
     }
 
-    fileprivate func receive(_ message: OpaquePointer) {
-        if let header = nlmsg_hdr(message) { routingChange.note(header) }
-        switch KernelMessage.events(from: message) {
+    /// A message read without libnl (the notification socket's own reader); borrowed for the call.
+    func receive(header: UnsafeMutablePointer<nlmsghdr>) {
+        routingChange.note(header)
+        collect(KernelMessage.events(from: header))
+    }
+
+    private func collect(_ conversion: KernelMessage.Conversion) {
+        switch conversion {
         case .converted(let converted): events.append(contentsOf: converted)
         case .notRelevant: break
         case .malformed: ignoredMessages += 1
         }
+    }
+
+    fileprivate func receive(_ message: OpaquePointer) {
+        if let header = nlmsg_hdr(message) { routingChange.note(header) }
+        collect(KernelMessage.events(from: message))
     }
 
     /// The NL_CB_VALID callback; `argument` is an unretained `MessageSink` that its socket keeps alive.

@@ -12,6 +12,8 @@ final class NetlinkSocket: @unchecked Sendable {
     private let callbacks: OpaquePointer
     /// Where received messages go, converted. Read and emptied by the owner after each receive.
     let sink = MessageSink()
+    /// The notification socket's own reader (libnl's is used for requests, whose replies span datagrams).
+    private let notificationReader: NotificationReader?
 
     /// The kind of socket: subscribed to notifications, or for request/response (dumps, writes).
     enum Role {
@@ -22,13 +24,11 @@ final class NetlinkSocket: @unchecked Sendable {
         case requests
     }
 
-    /// The buffer each notification is read into: below glibc's mmap threshold, so it comes from the heap.
-    static let notificationBufferSize = 64 * 1024
-
     init(role: Role) throws(NetlinkError) {
         let (handle, callbacks) = try LibnlAllocation.socketWithCallbacks()
         self.handle = handle
         self.callbacks = callbacks
+        if case .notifications = role { notificationReader = NotificationReader() } else { notificationReader = nil }
         nl_cb_set(
             callbacks, NL_CB_VALID, NL_CB_CUSTOM, MessageSink.validMessage, Unmanaged.passUnretained(sink).toOpaque())
         if case .notifications = role { nl_socket_disable_seq_check(handle) }
@@ -46,10 +46,13 @@ final class NetlinkSocket: @unchecked Sendable {
     /// The socket's file descriptor, for a read source.
     var fileDescriptor: Int32 { nl_socket_get_fd(handle) }
 
-    /// One nl_recvmsgs_report: a datagram (or a whole multipart dump on a blocking socket). Returns the number of
-    /// messages read, 0 (or -NLE_AGAIN) when a non-blocking socket is drained, or a negative NLE code.
+    /// One datagram of notifications, or one nl_recvmsgs_report (a whole multipart dump on a blocking socket).
+    /// Returns the number of messages read, 0 (or -NLE_AGAIN) when a non-blocking socket is drained, or a negative
+    /// NLE code.
     func receive() -> Int32 {
-        nl_recvmsgs_report(handle, callbacks)
+        guard let notificationReader else { return nl_recvmsgs_report(handle, callbacks) }
+        let sink = sink
+        return notificationReader.read(from: fileDescriptor) { sink.receive(header: $0) }
     }
 
     private func subscribe(receiveBufferSize: Int) throws(NetlinkError) {
@@ -67,12 +70,6 @@ final class NetlinkSocket: @unchecked Sendable {
         let nonBlocking = nl_socket_set_nonblocking(handle)
         guard nonBlocking == 0 else { throw NetlinkError(code: nonBlocking) }
         try setReceiveBuffer(size: receiveBufferSize)
-        // libnl peeks at each datagram to size its buffer, which doubles the recvmsg calls per notification. A
-        // notification is one message sized to its object, a few KiB at most: read straight into a buffer far larger.
-        // One that does not fit reads as truncated, which the watcher treats like lost notifications (a resync).
-        nl_socket_disable_msg_peek(handle)
-        let sized = nl_socket_set_msg_buf_size(handle, Self.notificationBufferSize)
-        guard sized == 0 else { throw NetlinkError(code: sized) }
         // Off by default, but we rely on ENOBUFS to learn that notifications were lost: make it explicit.
         var noENOBUFS: Int32 = 0
         guard setOption(level: SOL_NETLINK, name: NETLINK_NO_ENOBUFS, value: &noENOBUFS) else {
