@@ -55,11 +55,19 @@ final class RouteFollower {
     }
 
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
+    /// A batch of routes the model does not keep (a host-route storm) changes no state and, unless one covers a
+    /// query's destination (or a query still lacks an answer), asks nothing.
     func follow(_ events: [KernelEvent], routingChange: RoutingChange) -> [KernelEvent] {
-        state.apply(events)
-        if events.contains(where: Self.changesQueries) { knownQueries = nil }
-        var extra = resolveGateways()
-        if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
+        var extra: [KernelEvent] = []
+        if !events.isEmpty {
+            state.apply(events)
+            if events.contains(where: Self.changesQueries) { knownQueries = nil }
+            extra = resolveGateways()
+        }
+        let asks =
+            !routingChange.isEmpty
+            && queries.contains { decisions[$0] == nil || routingChange.affects($0.destination) }
+        if asks, let decided = refresh(routingChange) { extra.append(decided) }
         return extra
     }
 
