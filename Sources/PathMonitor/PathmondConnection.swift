@@ -127,6 +127,13 @@ public final class PathmondConnection: Sendable {
     {
         let frame = try socket.receive()
         do {
+            // The common case, a streamed update, is decoded once: a reply that is not an error and has its
+            // parameters. Anything else is looked at again for the error it carries or the reason it is unreadable.
+            if let reply = try? codec.decode(VarlinkReply<Parameters>.self, from: frame), reply.error == nil,
+                let parameters = reply.parameters
+            {
+                return (parameters, reply.continues == true)
+            }
             let header = try codec.decode(VarlinkReplyHeader.self, from: frame)
             if let error = header.error {
                 let parameters = try? codec.decode(
@@ -134,10 +141,10 @@ public final class PathmondConnection: Sendable {
                 ).parameters
                 throw PathmondClientError.remote(VarlinkError(name: error, parameters: parameters))
             }
-            guard let parameters = try codec.decode(VarlinkReply<Parameters>.self, from: frame).parameters else {
+            guard try codec.decode(VarlinkReply<Parameters>.self, from: frame).parameters != nil else {
                 throw PathmondClientError.invalidReply("reply without parameters")
             }
-            return (parameters, header.continues == true)
+            throw PathmondClientError.invalidReply("reply could not be read")
         } catch let error as PathmondClientError {
             throw error
         } catch {
