@@ -79,8 +79,8 @@ final class RouteFollower {
         knownQueries = nil
         let wanted = self.queries
         var fresh = decisions.filter { wanted.contains($0.key) }
-        for query in wanted where fresh[query] == nil {
-            if let decision = lookup?.decide(query) { fresh[query] = decision }
+        if let lookup {
+            fresh.merge(lookup.decide(wanted.filter { fresh[$0] == nil })) { _, new in new }
         }
         guard fresh != decisions else { return nil }
         decisions = fresh
@@ -101,13 +101,9 @@ final class RouteFollower {
     /// The others keep their last answer.
     private func askAll(affectedBy change: RoutingChange? = nil) -> [RouteQuery: RouteDecision] {
         guard let lookup else { return [:] }
-        var answers: [RouteQuery: RouteDecision] = [:]
-        for query in queries {
-            let isAffected = change?.affects(query.destination) ?? true
-            let decision =
-                isAffected ? lookup.decide(query) ?? decisions[query] : decisions[query] ?? lookup.decide(query)
-            if let decision { answers[query] = decision }
-        }
+        let asked = queries.filter { decisions[$0] == nil || change?.affects($0.destination) ?? true }
+        var answers = decisions.filter { queries.contains($0.key) }
+        answers.merge(lookup.decide(asked)) { _, new in new }
         return answers
     }
 

@@ -33,7 +33,15 @@ struct RoutingChange {
         guard !isEverything else { return }
         guard let route = KernelMessage.payload(of: header, as: rtmsg.self) else { return everything() }
         let length = Int(route.rtm_dst_len)
-        guard length > 0 else { return append([], length: 0) }
+        guard length > 0 else {
+            // A default route covers every destination of its own family only: a flip of the IPv4 default must
+            // not re-ask the IPv6 queries.
+            switch Int32(route.rtm_family) {
+            case AF_INET: return append([UInt8](repeating: 0, count: 4), length: 0)
+            case AF_INET6: return append([UInt8](repeating: 0, count: 16), length: 0)
+            default: return everything()
+            }
+        }
         guard let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
             nla_len(attribute) * 8 >= length
         else { return everything() }
@@ -58,7 +66,7 @@ struct RoutingChange {
 
     /// Whether the first `length` bits of `prefix` equal those of `address` (of the same family: same size).
     static func prefix(_ prefix: [UInt8], length: Int, covers address: [UInt8]) -> Bool {
-        guard length == 0 || prefix.count == address.count else { return false }
+        guard prefix.count == address.count else { return false }
         let whole = length / 8
         for index in 0..<whole where prefix[index] != address[index] { return false }
         let rest = length % 8

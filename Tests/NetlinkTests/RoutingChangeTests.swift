@@ -17,7 +17,9 @@ import Testing
             ([128, 0, 0, 0], 1, [1, 1, 1, 1], false),
             ([192, 168, 0, 0], 23, [192, 168, 1, 9], true),
             ([192, 168, 0, 0], 23, [192, 168, 2, 9], false),
-            ([], 0, [1, 1, 1, 1], true),  // a default covers everything
+            ([0, 0, 0, 0], 0, [1, 1, 1, 1], true),  // a default covers its whole family
+            ([0, 0, 0, 0], 0, [0x26, 0x06] + [UInt8](repeating: 0, count: 14), false),  // and no other
+            ([UInt8](repeating: 0, count: 16), 0, [1, 1, 1, 1], false),
             ([0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), 32, [1, 1, 1, 1], false),  // another family
         ] as [([UInt8], Int, [UInt8], Bool)])
     func prefixCoversAddress(prefix: [UInt8], length: Int, address: [UInt8], covers: Bool) {
