@@ -25,6 +25,10 @@ enum KernelMessage {
             return RouteConversion.events(from: header, removed: type == Int(RTM_DELROUTE))
         case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
             return NeighbourConversion.events(from: header, removed: type == Int(RTM_DELNEIGH))
+        case Int(RTM_NEWNEXTHOP), Int(RTM_DELNEXTHOP):
+            return NexthopConversion.events(from: header, removed: type == Int(RTM_DELNEXTHOP))
+        case Int(RTM_NEWRULE), Int(RTM_DELRULE):
+            return .converted([.rulesChanged])
         default:
             return .notRelevant
         }

@@ -27,6 +27,8 @@ public final class KernelWatcher: @unchecked Sendable {
     /// unread replies behind.
     private var requests: NetlinkSocket
     private var deviceFacts: DeviceFactsCache
+    /// WireGuard links' peer endpoints, from generic netlink.
+    private var tunnelPeers: TunnelPeerCache
     /// Asks the kernel's own routing decisions after each batch that may have changed them.
     private let routing: RouteFollower
     private var source: SDEventSource?
@@ -78,13 +80,17 @@ public final class KernelWatcher: @unchecked Sendable {
         }
         let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             let notifications = try NetlinkSocket(role: .notifications(receiveBufferSize: receiveBufferSize))
-            return (notifications, try NetlinkSocket(role: .requests), try? RouteLookupSocket())
+            return (
+                notifications, try NetlinkSocket(role: .requests), try? RouteLookupSocket(),
+                try? WireGuardPeerSource()
+            )
         }
         self.notifications = sockets.0
         self.requests = sockets.1
         self.routing = RouteFollower(lookup: sockets.2)
         self.namespacePath = namespacePath
         self.deviceFacts = DeviceFactsCache(lookup: deviceFacts)
+        self.tunnelPeers = TunnelPeerCache(source: sockets.3)
         self.calls = calls
     }
 
@@ -189,7 +195,17 @@ public final class KernelWatcher: @unchecked Sendable {
             if isStopped { return }
         }
         events = deviceFacts.enrich(events)
-        events += routing.follow(events, routingChange: notifications.sink.takeRoutingChange())
+        events = tunnelPeers.enrich(events)
+        let routingChange = notifications.sink.takeRoutingChange()
+        if !routingChange.isEmpty {
+            // WireGuard announces no endpoint change: ask again whenever routing may have moved.
+            let asked = events.compactMap { event -> Int32? in
+                if case .linkChanged(let link) = event { return link.index }
+                return nil
+            }
+            events += tunnelPeers.refresh(except: Set(asked))
+        }
+        events += routing.follow(events, routingChange: routingChange)
         deliver(KernelBatch(events: events))
     }
 
@@ -213,7 +229,7 @@ public final class KernelWatcher: @unchecked Sendable {
             pendingResync = nil
             retryDelayMilliseconds = Self.firstRetryDelayMilliseconds
             var snapshot = outcome.snapshot
-            snapshot.links = snapshot.links.map { deviceFacts.enrich($0) }
+            snapshot.links = tunnelPeers.restart(snapshot.links.map { deviceFacts.enrich($0) })
             deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
             routing.restart(from: &snapshot)
             let reported: ResyncReason =

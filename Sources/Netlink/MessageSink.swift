@@ -29,6 +29,8 @@ final class MessageSink {
     fileprivate func receive(_ message: OpaquePointer) {
         if let header = nlmsg_hdr(message) { routingChange.note(header) }
         switch KernelMessage.events(from: message) {
+        case .converted([.rulesChanged]) where events.last == .rulesChanged:
+            break  // a storm of rules is one cause, not one event per rule
         case .converted(let converted): events.append(contentsOf: converted)
         case .notRelevant: break
         case .malformed: ignoredMessages += 1
