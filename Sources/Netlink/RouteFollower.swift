@@ -52,8 +52,8 @@ final class RouteFollower {
         flowQueries = queries
         let wanted = self.queries
         var fresh = decisions.filter { wanted.contains($0.key) }
-        for query in wanted where fresh[query] == nil {
-            if let decision = lookup?.decide(query) { fresh[query] = decision }
+        if let lookup {
+            fresh.merge(lookup.decide(wanted.filter { fresh[$0] == nil }), uniquingKeysWith: { _, new in new })
         }
         guard fresh != decisions else { return nil }
         decisions = fresh
@@ -75,11 +75,20 @@ final class RouteFollower {
     private func askAll(affectedBy change: RoutingChange? = nil) -> [RouteQuery: RouteDecision] {
         guard let lookup else { return [:] }
         var answers: [RouteQuery: RouteDecision] = [:]
+        var toAsk: [RouteQuery] = []
         for query in queries {
-            let isAffected = change?.affects(query.destination) ?? true
-            let decision =
-                isAffected ? lookup.decide(query) ?? decisions[query] : decisions[query] ?? lookup.decide(query)
-            if let decision { answers[query] = decision }
+            if change?.affects(query.destination) ?? true {
+                toAsk.append(query)
+            } else if let known = decisions[query] {
+                answers[query] = known
+            } else {
+                toAsk.append(query)
+            }
+        }
+        // In batches: thousands of flows cost a few datagrams each way, not a round trip each.
+        let asked = lookup.decide(toAsk)
+        for query in toAsk {
+            if let decision = asked[query] ?? decisions[query] { answers[query] = decision }
         }
         return answers
     }

@@ -17,8 +17,19 @@ final class RouteLookupSocket {
         guard descriptor >= 0 else { throw .system(errno: errno) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Room for a whole batch of replies (see `decide(_:)`): the kernel drops a reply that does not fit.
+        var size = Int32(Self.receiveBufferSize)
+        if setsockopt(descriptor, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         self.descriptor = descriptor
     }
+
+    /// How many requests go out in one datagram. The kernel handles a datagram's messages one after the other and
+    /// queues one reply each (a few hundred bytes of buffer apiece); a batch this size fits the buffer below with
+    /// room to spare, and a reply that does not fit would be dropped, not delayed.
+    static let batchSize = 128
+    static let receiveBufferSize = 1 << 20
 
     deinit { close(descriptor) }
 
@@ -33,6 +44,44 @@ final class RouteLookupSocket {
             case .unrelated: return nil
             }
         } ?? nil
+    }
+
+    /// The kernel's decisions for many queries: requests sent `batchSize` to a datagram, the replies read back in
+    /// bulk, matched by sequence number. A query the kernel did not answer (a failure, a timeout) is missing.
+    func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+        var answers: [RouteQuery: RouteDecision] = [:]
+        answers.reserveCapacity(queries.count)
+        var pending = Array(queries)[...]
+        while !pending.isEmpty {
+            let batch = pending.prefix(Self.batchSize)
+            pending = pending.dropFirst(batch.count)
+            var waiting: [UInt32: RouteQuery] = [:]
+            var datagram: [UInt8] = []
+            for query in batch {
+                sequence &+= 1
+                waiting[sequence] = query
+                datagram += RouteLookupMessage.request(for: query, sequence: sequence)
+            }
+            guard send(datagram) else { return answers }
+            readReplies(into: &answers, waiting: &waiting)
+        }
+        return answers
+    }
+
+    /// Reads replies until every request in `waiting` is answered or none comes (the receive timeout).
+    private func readReplies(into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery]) {
+        while !waiting.isEmpty {
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return }
+            // One reply per datagram; one that is not for this batch (a late reply) is skipped.
+            let bytes = Array(buffer[..<received])
+            guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting[sequence] else { continue }
+            waiting[sequence] = nil
+            if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
+                answers[query] = decision
+            }
+        }
     }
 
     /// The gateway's neighbour entry if the kernel has resolved it, nil if not (or no answer).
@@ -59,16 +108,7 @@ final class RouteLookupSocket {
     /// Sends one request and reads datagrams until `read` recognises the reply to it (non-nil); nil when the
     /// request could not be sent or no reply came.
     private func exchange<Answer>(_ request: [UInt8], _ read: ([UInt8], UInt32) -> Answer?) -> Answer? {
-        var address = sockaddr_nl()
-        address.nl_family = sa_family_t(AF_NETLINK)
-        let sent = request.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
-                }
-            }
-        }
-        guard sent == request.count else { return nil }
+        guard send(request) else { return nil }
         // Replies to earlier requests that timed out may still arrive first: skip them by sequence number.
         for _ in 0..<8 {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -77,5 +117,19 @@ final class RouteLookupSocket {
             if let answer = read(Array(buffer[..<received]), sequence) { return answer }
         }
         return nil
+    }
+
+    /// Sends one datagram (one request, or several back to back) to the kernel.
+    private func send(_ datagram: [UInt8]) -> Bool {
+        var address = sockaddr_nl()
+        address.nl_family = sa_family_t(AF_NETLINK)
+        let sent = datagram.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
+                }
+            }
+        }
+        return sent == datagram.count
     }
 }
