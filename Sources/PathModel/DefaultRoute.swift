@@ -55,6 +55,10 @@ public struct DefaultRoute: Sendable, Hashable {
         let left = (lhs.interfaceIndex, lhs.family, lhs.metric, lhs.table, lhs.prefixLength, lhs.destinationHighByte)
         let right = (rhs.interfaceIndex, rhs.family, rhs.metric, rhs.table, rhs.prefixLength, rhs.destinationHighByte)
         if left != right { return left < right }
+        if lhs.gateway == rhs.gateway {
+            // Routes over different nexthop objects may otherwise be alike: order them too, for stable listings.
+            return (lhs.nexthopID ?? 0) < (rhs.nexthopID ?? 0)
+        }
         switch (lhs.gateway, rhs.gateway) {
         case (nil, nil), (.some, nil): return false
         case (nil, .some): return true
