@@ -3,9 +3,10 @@ import PathModel
 import SDEvent
 import Synchronization
 
-/// Watches the kernel's links, addresses, default routes and neighbours through rtnetlink and delivers them as batches of
-/// `KernelEvent`s: first a full dump, then one batch per drained read of notifications, and a new full dump whenever
-/// notifications were lost. Driven by events only: no polling, no periodic timer.
+/// Watches the kernel's links, addresses, nexthop objects, default routes, neighbours and rules through rtnetlink
+/// (and WireGuard's peers through generic netlink) and delivers them as batches of `KernelEvent`s: first a full dump,
+/// then one batch per drained read of notifications, and a new full dump whenever notifications were lost. Driven by
+/// events only: no polling, no periodic timer.
 ///
 /// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread (the daemon's
 /// main loop, or a loop of its own); the sockets are created before any of that (possibly on a thread inside another
@@ -44,7 +45,8 @@ public final class KernelWatcher: @unchecked Sendable {
     private static let firstRetryDelayMilliseconds = 50
     private static let longestRetryDelayMilliseconds = 5_000
 
-    /// Opens the sockets and subscribes to link, address, route and neighbour notifications (IPv4 and IPv6).
+    /// Opens the sockets and subscribes to link, address, route, neighbour, rule and nexthop notifications (IPv4 and
+    /// IPv6).
     ///
     /// - Parameters:
     ///   - receiveBufferSize: The notification socket's receive buffer, set with SO_RCVBUFFORCE (past rmem_max,
