@@ -60,7 +60,7 @@ final class RouteLookupSocket {
             for query in batch {
                 sequence &+= 1
                 waiting[sequence] = query
-                datagram += RouteLookupMessage.request(for: query, sequence: sequence)
+                RouteLookupMessage.appendRequest(for: query, sequence: sequence, to: &datagram)
             }
             guard send(datagram) else { return answers }
             readReplies(into: &answers, waiting: &waiting)
