@@ -1,7 +1,7 @@
 internal import CNetlink
 import PathModel
 
-/// Reads links, addresses, default routes and neighbours with four dump requests on a request socket.
+/// Reads links, addresses, nexthop objects, default routes and neighbours with five dump requests on a request socket.
 enum KernelDump {
     /// How many times an interrupted dump (NLM_F_DUMP_INTR) is repeated before giving up for now.
     static let maximumAttempts = 10
@@ -31,17 +31,21 @@ enum KernelDump {
     }
 
     /// One attempt. Every dump is read to its end even if an earlier one was interrupted, so the socket is left
-    /// clean; a single interruption spoils the whole attempt, since the four dumps must describe one moment.
+    /// clean; a single interruption spoils the whole attempt, since the dumps must describe one moment.
     private static func readOnce(from socket: NetlinkSocket, calls: NetlinkCalls) -> Result<
         KernelSnapshot, NetlinkError
     > {
         var snapshot = KernelSnapshot()
         var interrupted = false
-        for type in [RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH] {
+        for type in [RTM_GETLINK, RTM_GETADDR, RTM_GETNEXTHOP, RTM_GETROUTE, RTM_GETNEIGH] {
             _ = socket.sink.take()
             let result = calls.dump(socket, Int32(type))
             if result == -NLE_DUMP_INTR {
                 interrupted = true
+            } else if result == -NLE_OPNOTSUPP && type == RTM_GETNEXTHOP {
+                // A kernel without nexthop objects (before 5.3) has none to dump.
+                _ = socket.sink.take()
+                continue
             } else if result < 0 {
                 _ = socket.sink.take()
                 return .failure(NetlinkError(code: result))
@@ -51,12 +55,17 @@ enum KernelDump {
                 case .linkChanged(let link): snapshot.links.append(link)
                 case .addressAdded(let address): snapshot.addresses.append(address)
                 case .routeAdded(let route, _): snapshot.routes.append(route)
+                case .nexthopChanged(let nexthop): snapshot.nexthops.append(nexthop)
                 case .neighbourChanged(let neighbour):
                     // Only gateways' entries are kept (routes are dumped before neighbours): a LAN of 100,000
                     // neighbours costs a pass over the dump, not a copy of it.
                     if snapshot.routes.contains(where: {
                         $0.interfaceIndex == neighbour.interfaceIndex && $0.gateway == neighbour.address
-                    }) {
+                    })
+                        || snapshot.nexthops.contains(where: {
+                            $0.interfaceIndex == neighbour.interfaceIndex && $0.gateway == neighbour.address
+                        })
+                    {
                         snapshot.neighbours.append(neighbour)
                     }
                 default: break  // a dump only holds RTM_NEW* messages

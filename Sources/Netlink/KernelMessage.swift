@@ -21,17 +21,13 @@ enum KernelMessage {
             return LinkConversion.events(from: message, header: header, removed: type == Int(RTM_DELLINK))
         case Int(RTM_NEWADDR), Int(RTM_DELADDR):
             return AddressConversion.events(from: message, removed: type == Int(RTM_DELADDR))
-        case Int(RTM_NEWROUTE), Int(RTM_DELROUTE):
-            return RouteConversion.events(from: header, removed: type == Int(RTM_DELROUTE))
-        case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
-            return NeighbourConversion.events(from: header, removed: type == Int(RTM_DELNEIGH))
         default:
-            return .notRelevant
+            return events(from: header)
         }
     }
 
-    /// The same for a message outside libnl: routes and neighbours are read from the header itself; the rest goes
-    /// through libnl's parsers on a copy.
+    /// The same for a message outside libnl (the notification reader's): routes, neighbours, nexthops and rules are
+    /// read from the bytes themselves; links and addresses go through libnl's parsers on a copy.
     static func events(from header: UnsafeMutablePointer<nlmsghdr>) -> Conversion {
         let type = Int(header.pointee.nlmsg_type)
         switch type {
@@ -39,11 +35,17 @@ enum KernelMessage {
             return RouteConversion.events(from: header, removed: type == Int(RTM_DELROUTE))
         case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
             return NeighbourConversion.events(from: header, removed: type == Int(RTM_DELNEIGH))
-        default:
+        case Int(RTM_NEWNEXTHOP), Int(RTM_DELNEXTHOP):
+            return NexthopConversion.events(from: header, removed: type == Int(RTM_DELNEXTHOP))
+        case Int(RTM_NEWRULE), Int(RTM_DELRULE):
+            return .converted([.rulesChanged])
+        case Int(RTM_NEWLINK), Int(RTM_DELLINK), Int(RTM_NEWADDR), Int(RTM_DELADDR):
             guard let message = nlmsg_convert(header) else { return .malformed }
             defer { nlmsg_free(message) }
             nlmsg_set_proto(message, NETLINK_ROUTE)
             return events(from: message)
+        default:
+            return .notRelevant
         }
     }
 

@@ -3,9 +3,10 @@ import PathModel
 import SDEvent
 import Synchronization
 
-/// Watches the kernel's links, addresses, default routes and neighbours through rtnetlink and delivers them as batches of
-/// `KernelEvent`s: first a full dump, then one batch per drained read of notifications, and a new full dump whenever
-/// notifications were lost. Driven by events only: no polling, no periodic timer.
+/// Watches the kernel's links, addresses, nexthop objects, default routes, neighbours and rules through rtnetlink
+/// (and WireGuard's peers through generic netlink) and delivers them as batches of `KernelEvent`s: first a full dump,
+/// then one batch per drained read of notifications, and a new full dump whenever notifications were lost. Driven by
+/// events only: no polling, no periodic timer.
 ///
 /// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread (the daemon's
 /// main loop, or a loop of its own); the sockets are created before any of that (possibly on a thread inside another
@@ -27,6 +28,8 @@ public final class KernelWatcher: @unchecked Sendable {
     /// unread replies behind.
     private var requests: NetlinkSocket
     private var deviceFacts: DeviceFactsCache
+    /// WireGuard links' peer endpoints, from generic netlink.
+    private var tunnelPeers: TunnelPeerCache
     /// Asks the kernel's own routing decisions after each batch that may have changed them.
     private let routing: RouteFollower
     private var source: SDEventSource?
@@ -42,7 +45,8 @@ public final class KernelWatcher: @unchecked Sendable {
     private static let firstRetryDelayMilliseconds = 50
     private static let longestRetryDelayMilliseconds = 5_000
 
-    /// Opens the sockets and subscribes to link, address, route and neighbour notifications (IPv4 and IPv6).
+    /// Opens the sockets and subscribes to link, address, route, neighbour, rule and nexthop notifications (IPv4 and
+    /// IPv6).
     ///
     /// - Parameters:
     ///   - receiveBufferSize: The notification socket's receive buffer, set with SO_RCVBUFFORCE (past rmem_max,
@@ -78,13 +82,17 @@ public final class KernelWatcher: @unchecked Sendable {
         }
         let sockets = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             let notifications = try NetlinkSocket(role: .notifications(receiveBufferSize: receiveBufferSize))
-            return (notifications, try NetlinkSocket(role: .requests), try? RouteLookupSocket())
+            return (
+                notifications, try NetlinkSocket(role: .requests), try? RouteLookupSocket(),
+                try? WireGuardPeerSource()
+            )
         }
         self.notifications = sockets.0
         self.requests = sockets.1
         self.routing = RouteFollower(lookup: sockets.2)
         self.namespacePath = namespacePath
         self.deviceFacts = DeviceFactsCache(lookup: deviceFacts)
+        self.tunnelPeers = TunnelPeerCache(source: sockets.3)
         self.calls = calls
     }
 
@@ -189,7 +197,17 @@ public final class KernelWatcher: @unchecked Sendable {
             if isStopped { return }
         }
         events = deviceFacts.enrich(events)
-        events += routing.follow(events, routingChange: notifications.sink.takeRoutingChange())
+        events = tunnelPeers.enrich(events)
+        let routingChange = notifications.sink.takeRoutingChange()
+        if !routingChange.isEmpty {
+            // WireGuard announces no endpoint change: ask again whenever routing may have moved.
+            let asked = events.compactMap { event -> Int32? in
+                if case .linkChanged(let link) = event { return link.index }
+                return nil
+            }
+            events += tunnelPeers.refresh(except: Set(asked))
+        }
+        events += routing.follow(events, routingChange: routingChange)
         deliver(KernelBatch(events: events))
     }
 
@@ -213,7 +231,7 @@ public final class KernelWatcher: @unchecked Sendable {
             pendingResync = nil
             retryDelayMilliseconds = Self.firstRetryDelayMilliseconds
             var snapshot = outcome.snapshot
-            snapshot.links = snapshot.links.map { deviceFacts.enrich($0) }
+            snapshot.links = tunnelPeers.restart(snapshot.links.map { deviceFacts.enrich($0) })
             deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
             routing.restart(from: &snapshot)
             let reported: ResyncReason =

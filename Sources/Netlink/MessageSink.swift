@@ -34,6 +34,8 @@ final class MessageSink {
 
     private func collect(_ conversion: KernelMessage.Conversion) {
         switch conversion {
+        case .converted([.rulesChanged]) where events.last == .rulesChanged:
+            break  // a storm of rules is one cause, not one event per rule
         case .converted(let converted): events.append(contentsOf: converted)
         case .notRelevant: break
         case .malformed: ignoredMessages += 1

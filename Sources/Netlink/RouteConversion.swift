@@ -18,14 +18,32 @@ enum RouteConversion {
         let result = rtnl_route_parse(header, &parsed)
         guard result >= 0, let parsed else { return .malformed }
         defer { rtnl_route_put(parsed) }
-        let routes = defaultRoutes(from: parsed, header: route)
-        guard !routes.isEmpty else {
-            // A route over a nexthop object without the compatibility attributes (nexthop_compat_mode=0) names
-            // only RTA_NH_ID: well-formed, and followed through the kernel's own routing decision instead.
-            let nexthopID = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_NH_ID.rawValue))
-            return nexthopID == nil ? .malformed : .notRelevant
+        if let nexthopID = nexthopID(of: header) {
+            // A route over a nexthop object: resolved through the nexthops the model keeps, never through the
+            // compatibility attributes (RTA_OIF, RTA_MULTIPATH), which nexthop_compat_mode=0 leaves out and which
+            // go stale without a word when a nexthop changes.
+            let unresolved = DefaultRoute(
+                family: route.rtm_family == UInt8(AF_INET) ? .ipv4 : .ipv6, table: rtnl_route_get_table(parsed),
+                prefixLength: route.rtm_dst_len, destinationHighByte: highByte(of: parsed, route),
+                metric: rtnl_route_get_priority(parsed), interfaceIndex: 0, nexthopID: nexthopID)
+            return .converted([removed ? .routeRemoved(unresolved) : .routeAdded(unresolved, replacing: replacing)])
         }
+        let routes = defaultRoutes(from: parsed, header: route)
+        guard !routes.isEmpty else { return .malformed }
         return .converted(routes.map { removed ? .routeRemoved($0) : .routeAdded($0, replacing: replacing) })
+    }
+
+    /// The route's RTA_NH_ID, if it names a nexthop object.
+    static func nexthopID(of header: UnsafeMutablePointer<nlmsghdr>) -> UInt32? {
+        guard let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_NH_ID.rawValue)),
+            nla_len(attribute) >= 4
+        else { return nil }
+        return nla_get_u32(attribute)
+    }
+
+    /// The destination's first byte (0 for a default route), which tells the halves of a split default apart.
+    private static func highByte(of object: OpaquePointer, _ header: rtmsg) -> UInt8 {
+        header.rtm_dst_len == 0 ? 0 : KernelMessage.bytes(of: rtnl_route_get_dst(object))?.first ?? 0
     }
 
     /// An unreachable, blackhole or prohibit route at a default route's prefix: it replaces, it never carries.
@@ -42,7 +60,7 @@ enum RouteConversion {
         var parsed: OpaquePointer?
         guard rtnl_route_parse(header, &parsed) >= 0, let parsed else { return .malformed }
         defer { rtnl_route_put(parsed) }
-        let highByte = route.rtm_dst_len == 0 ? 0 : KernelMessage.bytes(of: rtnl_route_get_dst(parsed))?.first ?? 0
+        let highByte = highByte(of: parsed, route)
         let slot = DefaultRoute(
             family: route.rtm_family == UInt8(AF_INET) ? .ipv4 : .ipv6, table: rtnl_route_get_table(parsed),
             prefixLength: route.rtm_dst_len, destinationHighByte: highByte, metric: rtnl_route_get_priority(parsed),
@@ -62,7 +80,7 @@ enum RouteConversion {
     /// route into one next hop, and RTA_MULTIPATH into several.
     static func defaultRoutes(from object: OpaquePointer, header: rtmsg) -> [DefaultRoute] {
         let family: AddressFamily = header.rtm_family == UInt8(AF_INET) ? .ipv4 : .ipv6
-        let highByte = header.rtm_dst_len == 0 ? 0 : KernelMessage.bytes(of: rtnl_route_get_dst(object))?.first ?? 0
+        let highByte = highByte(of: object, header)
         var routes: [DefaultRoute] = []
         let count = rtnl_route_get_nnexthops(object)
         for position in 0..<count {

@@ -10,19 +10,45 @@ enum RouteLookupMessage {
 
     /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark.
     static func request(for query: RouteQuery, sequence: UInt32) -> [UInt8] {
+        var message: [UInt8] = []
+        appendRequest(for: query, sequence: sequence, to: &message)
+        return message
+    }
+
+    /// Appends one request to `message`, written in place: thousands of flows' look-ups go out in a few datagrams
+    /// built without an array per field.
+    static func appendRequest(for query: RouteQuery, sequence: UInt32, to message: inout [UInt8]) {
         let family: UInt8 = query.destination.family == .ipv4 ? 2 : 10
-        let bits = UInt8(query.destination.bytes.count * 8)
-        var body: [UInt8] = [family, bits, query.source == nil ? 0 : bits, 0, 0, 0, 0, 0]
-        body += [0, 0, 0, 0]  // rtm_flags
-        body += attribute(1, query.destination.bytes)  // RTA_DST
-        if let source = query.source, source.family == query.destination.family {
-            body += attribute(2, source.bytes)  // RTA_SRC
+        let size = query.destination.bytes.count
+        let bits = UInt8(size * 8)
+        let source = query.source.flatMap { $0.family == query.destination.family ? $0 : nil }
+        let length = 16 + 12 + 4 + size + (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8)
+        message.reserveCapacity(message.count + length)
+        appendLittleEndian(UInt32(length), to: &message)
+        appendLittleEndian(getRoute, to: &message)
+        appendLittleEndian(request, to: &message)
+        appendLittleEndian(sequence, to: &message)
+        appendLittleEndian(UInt32(0), to: &message)  // port id: the kernel's
+        message += [family, bits, query.source == nil ? 0 : bits, 0, 0, 0, 0, 0]
+        message += [0, 0, 0, 0]  // rtm_flags
+        // Addresses are 4 or 16 bytes: no padding needed.
+        appendLittleEndian(UInt16(4 + size), to: &message)
+        appendLittleEndian(UInt16(1), to: &message)  // RTA_DST
+        message += query.destination.bytes
+        if let source {
+            appendLittleEndian(UInt16(4 + size), to: &message)
+            appendLittleEndian(UInt16(2), to: &message)  // RTA_SRC
+            message += source.bytes
         }
-        if let mark = query.mark { body += attribute(16, littleEndianBytes(mark)) }  // RTA_MARK
-        var message = littleEndianBytes(UInt32(16 + body.count))
-        message += littleEndianBytes(getRoute) + littleEndianBytes(request)
-        message += littleEndianBytes(sequence) + littleEndianBytes(UInt32(0))
-        return message + body
+        if let mark = query.mark {
+            appendLittleEndian(UInt16(8), to: &message)
+            appendLittleEndian(UInt16(16), to: &message)  // RTA_MARK
+            appendLittleEndian(mark, to: &message)
+        }
+    }
+
+    static func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// What one reply says, for the request with `sequence`.
@@ -36,33 +62,42 @@ enum RouteLookupMessage {
         case failed(errno: Int32)
     }
 
-    /// Reads the first message of a datagram.
+    /// Reads the first message of a datagram, in place (no copy of the message or its attributes).
     static func reply(_ bytes: [UInt8], sequence: UInt32) -> Reply {
         guard bytes.count >= 16, let length = u32(bytes, 0), Int(length) <= bytes.count, length >= 16,
             let type = u16(bytes, 4), u32(bytes, 8) == sequence
         else { return .unrelated }
-        let message = Array(bytes[16..<Int(length)])
+        let end = Int(length)
         switch type {
         case error:
-            guard let code = u32(message, 0) else { return .unrelated }
+            guard end >= 20, let code = u32(bytes, 16) else { return .unrelated }
             let errno = -Int32(bitPattern: code)
             // ENETUNREACH, EHOSTUNREACH (unreachable), EACCES (prohibit), EINVAL (an IPv4 blackhole), EPERM:
             // the next packet would go nowhere.
             return [101, 113, 13, 22, 1].contains(errno) ? .decision(.unroutable) : .failed(errno: errno)
         case newRoute:
-            guard message.count >= 12 else { return .unrelated }
-            let routeType = message[7]
+            guard end >= 16 + 12 else { return .unrelated }
+            let routeType = bytes[16 + 7]
             // RTN_UNICAST and RTN_LOCAL carry; blackhole, unreachable, prohibit and the rest do not.
             guard routeType == 1 || routeType == 2 else { return .decision(.unroutable) }
             var interface: Int32?
             var gateway: IPAddress?
-            for (kind, value) in attributes(message, from: 12) {
-                switch kind {
-                case 4: interface = u32(value, 0).map { Int32(bitPattern: $0) }  // RTA_OIF
-                case 5: gateway = IPAddress(bytes: value)  // RTA_GATEWAY
-                case 18 where value.count > 2: gateway = IPAddress(bytes: Array(value[2...]))  // RTA_VIA
+            var position = 16 + 12
+            // The attributes, stopping at the first malformed one (as `attributes(_:from:)` does).
+            while position + 4 <= end, let size16 = u16(bytes, position), let kind = u16(bytes, position + 2) {
+                let size = Int(size16)
+                guard size >= 4, position + size <= end else { break }
+                let value = (position + 4)..<(position + size)
+                switch kind & 0x3fff {
+                case 4 where value.count >= 4:  // RTA_OIF
+                    interface = u32(bytes, value.lowerBound).map { Int32(bitPattern: $0) }
+                case 4: interface = nil
+                case 5: gateway = IPAddress(bytes: Array(bytes[value]))  // RTA_GATEWAY
+                case 18 where value.count > 2:  // RTA_VIA: a family, then the address
+                    gateway = IPAddress(bytes: Array(bytes[(value.lowerBound + 2)..<value.upperBound]))
                 default: break
                 }
+                position += (size + 3) & ~3
             }
             guard let interface, interface > 0 else { return .decision(.unroutable) }
             return .decision(.via(interfaceIndex: interface, gateway: gateway))

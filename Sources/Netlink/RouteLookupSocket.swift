@@ -17,8 +17,19 @@ final class RouteLookupSocket {
         guard descriptor >= 0 else { throw .system(errno: errno) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Room for a whole batch of replies (see `decide(_:)`): the kernel drops a reply that does not fit.
+        var size = Int32(Self.receiveBufferSize)
+        if setsockopt(descriptor, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         self.descriptor = descriptor
     }
+
+    /// How many requests go out in one datagram. The kernel handles a datagram's messages one after the other and
+    /// queues one reply each (a few hundred bytes of buffer apiece); a batch this size fits the buffer below with
+    /// room to spare, and a reply that does not fit would be dropped, not delayed.
+    static let batchSize = 128
+    static let receiveBufferSize = 1 << 20
 
     deinit { close(descriptor) }
 
@@ -35,6 +46,44 @@ final class RouteLookupSocket {
         } ?? nil
     }
 
+    /// The kernel's decisions for many queries: requests sent `batchSize` to a datagram, the replies read back in
+    /// bulk, matched by sequence number. A query the kernel did not answer (a failure, a timeout) is missing.
+    func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+        var answers: [RouteQuery: RouteDecision] = [:]
+        answers.reserveCapacity(queries.count)
+        var pending = Array(queries)[...]
+        while !pending.isEmpty {
+            let batch = pending.prefix(Self.batchSize)
+            pending = pending.dropFirst(batch.count)
+            var waiting: [UInt32: RouteQuery] = [:]
+            var datagram: [UInt8] = []
+            for query in batch {
+                sequence &+= 1
+                waiting[sequence] = query
+                RouteLookupMessage.appendRequest(for: query, sequence: sequence, to: &datagram)
+            }
+            guard send(datagram) else { return answers }
+            readReplies(into: &answers, waiting: &waiting)
+        }
+        return answers
+    }
+
+    /// Reads replies until every request in `waiting` is answered or none comes (the receive timeout).
+    private func readReplies(into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery]) {
+        while !waiting.isEmpty {
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return }
+            // One reply per datagram; one that is not for this batch (a late reply) is skipped.
+            let bytes = Array(buffer[..<received])
+            guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting[sequence] else { continue }
+            waiting[sequence] = nil
+            if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
+                answers[query] = decision
+            }
+        }
+    }
+
     /// The gateway's neighbour entry if the kernel has resolved it, nil if not (or no answer).
     func neighbour(_ gateway: GatewayKey) -> Neighbour? {
         sequence &+= 1
@@ -47,45 +96,6 @@ final class RouteLookupSocket {
             }
         } ?? nil
     }
-
-    /// The kernel's decisions for many queries, asked in datagrams of up to `requestsPerDatagram` requests: the
-    /// kernel answers each request of a datagram in turn, so a thousand watched flows cost a few dozen system calls
-    /// per routing change, not two thousand. A query without an answer is missing from the result.
-    func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
-        var decisions: [RouteQuery: RouteDecision] = [:]
-        decisions.reserveCapacity(queries.count)
-        var pending = queries[...]
-        while !pending.isEmpty {
-            let chunk = pending.prefix(Self.requestsPerDatagram)
-            pending = pending.dropFirst(chunk.count)
-            var asked: [UInt32: RouteQuery] = [:]
-            var datagram: [UInt8] = []
-            for query in chunk {
-                sequence &+= 1
-                asked[sequence] = query
-                datagram += RouteLookupMessage.request(for: query, sequence: sequence)
-            }
-            guard send(datagram) else { continue }
-            // One reply datagram per request; replies to earlier requests that timed out are skipped.
-            var attempts = 0
-            while !asked.isEmpty, attempts < 2 * chunk.count + 8 {
-                attempts += 1
-                guard let reply = receive() else { break }
-                guard let replySequence = RouteLookupMessage.u32(reply, 8), let query = asked[replySequence] else {
-                    continue
-                }
-                asked[replySequence] = nil
-                if case .decision(let decision) = RouteLookupMessage.reply(reply, sequence: replySequence) {
-                    decisions[query] = decision
-                }
-            }
-        }
-        return decisions
-    }
-
-    /// Requests per datagram: their replies (a few hundred bytes of buffer each) fit the socket's default receive
-    /// buffer many times over, so none is dropped.
-    static let requestsPerDatagram = 32
 
     /// Asks the kernel to resolve the gateway (NTF_USE); the result comes as a neighbour notification.
     func resolve(_ gateway: GatewayKey) {
@@ -101,13 +111,15 @@ final class RouteLookupSocket {
         guard send(request) else { return nil }
         // Replies to earlier requests that timed out may still arrive first: skip them by sequence number.
         for _ in 0..<8 {
-            guard let reply = receive() else { return nil }
-            if let answer = read(reply, sequence) { return answer }
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return nil }
+            if let answer = read(Array(buffer[..<received]), sequence) { return answer }
         }
         return nil
     }
 
-    /// Sends one datagram to the kernel; whether it went whole.
+    /// Sends one datagram (one request, or several back to back) to the kernel.
     private func send(_ datagram: [UInt8]) -> Bool {
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
@@ -119,15 +131,5 @@ final class RouteLookupSocket {
             }
         }
         return sent == datagram.count
-    }
-
-    /// The next datagram, or nil on a timeout or an error.
-    private func receive() -> [UInt8]? {
-        while true {
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received < 0 && errno == EINTR { continue }
-            guard received > 0 else { return nil }
-            return Array(buffer[..<received])
-        }
     }
 }

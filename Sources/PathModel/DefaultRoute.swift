@@ -19,11 +19,17 @@ public struct DefaultRoute: Sendable, Hashable {
     /// One next hop of a route with several (RTA_MULTIPATH). The kernel treats those differently: an IPv4
     /// multipath route outlives one of its links going down, and dies whole, silently, when one is deleted.
     public var isMultipath: Bool
+    /// The nexthop object the route names (RTA_NH_ID), if it uses one. As the kernel announces it, such a route
+    /// has interface 0 and no gateway; the state resolves it through its nexthops into one value per next hop,
+    /// each with this id kept, so that the kernel's compatibility attributes are never needed.
+    public var nexthopID: UInt32?
 
     public init(
         family: AddressFamily, table: UInt32 = 254, prefixLength: UInt8 = 0, destinationHighByte: UInt8 = 0,
-        metric: UInt32 = 0, interfaceIndex: Int32, gateway: IPAddress? = nil, isMultipath: Bool = false
+        metric: UInt32 = 0, interfaceIndex: Int32, gateway: IPAddress? = nil, isMultipath: Bool = false,
+        nexthopID: UInt32? = nil
     ) {
+        self.nexthopID = nexthopID
         self.family = family
         self.table = table
         self.prefixLength = prefixLength
@@ -49,6 +55,10 @@ public struct DefaultRoute: Sendable, Hashable {
         let left = (lhs.interfaceIndex, lhs.family, lhs.metric, lhs.table, lhs.prefixLength, lhs.destinationHighByte)
         let right = (rhs.interfaceIndex, rhs.family, rhs.metric, rhs.table, rhs.prefixLength, rhs.destinationHighByte)
         if left != right { return left < right }
+        if lhs.gateway == rhs.gateway {
+            // Routes over different nexthop objects may otherwise be alike: order them too, for stable listings.
+            return (lhs.nexthopID ?? 0) < (rhs.nexthopID ?? 0)
+        }
         switch (lhs.gateway, rhs.gateway) {
         case (nil, nil), (.some, nil): return false
         case (nil, .some): return true

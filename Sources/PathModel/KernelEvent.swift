@@ -19,6 +19,14 @@ public enum KernelEvent: Sendable, Hashable {
     case neighbourChanged(Neighbour)
     /// RTM_DELNEIGH, or an entry that lost its link-layer address (failed, incomplete).
     case neighbourRemoved(interfaceIndex: Int32, address: IPAddress)
+    /// RTM_NEWNEXTHOP: a nexthop object appeared or was replaced.
+    case nexthopChanged(Nexthop)
+    /// RTM_DELNEXTHOP: the nexthop is gone, and with it the routes that named it (the kernel deletes them
+    /// without RTM_DELROUTE) and its place in every group.
+    case nexthopRemoved(id: UInt32)
+    /// RTM_NEWRULE or RTM_DELRULE: the routing rules changed. The model keeps no rules (the kernel's decisions,
+    /// asked after the batch, say what they do); the event only names the cause.
+    case rulesChanged
     /// A complete dump (at start, and after lost notifications): the only truth from here on.
     case snapshot(KernelSnapshot)
     /// The kernel's answers to every standing route query, asked after the changes before it settled: replaces
@@ -32,17 +40,21 @@ public struct KernelSnapshot: Sendable, Hashable {
     public var links: [Link]
     /// Every address, IPv4 and IPv6.
     public var addresses: [InterfaceAddress]
-    /// The default routes (and split defaults), one per next hop, in every table.
+    /// The default routes (and split defaults), one per next hop, in every table; a route over a nexthop object
+    /// appears once, unresolved (interface 0, its `nexthopID`).
     public var routes: [DefaultRoute]
     /// The resolved entries of the neighbour table.
     public var neighbours: [Neighbour]
     /// The kernel's answers to the standing route queries, asked right after the dump.
     public var decisions: [RouteQuery: RouteDecision]
+    /// The nexthop objects, which routes with a `nexthopID` resolve through.
+    public var nexthops: [Nexthop]
 
     public init(
         links: [Link] = [], addresses: [InterfaceAddress] = [], routes: [DefaultRoute] = [],
-        neighbours: [Neighbour] = [], decisions: [RouteQuery: RouteDecision] = [:]
+        neighbours: [Neighbour] = [], decisions: [RouteQuery: RouteDecision] = [:], nexthops: [Nexthop] = []
     ) {
+        self.nexthops = nexthops
         self.links = links
         self.addresses = addresses
         self.routes = routes
@@ -57,7 +69,8 @@ extension KernelEvent {
     public var changesInterfaces: Bool {
         switch self {
         case .linkChanged, .linkRemoved, .addressAdded, .addressRemoved, .snapshot: return true
-        case .routeAdded, .routeRemoved, .routeSlotCleared, .neighbourChanged, .neighbourRemoved, .routeDecisions:
+        case .routeAdded, .routeRemoved, .routeSlotCleared, .neighbourChanged, .neighbourRemoved, .routeDecisions,
+            .nexthopChanged, .nexthopRemoved, .rulesChanged:
             return false
         }
     }

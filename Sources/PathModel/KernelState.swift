@@ -6,8 +6,12 @@ public struct KernelState: Sendable, Hashable {
     /// Links by interface index.
     public private(set) var links: [Int32: Link] = [:]
     private var addressTable: [AddressKey: InterfaceAddress] = [:]
-    /// The default routes, in no particular order.
+    /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
+    /// resolves to (see `nexthops`), each with its `nexthopID`.
     public private(set) var routes: Set<DefaultRoute> = []
+    /// The routes over nexthop objects as the kernel announced them (interface 0, a `nexthopID`).
+    private var nexthopRoutes: Set<DefaultRoute> = []
+    private var nexthopTable = NexthopTable()
     private var neighbourTable: [NeighbourKey: Neighbour] = [:]
     /// The kernel's own routing decisions for the standing queries (the internet per family, flows, tunnel
     /// endpoints), as last asked. Not part of a dump: they are asked after it.
@@ -22,6 +26,9 @@ public struct KernelState: Sendable, Hashable {
 
     /// All addresses, in no particular order.
     public var addresses: some Collection<InterfaceAddress> { addressTable.values }
+
+    /// The kernel's nexthop objects, by id.
+    public var nexthops: [Nexthop] { nexthopTable.sorted }
 
     /// The addresses of one interface.
     public func addresses(of index: Int32) -> [InterfaceAddress] {
@@ -79,18 +86,30 @@ public struct KernelState: Sendable, Hashable {
             links[link.index] = link
             if wasUp && !link.flags.contains(.up) {
                 // Silent IPv4 flush on administrative down (see KERNEL-NOTES): mirror it. A multipath route only
-                // marks that next hop dead, and revives it on up without a word, so it stays.
-                routes = routes.filter { !($0.interfaceIndex == link.index && $0.family == .ipv4 && !$0.isMultipath) }
+                // marks that next hop dead, and revives it on up without a word, so it stays. Routes over nexthop
+                // objects go with their nexthops, below.
+                routes = routes.filter {
+                    !($0.interfaceIndex == link.index && $0.family == .ipv4 && !$0.isMultipath && $0.nexthopID == nil)
+                }
+            }
+            if !link.flags.contains(.up) || !(link.flags.contains(.running) || link.flags.contains(.lowerUp)) {
+                // Down or without carrier, the kernel deletes the link's nexthops silently (and creates none on
+                // such a link), so this is safe on every message of a link in that state.
+                flushNexthops(through: link.index)
             }
         case .linkRemoved(let index):
             links[index] = nil
             addressTable = addressTable.filter { $0.key.interfaceIndex != index }
             // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
-            let deadGroups = routes.filter { $0.interfaceIndex == index && $0.isMultipath && $0.family == .ipv4 }
-            routes = routes.filter { route in
-                route.interfaceIndex != index
-                    && !deadGroups.contains { $0.sharesSlot(with: route) && route.isMultipath }
+            let deadGroups = routes.filter {
+                $0.interfaceIndex == index && $0.isMultipath && $0.family == .ipv4 && $0.nexthopID == nil
             }
+            routes = routes.filter { route in
+                route.nexthopID != nil
+                    || (route.interfaceIndex != index
+                        && !deadGroups.contains { $0.sharesSlot(with: route) && route.isMultipath })
+            }
+            flushNexthops(through: index)
             neighbourTable = neighbourTable.filter { $0.key.interfaceIndex != index }
         case .neighbourChanged(let neighbour):
             if isGateway(neighbour.key) { neighbourTable[neighbour.key] = neighbour }
@@ -108,22 +127,50 @@ public struct KernelState: Sendable, Hashable {
                     $0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4
                 })
             {
-                // The last IPv4 address gone: the kernel flushes the link's IPv4 routes without RTM_DELROUTE.
-                routes = routes.filter { !($0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4) }
+                // The last IPv4 address gone: the kernel flushes the link's IPv4 routes without RTM_DELROUTE, but
+                // not its nexthop objects nor the routes over them (measured).
+                routes = routes.filter {
+                    !($0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4 && $0.nexthopID == nil)
+                }
             }
         case .routeAdded(let route, let replacing):
-            if replacing { routes = routes.filter { !$0.sharesSlot(with: route) } }
-            routes.insert(route)
+            if replacing {
+                routes = routes.filter { !$0.sharesSlot(with: route) }
+                nexthopRoutes = nexthopRoutes.filter { !$0.sharesSlot(with: route) }
+            }
+            if route.nexthopID != nil {
+                nexthopRoutes.insert(route)
+                resolveNexthopRoutes()
+            } else {
+                routes.insert(route)
+            }
         case .routeRemoved(let route):
-            routes.remove(route)
+            if route.nexthopID != nil {
+                nexthopRoutes.remove(route)
+                resolveNexthopRoutes()
+            } else {
+                routes.remove(route)
+            }
         case .routeSlotCleared(let slot):
             routes = routes.filter { !$0.sharesSlot(with: slot) }
+            nexthopRoutes = nexthopRoutes.filter { !$0.sharesSlot(with: slot) }
+        case .nexthopChanged(let nexthop):
+            nexthopTable.insert(nexthop)
+            resolveNexthopRoutes()
+        case .nexthopRemoved(let id):
+            removeNexthops([id])
+        case .rulesChanged:
+            break
         case .routeDecisions(let decisions):
             self.decisions = decisions
         case .snapshot(let snapshot):
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
-            routes = Set(snapshot.routes)
+            routes = Set(snapshot.routes.filter { $0.nexthopID == nil })
+            nexthopRoutes = Set(snapshot.routes.filter { $0.nexthopID != nil })
+            nexthopTable = NexthopTable()
+            for nexthop in snapshot.nexthops { nexthopTable.insert(nexthop) }
+            resolveNexthopRoutes()
             neighbourTable = Dictionary(
                 snapshot.neighbours.map { ($0.key, $0) }.filter { isGateway($0.0) },
                 uniquingKeysWith: { _, last in last })
@@ -143,11 +190,44 @@ public struct KernelState: Sendable, Hashable {
             addresses: addressTable.values.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
             },
-            routes: routes.sorted(by: DefaultRoute.displayOrder),
+            routes: (routes.filter { $0.nexthopID == nil } + nexthopRoutes).sorted(by: DefaultRoute.displayOrder),
             neighbours: neighbourTable.values.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
             },
-            decisions: decisions
+            decisions: decisions,
+            nexthops: nexthops
         )
+    }
+
+    /// The kernel's silent flush of a link's nexthops (down, no carrier, deleted).
+    private mutating func flushNexthops(through index: Int32) {
+        guard !nexthopTable.isEmpty else { return }
+        removeNexthops(nexthopTable.ids(through: index))
+    }
+
+    /// Removes nexthops as the kernel does: out of their groups, and with the routes that named any that went.
+    private mutating func removeNexthops(_ ids: Set<UInt32>) {
+        let gone = nexthopTable.remove(ids)
+        guard !gone.isEmpty else { return }
+        nexthopRoutes = nexthopRoutes.filter { !gone.contains($0.nexthopID ?? 0) }
+        resolveNexthopRoutes()
+    }
+
+    /// Replaces the resolved routes over nexthop objects with what the nexthops say now: one route per member.
+    private mutating func resolveNexthopRoutes() {
+        var resolved: Set<DefaultRoute> = []
+        for route in nexthopRoutes {
+            guard let id = route.nexthopID else { continue }
+            let members = nexthopTable.members(of: id)
+            for member in members {
+                var hop = route
+                hop.interfaceIndex = member.interfaceIndex
+                hop.gateway = member.gateway
+                hop.isMultipath = members.count > 1
+                resolved.insert(hop)
+            }
+        }
+        let direct = routes.filter { $0.nexthopID == nil }
+        routes = resolved.isEmpty ? direct : direct.union(resolved)
     }
 }

@@ -39,6 +39,21 @@ import Testing
         #expect(RouteLookupMessage.reply(reply(type: 24, sequence: 8, body: body), sequence: 9) == .unrelated)
     }
 
+    @Test func aGatewayOfTheOtherFamilyComesFromRTAVia() {
+        let v6: [UInt8] = [0xfe, 0x80] + [UInt8](repeating: 0, count: 13) + [1]
+        // RTA_VIA (struct rtvia: family, address), then RTA_OIF after it: the gateway ends where RTA_VIA does.
+        let body = route(
+            type: 1,
+            attributes: Bytes.attribute(18, [10, 0] + v6) + Bytes.attribute(4, Bytes.littleEndianBytes(UInt32(5))))
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 3, body: body), sequence: 3)
+                == .decision(.via(interfaceIndex: 5, gateway: IPAddress(bytes: v6)!)))
+        let shortInterface = route(type: 1, attributes: Bytes.attribute(4, [5, 0]))
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 3, body: shortInterface), sequence: 3)
+                == .decision(.unroutable))
+    }
+
     @Test func blockingRoutesAndRoutingErrorsAreUnroutable() {
         #expect(
             RouteLookupMessage.reply(reply(type: 24, sequence: 1, body: route(type: 6, attributes: [])), sequence: 1)

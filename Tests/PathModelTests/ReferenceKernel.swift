@@ -38,7 +38,7 @@ struct ReferenceKernel {
             routes.removeAll { $0 == route }
         case .routeSlotCleared(let slot):
             routes.removeAll { Self.sameSlot($0, slot) }
-        case .neighbourChanged, .neighbourRemoved, .routeDecisions:
+        case .neighbourChanged, .neighbourRemoved, .routeDecisions, .nexthopChanged, .nexthopRemoved, .rulesChanged:
             // Neighbours only name wired networks; without a policy they never change the path.
             break
         case .snapshot(let snapshot):

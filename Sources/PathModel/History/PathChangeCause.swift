@@ -94,6 +94,7 @@ public struct PathChangeCause: Sendable, Hashable {
         var tables: Set<KernelTable> = []
         var indices: Set<Int32> = []
         var names: [Int32: String] = [:]
+        var decisionsChanged = false
         for event in events {
             switch event {
             case .snapshot:
@@ -111,6 +112,14 @@ public struct PathChangeCause: Sendable, Hashable {
             case .routeAdded(let route, _), .routeRemoved(let route), .routeSlotCleared(let route):
                 tables.insert(.route)
                 indices.insert(route.interfaceIndex)
+            case .nexthopChanged(let nexthop):
+                // Nexthop objects are routing state: the history names them as routes.
+                tables.insert(.route)
+                indices.insert(nexthop.interfaceIndex)
+            case .nexthopRemoved:
+                tables.insert(.route)
+            case .rulesChanged:
+                tables.insert(.rule)
             case .neighbourChanged(let neighbour):
                 tables.insert(.neighbour)
                 indices.insert(neighbour.interfaceIndex)
@@ -118,11 +127,12 @@ public struct PathChangeCause: Sendable, Hashable {
                 tables.insert(.neighbour)
                 indices.insert(index)
             case .routeDecisions:
-                // The kernel's own routing decision changed: a route the model does not keep, or a rule (the
-                // watcher does not tell them apart).
-                tables.insert(.route)
+                decisionsChanged = true
             }
         }
+        // The kernel's own routing decision changed: what changed it is named by the batch's other events (a
+        // rule, a nexthop); without any, it was a route the model does not keep (a specific route).
+        if decisionsChanged && !tables.contains(.rule) && !tables.contains(.route) { tables.insert(.route) }
         let sorted = indices.filter { $0 > 0 }.sorted()
         var cause = PathChangeCause(kind: .kernel, kernelTables: tables.sorted(), interfaceIndices: sorted)
         // Links name themselves; the rest are named later from the interfaces the hub knows.

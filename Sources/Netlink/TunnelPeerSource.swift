@@ -1,0 +1,72 @@
+import PathModel
+
+/// Where the peers of a tunnel are, for tunnels whose link message does not say: WireGuard keeps its peers'
+/// endpoints in generic netlink, not in IFLA_INFO_DATA.
+protocol TunnelPeerSource: AnyObject {
+    /// The endpoints (and fwmark) of the tunnel at `index`; nil when they cannot be known (no such family in the
+    /// kernel, not such a tunnel, no answer). A tunnel with no peer endpoint yet has no remotes.
+    func endpoints(ofLinkAt index: Int32) -> TunnelEndpoints?
+}
+
+/// Fills in `Link.tunnel` for WireGuard links from a `TunnelPeerSource`, and asks again when routing may have
+/// moved: WireGuard sends no notification when a peer's endpoint changes (`wg set`, or roaming to where the peer's
+/// packets now come from), so a change is seen with the next link or routing message the watcher reads, which is
+/// also when it matters: the carrier is the kernel's route to the endpoint. Used only on the watcher's loop.
+struct TunnelPeerCache {
+    static let wireGuardKind = "wireguard"
+
+    private let source: TunnelPeerSource?
+    /// The WireGuard links as last delivered, with their endpoints.
+    private var links: [Int32: Link] = [:]
+
+    init(source: TunnelPeerSource?) {
+        self.source = source
+    }
+
+    /// A WireGuard link with its endpoints filled in; any other link as it is.
+    mutating func enrich(_ link: Link) -> Link {
+        guard link.linkKind == Self.wireGuardKind, let source else { return link }
+        var link = link
+        link.tunnel = source.endpoints(ofLinkAt: link.index)
+        links[link.index] = link
+        return link
+    }
+
+    /// Link events with WireGuard endpoints filled in; removed links forgotten.
+    mutating func enrich(_ events: [KernelEvent]) -> [KernelEvent] {
+        guard source != nil else { return events }
+        return events.map { event in
+            switch event {
+            case .linkChanged(let link):
+                return .linkChanged(enrich(link))
+            case .linkRemoved(let index):
+                links[index] = nil
+                return event
+            default:
+                return event
+            }
+        }
+    }
+
+    /// A fresh dump's links, enriched; links the dump did not see are forgotten.
+    mutating func restart(_ dumped: [Link]) -> [Link] {
+        links = [:]
+        return dumped.map { enrich($0) }
+    }
+
+    /// Asks again for the WireGuard links not asked in this batch (`asked`); a `.linkChanged` for each whose
+    /// endpoints moved.
+    mutating func refresh(except asked: Set<Int32>) -> [KernelEvent] {
+        guard let source, !links.isEmpty else { return [] }
+        var changed: [KernelEvent] = []
+        for (index, link) in links.sorted(by: { $0.key < $1.key }) where !asked.contains(index) {
+            let endpoints = source.endpoints(ofLinkAt: index)
+            guard endpoints != link.tunnel else { continue }
+            var updated = link
+            updated.tunnel = endpoints
+            links[index] = updated
+            changed.append(.linkChanged(updated))
+        }
+        return changed
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import PathModel
+import Testing
+
+@testable import Netlink
+
+/// Many route look-ups sent in batches (many requests per datagram, replies read in bulk) answer exactly as the same
+/// look-ups asked one at a time.
+@Suite struct RouteLookupBatchTests {
+    @Test func batchedLookUpsAnswerLikeOneAtATime() async throws {
+        try await withTestNamespace { namespace in
+            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("address", "add", "10.2.0.2/24", "dev", "vb")
+            for _ in 0..<250 where try !namespace.ip("link", "show", "vb").contains("state UP") {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
+            try namespace.ip("route", "add", "198.18.0.0/16", "via", "10.2.0.1", "dev", "vb")
+            try namespace.ip("route", "add", "unreachable", "198.19.0.0/16")
+            try namespace.ip("rule", "add", "from", "10.2.0.2", "table", "7")
+            try namespace.ip("route", "add", "default", "via", "10.2.0.1", "dev", "vb", "table", "7")
+            let lookup = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
+                try RouteLookupSocket()
+            }
+            // More queries than one batch holds, over every kind of answer, with and without a source.
+            var queries: [RouteQuery] = []
+            for index in 0..<300 {
+                let destination = IPAddress(bytes: [198, UInt8(17 + index % 3), UInt8(index / 256), UInt8(index % 256)]
+                )!
+                queries.append(RouteQuery(destination: destination))
+                queries.append(RouteQuery(destination: destination, source: IPAddress(bytes: [10, 2, 0, 2])))
+            }
+            queries.append(RouteQuery(destination: IPAddress(bytes: [0x20, 0x01] + [UInt8](repeating: 0, count: 14))!))
+            let batched = lookup.decide(queries)
+            var single: [RouteQuery: RouteDecision] = [:]
+            for query in queries { single[query] = lookup.decide(query) }
+            #expect(batched.count == queries.count)
+            #expect(batched == single)
+            #expect(Set(batched.values.map(\.interfaceIndex)).count == 3, "va, vb and nowhere")
+        }
+    }
+}
