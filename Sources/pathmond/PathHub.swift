@@ -176,8 +176,9 @@ final class PathHub: Sendable {
                 return (systemChange, state.tracker, state.published)
             }
             var changed: [(Interest, Published, [UInt8])] = []
+            var paths = PathsByParameters()
             for (interest, published) in watched {
-                let value = Self.value(for: interest, tracker: tracker)
+                let value = Self.value(for: interest, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
                 changed.append((interest, value, encode(value)))
             }
@@ -211,17 +212,32 @@ final class PathHub: Sendable {
     }
 
     private static func value(for interest: Interest, tracker: PathTracker) -> Published {
-        let evaluator = tracker.evaluator
-        let resolvers = tracker.context.resolvers
-        let interfaces = tracker.interfaces
+        var paths = PathsByParameters()
+        return value(for: interest, tracker: tracker, paths: &paths)
+    }
+
+    /// Paths already derived in one update, by parameters: a thousand flows watched with the same parameters need
+    /// one path between them, not one each.
+    private typealias PathsByParameters = [PathParameters: Path]
+
+    private static func value(for interest: Interest, tracker: PathTracker, paths: inout PathsByParameters)
+        -> Published
+    {
+        func path(_ parameters: PathParameters) -> Path {
+            if let known = paths[parameters] { return known }
+            let path = tracker.evaluator.path(
+                from: tracker.interfaces, resolvers: tracker.context.resolvers, parameters: parameters)
+            paths[parameters] = path
+            return path
+        }
         switch interest {
         case .path(let parameters):
-            return .path(evaluator.path(from: interfaces, resolvers: resolvers, parameters: parameters))
+            return .path(path(parameters))
         case .flow(let flow):
-            let path = evaluator.path(from: interfaces, resolvers: resolvers, parameters: flow.parameters)
             return .flow(
                 FlowEvaluator.status(
-                    of: flow, interfaces: interfaces, pathForParameters: path, decisions: tracker.state.decisions))
+                    of: flow, interfaces: tracker.interfaces, pathForParameters: path(flow.parameters),
+                    decisions: tracker.state.decisions))
         }
     }
 

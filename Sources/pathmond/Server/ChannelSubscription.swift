@@ -8,6 +8,9 @@ final class ChannelSubscription: Subscriber, Sendable {
         var lastGeneration: UInt64?
         var lastSent: Update?
         var pending: Update?
+        /// Whether an update was held back since the last one sent: only then can the next one repeat what the
+        /// client already has (the hub publishes an interest only when its value changed).
+        var heldBack = false
     }
 
     let interest: Interest
@@ -34,12 +37,17 @@ final class ChannelSubscription: Subscriber, Sendable {
         if let last = state.value.lastGeneration, update.generation <= last { return }
         guard channel.isWritable else {
             state.value.pending = update
+            state.value.heldBack = true
             return
         }
         state.value.pending = nil
         state.value.lastGeneration = update.generation
-        // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent.
-        if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
+        // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent. Compared only
+        // after a stall: on the fan-out path the comparison of two paths cost more than the rest of the send.
+        if state.value.heldBack {
+            state.value.heldBack = false
+            if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
+        }
         state.value.lastSent = update
         channel.writeAndFlush(update.streamedReply, promise: nil)
     }
