@@ -23,12 +23,29 @@ final class RouteFollower {
         self.lookup = lookup
     }
 
-    /// The queries asked after every change.
-    var queries: Set<RouteQuery> { RouteQuery.standing(for: state.links.values).union(flowQueries) }
+    /// The queries asked after every change, kept until links or flows change (deriving them anew for each batch
+    /// of a route storm cost more than the look-ups themselves).
+    private var knownQueries: Set<RouteQuery>?
+
+    var queries: Set<RouteQuery> {
+        if let knownQueries { return knownQueries }
+        let queries = RouteQuery.standing(for: state.links.values).union(flowQueries)
+        knownQueries = queries
+        return queries
+    }
+
+    /// Whether an event may change the standing queries: a tunnel's endpoints are a link's.
+    private static func changesQueries(_ event: KernelEvent) -> Bool {
+        switch event {
+        case .linkChanged, .linkRemoved, .snapshot: return true
+        default: return false
+        }
+    }
 
     /// Starts over from a dump: fills in its decisions and the gateways' neighbours the kernel already knows.
     func restart(from snapshot: inout KernelSnapshot) {
         state = KernelState(snapshot)
+        knownQueries = nil
         resolving = []
         decisions = askAll()
         snapshot.decisions = decisions
@@ -40,6 +57,7 @@ final class RouteFollower {
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
     func follow(_ events: [KernelEvent], routingChange: RoutingChange) -> [KernelEvent] {
         state.apply(events)
+        if events.contains(where: Self.changesQueries) { knownQueries = nil }
         var extra = resolveGateways()
         if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
         return extra
@@ -50,6 +68,7 @@ final class RouteFollower {
     func setFlowQueries(_ queries: Set<RouteQuery>) -> KernelEvent? {
         guard queries != flowQueries else { return nil }
         flowQueries = queries
+        knownQueries = nil
         let wanted = self.queries
         var fresh = decisions.filter { wanted.contains($0.key) }
         for query in wanted where fresh[query] == nil {

@@ -50,3 +50,15 @@ public struct KernelSnapshot: Sendable, Hashable {
         self.decisions = decisions
     }
 }
+
+extension KernelEvent {
+    /// Whether the event may change the interfaces themselves (their links or addresses), not only how traffic is
+    /// routed over them: what hints derived from interfaces (leases, SIMs, NetworkManager's devices) depend on.
+    public var changesInterfaces: Bool {
+        switch self {
+        case .linkChanged, .linkRemoved, .addressAdded, .addressRemoved, .snapshot: return true
+        case .routeAdded, .routeRemoved, .routeSlotCleared, .neighbourChanged, .neighbourRemoved, .routeDecisions:
+            return false
+        }
+    }
+}

@@ -118,6 +118,16 @@ struct JSONBytes {
         raw(String(value))
     }
 
+    /// An array of string literals.
+    mutating func strings(_ values: [String]) {
+        raw("[")
+        for (position, value) in values.enumerated() {
+            if position > 0 { raw(",") }
+            string(value)
+        }
+        raw("]")
+    }
+
     /// A string literal: quotes, backslashes and control characters escaped as JSONEncoder escapes them; every
     /// other byte, UTF-8 included, as it is.
     mutating func string(_ value: String) {

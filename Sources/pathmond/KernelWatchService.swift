@@ -10,7 +10,8 @@ struct KernelWatchService {
     let watcher: KernelWatcher
     let hub: PathHub
     let logger: Logger
-    /// Called on the main loop after each batch, so hints derived from the new state (leases, SIMs) follow it.
+    /// Called on the main loop after each batch that changed links or addresses, so hints derived from the
+    /// interfaces (leases, SIMs, NetworkManager's devices) follow them. A route storm does not call it.
     let afterBatch: () -> Void
     /// Called on the main loop once the first snapshot is in the hub: clients may be served from then on.
     let afterFirstSnapshot: () -> Void
@@ -36,7 +37,7 @@ struct KernelWatchService {
             }
             hub.apply(batch.events, cause: batch.resync.map(PathChangeCause.resync))
             if batch.resync == .initial { firstSnapshotDone.call(()) }
-            batchDone.call(())
+            if batch.events.contains(where: \.changesInterfaces) { batchDone.call(()) }
         }
     }
 }

@@ -204,12 +204,10 @@ struct PathmondCommand: ParsableCommand {
     /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.
     private func bootstrapLogging() {
         let level = logLevel
-        let journal = JournalLogHandler.standardErrorIsJournal(environment: ProcessInfo.processInfo.environment)
-        LoggingSystem.bootstrap { label in
-            if journal { return JournalLogHandler(logLevel: level) }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+        let journal = StandardErrorLogHandler.standardErrorIsJournal(
+            environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { _ in
+            StandardErrorLogHandler(style: journal ? .journal : .terminal, logLevel: level)
         }
     }
 }

@@ -71,13 +71,12 @@ extension HistoryFile {
 
     /// One line per entry, each ending with a newline: what `append` adds.
     static func encodeLines(_ entries: [PathHistoryEntry]) -> [UInt8] {
-        let codec = VarlinkCodec()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 450)
         for entry in entries {
-            bytes += codec.encode(WireHistoryEntry(entry))
-            // The codec ends a message with NUL (Varlink's framing); the file ends a line with a newline.
-            bytes[bytes.count - 1] = UInt8(ascii: "\n")
+            // Byte for byte what VarlinkCodec writes, without JSONEncoder's cost.
+            bytes += StreamedReplyWriter.historyEntry(WireHistoryEntry(entry))
+            bytes.append(UInt8(ascii: "\n"))
         }
         return bytes
     }

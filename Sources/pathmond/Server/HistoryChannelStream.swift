@@ -64,8 +64,7 @@ final class HistoryChannelStream: HistoryFollower, Sendable {
     }
 
     private func write(_ entry: PathHistoryEntry) {
-        let bytes = VarlinkCodec().encodeReply(
-            Methods.HistoryReply(entries: [WireHistoryEntry(entry)]), continues: true)
+        let bytes = StreamedReplyWriter.historyReply(WireHistoryEntry(entry))
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
     }
 }

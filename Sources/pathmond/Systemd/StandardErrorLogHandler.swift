@@ -1,0 +1,160 @@
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Log lines on stderr, one write(2) each, in one of two styles:
+/// - `.journal` when stderr is the journal's stream: each line starts with its syslog priority (`<3>` for an
+///   error), which journald reads off the line (SyslogLevelPrefix=), and carries no timestamp, since the journal
+///   records its own. So `journalctl -p err -u pathmond` shows exactly pathmond's errors.
+/// - `.terminal` otherwise: an RFC 3339 UTC timestamp with microseconds and the level in words.
+///
+/// Every path change is logged, so a line is on the event path: it is formatted by hand into bytes (swift-log's
+/// StreamLogHandler formats its timestamp through the C library's time zone code and took a tenth of the CPU of
+/// a path change).
+struct StandardErrorLogHandler: LogHandler {
+    enum Style: Sendable {
+        case journal
+        case terminal
+    }
+
+    var style: Style
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    init(style: Style, logLevel: Logger.Level = .info) {
+        self.style = style
+        self.logLevel = logLevel
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var fields = metadata
+        if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
+        if let own = event.metadata { fields.merge(own) { _, new in new } }
+        let prefix: String
+        switch style {
+        case .journal: prefix = "<\(Self.priority(of: event.level))>"
+        case .terminal: prefix = Self.timestamp(Self.now()) + " \(event.level): "
+        }
+        writeToStandardError(Self.lineBytes(prefix: prefix, message: "\(event.message)", metadata: fields))
+    }
+
+    /// A journal line: `<PRIORITY>message key=value ...`.
+    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        String(
+            decoding: lineBytes(prefix: "<\(priority(of: level))>", message: message, metadata: metadata),
+            as: UTF8.self)
+    }
+
+    /// `PREFIXmessage key=value ...`, on one line: journald would start a new entry, without a priority, at every
+    /// newline, and a terminal reader greps lines. Line breaks inside become spaces.
+    static func lineBytes(prefix: String, message: String, metadata: Logger.Metadata) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        bytes.append(contentsOf: prefix.utf8)
+        appendOneLine(message, to: &bytes)
+        for key in metadata.keys.sorted() {
+            bytes.append(UInt8(ascii: " "))
+            appendOneLine(key, to: &bytes)
+            bytes.append(UInt8(ascii: "="))
+            switch metadata[key]! {  // `!`: the key came from the dictionary.
+            case .string(let value): appendOneLine(value, to: &bytes)
+            case let value: appendOneLine("\(value)", to: &bytes)
+            }
+        }
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// syslog(3) priorities: LOG_CRIT 2 … LOG_DEBUG 7.
+    static func priority(of level: Logger.Level) -> Int {
+        switch level {
+        case .critical: return 2
+        case .error: return 3
+        case .warning: return 4
+        case .notice: return 5
+        case .info: return 6
+        case .debug, .trace: return 7
+        }
+    }
+
+    /// The wall clock now.
+    static func now() -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now
+    }
+
+    /// `2026-11-23T14:46:31.123456Z`: UTC, so no time zone database is read, and digits written by hand.
+    static func timestamp(_ time: timespec) -> String {
+        var seconds = time_t(time.tv_sec)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(27)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(Int(time.tv_nsec) / 1000, 6)
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text's UTF-8, with CR and LF as spaces (journald splits entries at LF only; CR would garble a terminal).
+    private static func appendOneLine(_ text: String, to bytes: inout [UInt8]) {
+        for byte in text.utf8 {
+            bytes.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
+        }
+    }
+
+    /// One write(2) per line, so lines of concurrent loggers never interleave.
+    private func writeToStandardError(_ line: [UInt8]) {
+        var bytes = line
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes {
+                write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }  // stderr gone: nothing else to tell.
+            offset += written
+        }
+    }
+
+    /// True when stderr is the journal's stream: `$JOURNAL_STREAM` names its device and inode (systemd.exec(5)).
+    /// A daemon started by hand from a unit's shell inherits the variable but not the stream, hence the check.
+    static func standardErrorIsJournal(environment: [String: String]) -> Bool {
+        guard let value = environment["JOURNAL_STREAM"] else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var status = stat()
+        guard fstat(STDERR_FILENO, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }
+}

@@ -1,0 +1,42 @@
+import Logging
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@testable import pathmond
+
+/// journald reads a line's priority from its `<N>` prefix: the mapping and the one-line rule are what make
+/// `journalctl -p err -u pathmond` show pathmond's errors.
+@Suite struct StandardErrorLogHandlerTests {
+    @Test(arguments: [
+        (Logger.Level.critical, 2), (.error, 3), (.warning, 4), (.notice, 5), (.info, 6), (.debug, 7), (.trace, 7),
+    ])
+    func levelsMapToSyslogPriorities(level: Logger.Level, priority: Int) {
+        #expect(StandardErrorLogHandler.line(level: level, message: "m", metadata: [:]) == "<\(priority)>m\n")
+    }
+
+    @Test func metadataFollowsSortedAndEverythingStaysOnOneLine() {
+        let line = StandardErrorLogHandler.line(
+            level: .error, message: "policy file damaged:\nline 2", metadata: ["z": "1", "a": "two\nlines"])
+        #expect(line == "<3>policy file damaged: line 2 a=two lines z=1\n")
+    }
+
+    @Test func anInheritedJournalStreamThatIsNotStderrIsNotTheJournal() {
+        #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: [:]))
+        #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "1:2"]))
+        #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "garbage"]))
+    }
+
+    /// The terminal style's timestamp is UTC with microseconds, written by hand: checked against known instants.
+    @Test(arguments: [
+        (0, 0, "1970-01-01T00:00:00.000000Z"),
+        (1_795_445_191, 123_456_789, "2026-11-23T14:46:31.123456Z"),
+        (951_825_599, 999_999_999, "2000-02-29T11:59:59.999999Z"),
+    ])
+    func terminalTimestampsAreUTC(seconds: Int, nanoseconds: Int, expected: String) {
+        let time = timespec(tv_sec: seconds, tv_nsec: nanoseconds)
+        #expect(StandardErrorLogHandler.timestamp(time) == expected)
+    }
+}
