@@ -83,6 +83,20 @@ import Testing
         #expect(loaded.tornTail == nil && loaded.appendableEntries == 4)
     }
 
+    /// An empty file (a crash right after creating it, or `: > history.jsonl`) has no header: written whole.
+    @Test func anEmptyFileIsWrittenWholeNotAppendedTo() throws {
+        let directory = try HistoryFileTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
+        #expect(file.load().appendableEntries == nil)
+        let writers = Self.writers(directory)
+        Self.record(writers.history, 2)
+        Self.flush(writers)
+        #expect(writers.historyWrites.rewrites == 1 && writers.historyWrites.appends == 0)
+        #expect(try Self.sequences(directory) == [1, 2])
+    }
+
     @Test func compactionKeepsTheNewestInOrderAndBoundsTheFile() throws {
         let directory = try HistoryFileTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

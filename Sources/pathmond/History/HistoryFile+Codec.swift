@@ -24,6 +24,8 @@ extension HistoryFile {
         var decoded = Decoded(endsWithWholeLine: unfinished.isEmpty)
         // The header is written only with the whole file, atomically: one without its newline is read as it is.
         if lines.isEmpty {
+            // An empty file has no header to append after.
+            decoded.endsWithWholeLine = false
             guard !unfinished.isEmpty else { return decoded }
             lines = [unfinished]
             unfinished = []
