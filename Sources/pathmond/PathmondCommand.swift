@@ -108,7 +108,7 @@ struct PathmondCommand: ParsableCommand {
         let counters = DaemonCounters()
         let writers = StateWriters.load(
             configuration: configuration, stateDirectory: stateDir, counters: counters, logger: logger)
-        let stateWriter = StateWriterService(writers: writers, loop: loop)
+        let stateWriter = StateWriterService(writers: writers, logger: logger)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
             logger: logger, fanOut: FanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },

@@ -5,7 +5,8 @@ import PathProtocol
 import Testing
 
 /// The path history end to end: real kernel changes in a namespace, a policy change, a reload, each recorded with
-/// its cause in order; `pathctl log --follow` streaming them as they happen; the bound; a restart; a damaged file.
+/// its cause in order; `pathctl log --follow` streaming them as they happen; the bound; a restart; a crash in the
+/// middle of an append; a damaged file.
 @Suite(.serialized) struct HistoryTests {
     static func configuration(type: String = "wifi", extra: String = "") -> String {
         """
@@ -133,7 +134,8 @@ import Testing
         defer { daemon.cleanUp() }
         try FileManager.default.createDirectory(atPath: daemon.stateDirectory, withIntermediateDirectories: true)
         let file = daemon.stateDirectory + "/history.jsonl"
-        try Data("{\"format\":\"pathmond-history\",\"version\":1}\n{\"sequence\": 1, tor".utf8).write(
+        // A whole line that is not an entry: damage, unlike a last line an append did not finish (next test).
+        try Data("{\"format\":\"pathmond-history\",\"version\":1}\n{\"sequence\": 1, tor\n".utf8).write(
             to: URL(filePath: file))
         try daemon.start()
         let names = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory)
@@ -145,5 +147,45 @@ import Testing
         // The fresh file is whole again.
         let reloaded = try String(contentsOfFile: file, encoding: .utf8)
         #expect(reloaded.hasPrefix("{\"format\":\"pathmond-history\",\"version\":1}\n"))
+    }
+
+    /// The writer appends each change to the file soon after it happens, so a crash keeps what was written; one
+    /// that cut the last append short loses that line only, and says so.
+    @Test func aCrashKeepsTheAppendedEntriesAndLosesOnlyALineCutShort() async throws {
+        let scenario = try Scenario.start(configuration: Self.configuration(), prepare: Self.wifi)
+        defer { #expect(scenario.tearDown() == 0) }
+        let file = scenario.daemon.stateDirectory + "/history.jsonl"
+        func lines() -> [Substring] {
+            ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        for _ in 0..<2 {
+            try scenario.namespace.ip("route add default via 198.51.100.1 dev wlan0")
+            _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+            try scenario.namespace.ip("route del default via 198.51.100.1 dev wlan0")
+            _ = try await scenario.client.log.nextPath { $0.status == .unsatisfied }
+        }
+        // The start and four changes, appended by the writer's thread (at most a second apart).
+        try await eventually("the changes are in the file") { lines().count == 1 + 5 }
+        scenario.daemon.kill()
+        // The crash happened in the middle of another append.
+        let handle = try FileHandle(forWritingTo: URL(filePath: file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(lines()[5].prefix(60).utf8))
+        try handle.close()
+
+        try scenario.daemon.start()
+        #expect(scenario.daemon.log.contains("cut short"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: scenario.daemon.stateDirectory)
+        #expect(!names.contains { $0.contains(".corrupt-") }, "\(names)")
+        try await eventually("the restart is recorded") { try Self.history(scenario).count == 6 }
+        #expect(try Self.history(scenario).map(\.sequence) == Array(1...6))
+        #expect(scenario.daemon.stop() == 0)
+        // Rewritten whole: the cut-short bytes are gone, and every line is an entry.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let stored = text.split(separator: "\n").dropFirst().map {
+            try? JSONDecoder().decode(WireHistoryEntry.self, from: Data($0.utf8))
+        }
+        #expect(stored.map { $0?.sequence } == (1...6).map { Optional(UInt64($0)) })
     }
 }

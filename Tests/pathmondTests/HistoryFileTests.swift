@@ -5,7 +5,8 @@ import Testing
 
 @testable import pathmond
 
-/// history.jsonl: written whole, read back the same, and a damaged file set aside with what it still held.
+/// history.jsonl: written whole or appended to, read back the same; a last line an append did not finish dropped
+/// without losing the file; a damaged file set aside with what it still held.
 @Suite struct HistoryFileTests {
     static func temporaryDirectory() throws -> String {
         let path = "/tmp/pmhist-\(UUID().uuidString.prefix(8))"
@@ -77,6 +78,58 @@ import Testing
         #expect(problem.contains("set aside"))
         #expect(try Self.asideFiles(directory).count == 1)
         #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func appendsAddWholeLinesToTheFile() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        let entries = Self.entries(5)
+        try file.write(Array(entries.prefix(2)))
+        try file.append(Array(entries[2..<4]))
+        try file.append([entries[4]])
+        // Byte for byte what writing them whole gives: a grown file and a compacted one are the same format.
+        #expect(Array(try Data(contentsOf: URL(filePath: file.path))) == HistoryFile.encode(entries))
+        let loaded = file.load()
+        #expect(loaded.entries == entries)
+        #expect(loaded.problem == nil && loaded.tornTail == nil)
+        #expect(loaded.appendableEntries == 5)
+        // Without a file there is no header to append after: an error, and no headless file.
+        try FileManager.default.removeItem(atPath: file.path)
+        #expect(throws: AtomicFileError.self) { try file.append([entries[0]]) }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// An append cut short (a crash or a full disk: part of a line; a power cut on some file systems: zeros) loses
+    /// that line only: the file is neither set aside nor appended to until rewritten. An entry missing only its
+    /// newline is kept.
+    @Test(arguments: ["part of a line", "zeros", "no newline"])
+    func aLastLineCutShortIsDroppedAndTheFileKept(_ tail: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        let entries = Self.entries(4)
+        let fourth = HistoryFile.encodeLines([entries[3]])
+        var bytes = HistoryFile.encode(Array(entries.prefix(3)))
+        switch tail {
+        case "part of a line": bytes += fourth.prefix(fourth.count / 2)
+        case "zeros": bytes += [UInt8](repeating: 0, count: 300)
+        default: bytes += fourth.dropLast()
+        }
+        try Data(bytes).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.problem == nil)
+        #expect(loaded.appendableEntries == nil)
+        if tail == "no newline" {
+            #expect(loaded.entries == entries)
+            #expect(loaded.tornTail == nil)
+        } else {
+            #expect(loaded.entries == Array(entries.prefix(3)))
+            let said = try #require(loaded.tornTail)
+            #expect(said.contains("cut short") && said.contains("3 entries"))
+        }
+        #expect(try Self.asideFiles(directory).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test(arguments: [

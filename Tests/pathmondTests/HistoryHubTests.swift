@@ -72,9 +72,33 @@ import Testing
 
     @Test func theFileIsBehindOnlyAfterAChange() {
         let hub = Self.hub()
-        #expect(hub.history.takeEntriesToWrite() == nil)
+        #expect(!hub.history.isBehind)
+        #expect(hub.history.takeEntriesToWrite(fileHolds: 0) == nil)
         hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
-        #expect(hub.history.takeEntriesToWrite()?.count == 1)
-        #expect(hub.history.takeEntriesToWrite() == nil)
+        #expect(hub.history.isBehind)
+        // A file that ends with a whole line is appended to; one of unknown state is written whole.
+        #expect(hub.history.takeEntriesToWrite(fileHolds: 0) == .append([hub.history.newest!]))
+        #expect(hub.history.takeEntriesToWrite(fileHolds: 0) == nil)
+        hub.apply([.routeRemoved(Self.route)])
+        #expect(hub.history.takeEntriesToWrite(fileHolds: nil)?.entries.map(\.sequence) == [1, 2])
+    }
+
+    /// Entries the writer has not taken cost no more than the history: past the bound, a whole rewrite is owed.
+    @Test func aWriterFarBehindGetsOneRewriteOfTheNewest() {
+        let log = HistoryLog(history: PathHistory(capacity: 3))
+        for _ in 0..<3 {
+            _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        }
+        #expect(log.takeEntriesToWrite(fileHolds: 2) == .append(log.entries(matching: PathHistoryQuery())))
+        for _ in 0..<3 {
+            _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        }
+        // 5 + 3 entries in the file would be more than twice the bound: compacted instead.
+        #expect(log.takeEntriesToWrite(fileHolds: 5) == .rewrite(log.entries(matching: PathHistoryQuery())))
+        for _ in 0..<7 {
+            _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        }
+        #expect(log.takeEntriesToWrite(fileHolds: 0) == .rewrite(log.entries(matching: PathHistoryQuery())))
+        #expect(log.takeEntriesToWrite(fileHolds: 3) == nil)
     }
 }

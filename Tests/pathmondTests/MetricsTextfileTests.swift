@@ -1,5 +1,6 @@
 import Foundation
 import PathModel
+import Synchronization
 import Testing
 
 @testable import pathmond
@@ -104,10 +105,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/pathmond.prom"
         let counters = DaemonCounters()
-        nonisolated(unsafe) var satisfied = false
+        let satisfied = Satisfied()
         let textfile = MetricsTextfile(path: path, version: "1", startTimeSeconds: 0, counters: counters) {
             MetricsState(
-                path: satisfied ? Path(status: .satisfied) : .unsatisfied(.noCarrier), interfaces: [],
+                path: satisfied.value ? Path(status: .satisfied) : .unsatisfied(.noCarrier), interfaces: [],
                 lastChangeSeconds: nil)
         }
         func written() throws -> Double? {
@@ -118,13 +119,13 @@ import Testing
         #expect(try written() == 0)
         // Nothing changed: no write owed.
         #expect(try textfile.writeIfDue(now: start + .seconds(5)) == nil)
-        satisfied = true
+        satisfied.value = true
         DaemonCounters.bump(counters.pathChanges)
         // Changed 5 s after the last write: written at once.
         #expect(try textfile.writeIfDue(now: start + .seconds(5)) == nil)
         #expect(try written() == 1)
         // A burst within the second: owed, not written, and the instant it is due is returned.
-        satisfied = false
+        satisfied.value = false
         let due = try textfile.writeIfDue(now: start + .milliseconds(5100))
         #expect(due == start + .seconds(6))
         #expect(try written() == 1)
@@ -136,5 +137,14 @@ import Testing
         #expect(names == ["pathmond.prom"])
         var status = stat()
         #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o644)
+    }
+}
+
+/// What the metrics state closure reads: it may run on the state writer's thread.
+private final class Satisfied: Sendable {
+    private let state = Atomic<Bool>(false)
+    var value: Bool {
+        get { state.load(ordering: .relaxed) }
+        set { state.store(newValue, ordering: .relaxed) }
     }
 }

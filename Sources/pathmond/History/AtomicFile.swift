@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// Why a file could not be replaced.
+/// Why a file could not be replaced or appended to.
 struct AtomicFileError: Error, Sendable, CustomStringConvertible {
     var operation: String
     var path: String
@@ -17,7 +17,8 @@ struct AtomicFileError: Error, Sendable, CustomStringConvertible {
 enum AtomicFile {
     /// Writes `bytes` to `path` atomically with the given permissions. The temporary file starts with "." and ends
     /// in ".tmp", so globs such as `*.prom` never pick it up. With `sync`, the data reaches the disk before the
-    /// rename.
+    /// rename, and the rename reaches it before this returns (so that appends made to the new file afterwards are
+    /// not lost with a directory entry that still names the old one).
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t, sync: Bool = false) throws(AtomicFileError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
@@ -25,19 +26,10 @@ enum AtomicFile {
         let temporary = "\(directory.isEmpty ? "" : directory)/.\(name).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw AtomicFileError(operation: "create", path: temporary, errno: errno) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + written, bytes.count - written)  // non-empty here
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let failure = errno
-                close(descriptor)
-                unlink(temporary)
-                throw AtomicFileError(operation: "write", path: temporary, errno: failure)
-            }
-            written += count
+        if let failure = writeAll(bytes, to: descriptor) {
+            close(descriptor)
+            unlink(temporary)
+            throw AtomicFileError(operation: "write", path: temporary, errno: failure)
         }
         // O_TRUNC on a file left by a crash keeps its mode; the mode must be ours.
         fchmod(descriptor, mode)
@@ -48,6 +40,30 @@ enum AtomicFile {
             unlink(temporary)
             throw AtomicFileError(operation: "rename to", path: path, errno: failure)
         }
+        if sync { syncDirectory(directory.isEmpty ? "/" : directory) }
+    }
+
+    /// Writes every byte, going on after a short write or an interrupted call; the errno of a failure, else nil.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + written, bytes.count - written)  // non-empty here
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? EIO : errno }
+            written += count
+        }
+        return nil
+    }
+
+    /// Makes a rename in `directory` durable; best effort (a file system without directory fsync loses nothing
+    /// more than the rename's durability).
+    private static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     /// "20261123T120000Z": UTC, sortable, safe in a file name.

@@ -7,9 +7,17 @@ import PolicyStore
 #endif
 
 /// The path history in the state directory: `history.jsonl`, a header line and then one io.pathmond.HistoryEntry
-/// per line, oldest first (the Varlink field names, so `jq` reads it). Rewritten whole and atomically (temporary
-/// file, then rename): a crash leaves the old file or the new one. A file that cannot be read whole is set aside as
+/// per line, oldest first (the Varlink field names, so `jq` reads it).
+///
+/// New entries are appended as whole lines (`append`); now and then the file is compacted, rewritten whole and
+/// atomically with only the entries the history keeps (`write`: temporary file, then rename). A crash during an
+/// append can leave the last line cut short: loading drops that line, keeps the rest and says so (the file is
+/// rewritten before the next append). A file that cannot otherwise be read whole is set aside as
 /// `history.jsonl.corrupt-<UTC time>`, like a damaged policy file, and the entries that could be read are kept.
+///
+/// Durability: `append` ends with fdatasync, and a compaction syncs the new file and its directory entry before it
+/// returns, so what the writer has written survives a power cut. The writer thread appends at most once a second
+/// (`StateWriters`), so a crash loses at most the entries of its last second; a clean stop appends everything.
 struct HistoryFile: Sendable {
     /// What the first line says; a file of another format or a newer version is set aside, not guessed at.
     struct Header: Codable, Sendable, Hashable {
@@ -19,8 +27,11 @@ struct HistoryFile: Sendable {
 
     static let header = Header(format: "pathmond-history", version: 1)
     static let fileName = "history.jsonl"
-    /// 100,000 entries (the most the configuration allows) at about 600 bytes each, with room.
-    static let maximumFileSize = 96 << 20
+    /// The file is compacted once it holds more than this many times the entries the history keeps: appends stay
+    /// cheap, and the file stays within a small multiple of the bound.
+    static let compactionFactor = 2
+    /// Twice 100,000 entries (the most the configuration allows) at about 600 bytes each, with room.
+    static let maximumFileSize = 192 << 20
 
     let path: String
 
@@ -33,6 +44,11 @@ struct HistoryFile: Sendable {
         var entries: [PathHistoryEntry]
         /// Why the file was not used whole, and where it went; nil when it was whole or missing.
         var problem: String?
+        /// A last line cut short by an interrupted append, dropped, in words; the file stays where it is.
+        var tornTail: String?
+        /// How many entries the file holds, if new ones may be appended to it as it is; nil when it must first be
+        /// written whole (missing, set aside, cut short, or not ending with a whole line).
+        var appendableEntries: Int?
     }
 
     /// The stored entries, oldest first. Never fails: a missing file is an empty history; a damaged one is set
@@ -45,60 +61,47 @@ struct HistoryFile: Sendable {
             if case .system(let number) = error, number == .noSuchFileOrDirectory { return Loaded(entries: []) }
             return Loaded(entries: [], problem: setAside(because: "it cannot be read: \(error)"))
         }
-        let (entries, problems) = Self.decode(bytes)
-        guard let first = problems.first else { return Loaded(entries: entries) }
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""
-        let kept = "; \(entries.count) entries were kept"
-        return Loaded(entries: entries, problem: setAside(because: first + more + kept))
+        let decoded = Self.decode(bytes)
+        let entries = decoded.entries
+        if let first = decoded.problems.first {
+            let more = decoded.problems.count > 1 ? " (and \(decoded.problems.count - 1) more problems)" : ""
+            let kept = "; \(entries.count) entries were kept"
+            return Loaded(entries: entries, problem: setAside(because: first + more + kept))
+        }
+        var loaded = Loaded(entries: entries, appendableEntries: decoded.endsWithWholeLine ? entries.count : nil)
+        if decoded.tornBytes > 0 {
+            loaded.tornTail =
+                "history file \(path): its last line was cut short (\(decoded.tornBytes) bytes; an append "
+                + "interrupted by a crash, a power cut or a full disk) and is dropped; the \(entries.count) entries "
+                + "before it are kept, and the file is rewritten without it"
+        }
+        return loaded
     }
 
-    /// Entries from the file's bytes, and a sentence per line that could not be used.
-    static func decode(_ bytes: [UInt8]) -> (entries: [PathHistoryEntry], problems: [String]) {
-        let codec = VarlinkCodec()
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        guard let headerLine = lines.first else { return ([], bytes.isEmpty ? [] : ["it is empty"]) }
-        guard let header = try? codec.decode(Header.self, from: Array(headerLine)),
-            header.format == Self.header.format
-        else { return ([], ["line 1 is not a pathmond history header"]) }
-        guard header.version <= Self.header.version else {
-            return ([], ["it has format version \(header.version), written by a newer pathmond"])
-        }
-        var entries: [PathHistoryEntry] = []
-        var problems: [String] = []
-        for (offset, line) in lines.dropFirst().enumerated() {
-            let number = offset + 2
-            do {
-                let entry = try codec.decode(WireHistoryEntry.self, from: Array(line)).entry()
-                if let last = entries.last, entry.sequence <= last.sequence {
-                    problems.append("line \(number): sequence \(entry.sequence) does not follow \(last.sequence)")
-                    continue
-                }
-                entries.append(entry)
-            } catch {
-                problems.append("line \(number): \(error)")
-            }
-        }
-        return (entries, problems)
-    }
-
-    /// The file's bytes for these entries.
-    static func encode(_ entries: [PathHistoryEntry]) -> [UInt8] {
-        let codec = VarlinkCodec()
-        var bytes = codec.encode(header)
-        bytes[bytes.count - 1] = UInt8(ascii: "\n")
-        bytes.reserveCapacity(entries.count * 450)
-        for entry in entries {
-            bytes += StreamedReplyWriter.historyEntry(WireHistoryEntry(entry))
-            bytes.append(UInt8(ascii: "\n"))
-        }
-        return bytes
-    }
-
-    /// Replaces the file with these entries, atomically. Blocks on disk I/O: the runtime calls it off the event
-    /// path (at most once a second, and on stop).
+    /// Replaces the file with these entries (a compaction or a repair), atomically and synced. Blocks on disk I/O:
+    /// only the state writer's thread calls it (and the daemon's stop, when that thread never started).
     func write(_ entries: [PathHistoryEntry]) throws(AtomicFileError) {
-        try AtomicFile.write(Self.encode(entries), to: path, mode: 0o600)
+        try AtomicFile.write(Self.encode(entries), to: path, mode: 0o600, sync: true)
+    }
+
+    /// Adds entries at the end of the file as whole lines, in one write(2) with O_APPEND, then fdatasync. The file
+    /// must exist and end with a whole line: a missing one fails (ENOENT), and the caller writes it whole, header
+    /// first. A failed write is cut back off, so that the file keeps ending with a whole line if it can. Blocks on
+    /// disk I/O, like `write`.
+    func append(_ entries: [PathHistoryEntry]) throws(AtomicFileError) {
+        let bytes = Self.encodeLines(entries)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw AtomicFileError(operation: "open", path: path, errno: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw AtomicFileError(operation: "stat", path: path, errno: errno)
+        }
+        if let failure = AtomicFile.writeAll(bytes, to: descriptor) {
+            _ = ftruncate(descriptor, status.st_size)
+            throw AtomicFileError(operation: "append to", path: path, errno: failure)
+        }
+        guard fdatasync(descriptor) == 0 else { throw AtomicFileError(operation: "sync", path: path, errno: errno) }
     }
 
     /// Renames the file out of the way and says so; if even that fails, says that.

@@ -7,15 +7,19 @@ protocol HistoryFollower: AnyObject, Sendable {
     func deliver(_ entry: PathHistoryEntry)
 }
 
-/// The daemon's path history: the bounded `PathHistory`, the clients following it, and whether the file in the
-/// state directory is behind. The hub records into it under its own lock (so entries are in the order of the
-/// changes) and hands the new entry to followers after releasing it.
+/// The daemon's path history: the bounded `PathHistory`, the clients following it, and what the file in the
+/// state directory lacks. The hub records into it under its own lock (so entries are in the order of the
+/// changes) and hands the new entry to followers after releasing it; the state writer's thread takes what the
+/// file lacks (`takeEntriesToWrite`), so the event path only appends to an array.
 final class HistoryLog: Sendable {
     private struct State {
         var history: PathHistory
         var followers: [ObjectIdentifier: any HistoryFollower] = [:]
-        /// Entries were recorded since the file was last written.
-        var isDirty = false
+        /// Entries recorded since the writer last took them, oldest first. At most `capacity`: past that the file
+        /// is rewritten whole instead, so a writer that falls behind costs no more memory than the history.
+        var unwritten: [PathHistoryEntry] = []
+        /// The file must be rewritten whole (a write failed, it was set aside or cut short, or it fell behind).
+        var mustRewrite = false
     }
 
     private let state: Mutex<State>
@@ -33,7 +37,13 @@ final class HistoryLog: Sendable {
             let entry = state.history.append(
                 wallMicroseconds: now.wall, monotonicMicroseconds: now.monotonic, bootID: clock.bootID,
                 before: PathSummary(before), after: PathSummary(after), cause: cause)
-            state.isDirty = true
+            if !state.mustRewrite {
+                state.unwritten.append(entry)
+                if state.unwritten.count > state.history.capacity {
+                    state.unwritten = []
+                    state.mustRewrite = true
+                }
+            }
             return HistoryDelivery(entry: entry, followers: Array(state.followers.values))
         }
     }
@@ -58,28 +68,65 @@ final class HistoryLog: Sendable {
     /// The number of followers.
     var followerCount: Int { state.withLock { $0.followers.count } }
 
-    /// Changes the bound (a reloaded configuration); shrinking drops the oldest entries.
+    /// The most entries kept.
+    var capacity: Int { state.withLock { $0.history.capacity } }
+
+    /// Changes the bound (a reloaded configuration); shrinking drops the oldest entries. The file keeps its
+    /// older entries until its next compaction, and loading keeps only the newest `capacity` of them.
     func setCapacity(_ capacity: Int) {
         state.withLock { state in
             guard state.history.capacity != capacity else { return }
             state.history.setCapacity(capacity)
-            state.isDirty = true
+            if state.unwritten.count > capacity {
+                state.unwritten = []
+                state.mustRewrite = true
+            }
         }
     }
 
-    /// Every entry if the file is behind, and marks it caught up; nil when nothing changed since the last call.
-    /// The caller writes them (`HistoryFile.write`) off the event path.
-    func takeEntriesToWrite() -> [PathHistoryEntry]? {
+    /// Whether the file lacks something.
+    var isBehind: Bool { state.withLock { !$0.unwritten.isEmpty || $0.mustRewrite } }
+
+    /// What the file lacks, and marks it caught up; nil when nothing was recorded since the last call. Given how
+    /// many entries the file holds (nil: unknown, or it must be written whole first), it is the new entries to
+    /// append, or every entry to rewrite it with once it would hold more than `compactionFactor` times the
+    /// bound. Decided under the lock, so that no entry is both in a rewrite and still to append. The caller
+    /// writes it off the event path (`StateWriters`).
+    func takeEntriesToWrite(fileHolds entriesInFile: Int?) -> HistoryWrite? {
         state.withLock { state in
-            guard state.isDirty else { return nil }
-            state.isDirty = false
-            return state.history.entries
+            guard state.mustRewrite || !state.unwritten.isEmpty else { return nil }
+            let limit = HistoryFile.compactionFactor * state.history.capacity
+            let write: HistoryWrite
+            if state.mustRewrite || entriesInFile.map({ $0 + state.unwritten.count > limit }) ?? true {
+                write = .rewrite(state.history.entries)
+            } else {
+                write = .append(state.unwritten)
+            }
+            state.unwritten = []
+            state.mustRewrite = false
+            return write
         }
     }
 
-    /// Marks the file behind again (a write failed: try again at the next chance).
+    /// Makes the next write a whole one (a write failed, or the loaded file must be repaired).
     func markDirty() {
-        state.withLock { $0.isDirty = true }
+        state.withLock { state in
+            state.unwritten = []
+            state.mustRewrite = true
+        }
+    }
+}
+
+/// What the history file lacks: entries to append, or the whole history to replace it with.
+enum HistoryWrite: Sendable, Equatable {
+    case append([PathHistoryEntry])
+    case rewrite([PathHistoryEntry])
+
+    /// The entries either way.
+    var entries: [PathHistoryEntry] {
+        switch self {
+        case .append(let entries), .rewrite(let entries): entries
+        }
     }
 }
 

@@ -1,60 +1,110 @@
-import SDEvent
-import Synchronization
+import Foundation
+import Logging
 
-/// Brings the history file and the metrics textfile up to date on the main loop: after a change of the hub, at
-/// most once a second (a burst of changes costs one write, the last change is always written), again at the
-/// instant the writers ask for when a write is owed but not yet allowed, and once more on stop. While nothing is
-/// owed there is no timer: an idle daemon never wakes for its files. The writes block (the history file is
-/// rewritten whole), so their rate, not the rate of changes, is what the event path pays.
+/// Brings the history file and the metrics textfile up to date from a thread of its own, so that the event path
+/// never waits for a disk: `changed()`, called after every update of the hub, only marks work as owed and wakes
+/// the thread (a mutex and, if it sleeps, a condition signal). The thread takes what is owed itself (the new
+/// history entries, the state the metrics file shows) and writes it through the sink, which keeps the
+/// once-a-second limits: a burst of changes costs a few writes, and the last change is always written. While
+/// nothing is owed the thread sleeps without a timeout: an idle daemon never wakes for its files.
+///
+/// One plain thread, not a pool: the daemon runs on its sd-event main loop and one NIO event loop, and this is
+/// its third and last thread. It starts with the first change, so a daemon (or a test) that never owes a write
+/// never has it. `stop()` hands it the final flush and waits for it to finish.
 final class StateWriterService: @unchecked Sendable {
-    // @unchecked: `timer` is used only on the loop's thread; `isQueued` is atomic.
-    private let writers: StateWriters
-    private let loop: SDEventLoop
-    private let clock = ContinuousClock()
-    private var timer: SDEventSource?
-    private var lastFlush: ContinuousClock.Instant?
-    /// The shortest time between two flushes.
-    static let interval = Duration.seconds(1)
-    private let isQueued = Atomic<Bool>(false)
-
-    init(writers: StateWriters, loop: SDEventLoop) {
-        self.writers = writers
-        self.loop = loop
+    // @unchecked: `queue` is guarded by `condition`'s mutex.
+    private struct Queue {
+        /// Something may have changed since the last flush.
+        var isOwed = false
+        /// A write is owed but not allowed before then.
+        var due: ContinuousClock.Instant?
+        /// The thread sleeps without a timeout: a change must wake it.
+        var isIdle = false
+        var hasThread = false
+        var isStopping = false
+        var isFinished = false
     }
 
-    /// Something the files show may have changed. From any thread.
+    private let sink: any StateSink
+    private let logger: Logger
+    private let condition = MonotonicCondition()
+    private var queue = Queue()
+    private let clock = ContinuousClock()
+    /// How long `stop()` waits for the last writes: a hung disk must not keep the daemon from exiting.
+    static let stopTimeout = Duration.seconds(10)
+
+    init(writers sink: any StateSink, logger: Logger) {
+        self.sink = sink
+        self.logger = logger
+    }
+
+    /// Something the files show may have changed. From any thread; never blocks on I/O.
     func changed() {
-        guard !isQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        loop.execute { [self] in
-            isQueued.store(false, ordering: .releasing)
-            flush()
+        condition.lock()
+        defer { condition.unlock() }
+        guard !queue.isStopping else { return }
+        queue.isOwed = true
+        if !queue.hasThread {
+            queue.hasThread = true
+            let thread = Thread { [self] in run() }
+            thread.start()
+        } else if queue.isIdle {
+            condition.broadcast()
         }
     }
 
-    /// The last write, owed whatever the once-a-second limit says: an instant past it lifts the limit.
+    /// The last writes, owed whatever the once-a-second limits say: the thread writes everything owed and ends;
+    /// this returns when it has (or after `stopTimeout`, said in the log). Without a thread, the caller writes.
     func stop() {
-        timer = nil
-        writers.flush(now: clock.now + .seconds(2))
-    }
-
-    private func flush() {
-        let now = clock.now
-        if let lastFlush, now < lastFlush + Self.interval {
-            schedule(at: lastFlush + Self.interval, now: now)
+        condition.lock()
+        defer { condition.unlock() }
+        guard !queue.isStopping else { return }
+        queue.isStopping = true
+        guard queue.hasThread else {
+            _ = sink.flush(now: clock.now, final: true)
             return
         }
-        lastFlush = now
-        guard let next = writers.flush(now: now) else { return }
-        // Owed but not yet allowed: one timer for then.
-        schedule(at: next, now: now)
+        condition.broadcast()
+        let deadline = clock.now + Self.stopTimeout
+        while !queue.isFinished {
+            let left = deadline - clock.now
+            guard left > .zero else {
+                logger.error("the history and metrics files were not written within \(Self.stopTimeout); exiting")
+                return
+            }
+            condition.wait(timeout: left)
+        }
     }
 
-    /// One timer at a time: a burst meanwhile finds it set.
-    private func schedule(at instant: ContinuousClock.Instant, now: ContinuousClock.Instant) {
-        guard timer == nil else { return }
-        timer = try? loop.schedule(after: max(.zero, instant - now)) { [weak self] in
-            self?.timer = nil
-            self?.flush()
+    /// The writer thread: waits for something owed and due, writes it outside the lock, and after the final
+    /// flush ends.
+    private func run() {
+        // Named on itself, which Foundation passes to the kernel: `ps -L` and `top -H` show it.
+        Thread.current.name = "pathmond-state"
+        condition.lock()
+        while true {
+            let now = clock.now
+            let final = queue.isStopping
+            guard final || queue.isOwed || queue.due.map({ $0 <= now }) == true else {
+                // A deferred write sleeps until it is due (a change meanwhile needs no wake-up: it is written
+                // then); nothing owed sleeps until a change.
+                queue.isIdle = queue.due == nil
+                condition.wait(timeout: queue.due.map { $0 - now })
+                queue.isIdle = false
+                continue
+            }
+            queue.isOwed = false
+            queue.due = nil
+            condition.unlock()
+            let next = sink.flush(now: now, final: final)
+            condition.lock()
+            if final {
+                queue.isFinished = true
+                condition.broadcast()
+                break
+            }
+            if let next { queue.due = min(queue.due ?? next, next) }
         }
+        condition.unlock()
     }
 }

@@ -14,11 +14,14 @@ extension StateWriters {
         let file = HistoryFile(stateDirectory: stateDirectory)
         let loaded = file.load()
         if let problem = loaded.problem { logger.error("\(problem)") }
+        if let tornTail = loaded.tornTail { logger.warning("\(tornTail)") }
         let capacity = configuration.historyEntries ?? PathHistory.defaultCapacity
         let history = HistoryLog(history: PathHistory(capacity: capacity, entries: loaded.entries))
-        // A set-aside file is replaced at the first flush, with what was kept.
-        if loaded.problem != nil { history.markDirty() }
-        return StateWriters(history: history, historyFile: file, metrics: nil, logger: logger)
+        // A set-aside or cut-short file is replaced at the first flush, with what was kept; new entries are
+        // appended only to a file that ends with a whole line.
+        if loaded.problem != nil || loaded.tornTail != nil { history.markDirty() }
+        return StateWriters(
+            history: history, historyFile: file, entriesInFile: loaded.appendableEntries, metrics: nil, logger: logger)
     }
 
     /// Puts a configuration's `[history]` and `[metrics]` in force; `hub` is what the metrics file shows.

@@ -1,18 +1,20 @@
 import PathModel
 
 /// The metrics file node_exporter's textfile collector reads (`[metrics] textfile`): rewritten atomically when
-/// something it shows changed, at most once a second. Synchronous and free of timers: the runtime calls
-/// `writeIfDue(now:)` (after a path change, and again at the instant it returns), so a burst of changes costs one
-/// write a second and the last change is always written. What it shows is compared with what it last wrote, so
-/// an idle daemon never rewrites the file.
-final class MetricsTextfile {
-    /// The file; changed by a configuration reload.
-    var path: String
+/// something it shows changed, at most once a second. Synchronous and free of timers: the state writer's thread
+/// calls `writeIfDue(now:)` (after a path change, and again at the instant it returns), so a burst of changes
+/// costs one write a second and the last change is always written. What it shows is read and rendered there, off
+/// the event path, and compared with what it last wrote, so an idle daemon never rewrites the file.
+///
+/// `@unchecked Sendable`: made on the main loop (a reload), then used by the writer's thread alone.
+final class MetricsTextfile: @unchecked Sendable {
+    /// The file; a reload that names another makes a new `MetricsTextfile`.
+    let path: String
     private let renderer: MetricsRenderer
     private let counters: DaemonCounters
     /// The state the file shows: read when writing.
     /// nil while there is nothing true to show yet (before the first kernel snapshot).
-    private let state: () -> MetricsState?
+    private let state: @Sendable () -> MetricsState?
     private var lastWrite: ContinuousClock.Instant?
     private var written: (MetricsState, DaemonCounters.Snapshot)?
     /// The shortest time between two writes.
@@ -20,7 +22,7 @@ final class MetricsTextfile {
 
     init(
         path: String, version: String, startTimeSeconds: Double, counters: DaemonCounters,
-        state: @escaping () -> MetricsState?
+        state: @escaping @Sendable () -> MetricsState?
     ) {
         self.path = path
         self.renderer = MetricsRenderer(version: version, startTimeSeconds: startTimeSeconds)
@@ -29,14 +31,17 @@ final class MetricsTextfile {
     }
 
     /// Writes the file if it is behind (the state or a counter changed) and a second has passed since the last
-    /// write. Returns when to call again if a write is owed but not yet allowed; nil if nothing is owed.
+    /// write, or whatever the time with `force` (the daemon stops). Returns when to call again if a write is owed
+    /// but not yet allowed; nil if nothing is owed.
     @discardableResult
-    func writeIfDue(now: ContinuousClock.Instant) throws(AtomicFileError) -> ContinuousClock.Instant? {
+    func writeIfDue(now: ContinuousClock.Instant, force: Bool = false) throws(AtomicFileError)
+        -> ContinuousClock.Instant?
+    {
         let snapshot = counters.snapshot
         // A file claiming "no path" while pathmond starts would page someone: nothing is written until it knows.
         guard let current = state() else { return nil }
         if let written, written.0 == current, written.1 == snapshot { return nil }
-        if let lastWrite, now < lastWrite + Self.interval { return lastWrite + Self.interval }
+        if !force, let lastWrite, now < lastWrite + Self.interval { return lastWrite + Self.interval }
         let bytes = renderer.render(
             path: current.path, interfaces: current.interfaces, counters: snapshot,
             lastChangeSeconds: current.lastChangeSeconds)

@@ -1,0 +1,97 @@
+import PathModel
+import PathProtocol
+
+/// history.jsonl's bytes: a header line, then one entry per line, each line ending with a newline.
+extension HistoryFile {
+    /// What a file's bytes hold.
+    struct Decoded: Sendable {
+        var entries: [PathHistoryEntry] = []
+        /// A sentence per line that could not be used: the file is damaged.
+        var problems: [String] = []
+        /// The length of a last line without its newline that could not be read: an append cut short, not
+        /// damage. 0 when there is none.
+        var tornBytes = 0
+        /// Whether the bytes end with a newline, so that lines may be appended as they are.
+        var endsWithWholeLine = true
+    }
+
+    /// Entries from the file's bytes, with what could not be used.
+    static func decode(_ bytes: [UInt8]) -> Decoded {
+        let codec = VarlinkCodec()
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // What follows the last newline: nothing in a whole file, else a line an append did not finish.
+        var unfinished = lines.removeLast()
+        var decoded = Decoded(endsWithWholeLine: unfinished.isEmpty)
+        // The header is written only with the whole file, atomically: one without its newline is read as it is.
+        if lines.isEmpty {
+            // An empty file has no header to append after.
+            decoded.endsWithWholeLine = false
+            guard !unfinished.isEmpty else { return decoded }
+            lines = [unfinished]
+            unfinished = []
+        }
+        guard let header = try? codec.decode(Header.self, from: Array(lines[0])), header.format == Self.header.format
+        else {
+            decoded.problems = ["line 1 is not a pathmond history header"]
+            return decoded
+        }
+        guard header.version <= Self.header.version else {
+            decoded.problems = ["it has format version \(header.version), written by a newer pathmond"]
+            return decoded
+        }
+        for (offset, line) in lines.dropFirst().enumerated() {
+            do {
+                try decoded.add(line, number: offset + 2, codec: codec)
+            } catch {
+                decoded.problems.append("line \(offset + 2): \(error)")
+            }
+        }
+        if !unfinished.isEmpty {
+            // Kept if it reads whole (only its newline is missing), else dropped: either way not damage.
+            let before = decoded.problems.count
+            do {
+                try decoded.add(unfinished, number: lines.count + 1, codec: codec)
+            } catch {
+                decoded.tornBytes = unfinished.count
+            }
+            if decoded.problems.count > before {
+                decoded.problems.removeLast(decoded.problems.count - before)
+                decoded.tornBytes = unfinished.count
+            }
+        }
+        return decoded
+    }
+
+    /// The file's bytes for these entries.
+    static func encode(_ entries: [PathHistoryEntry]) -> [UInt8] {
+        let codec = VarlinkCodec()
+        var bytes = codec.encode(header)
+        bytes[bytes.count - 1] = UInt8(ascii: "\n")
+        bytes += encodeLines(entries)
+        return bytes
+    }
+
+    /// One line per entry, each ending with a newline: what `append` adds.
+    static func encodeLines(_ entries: [PathHistoryEntry]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * 450)
+        for entry in entries {
+            // Byte for byte what VarlinkCodec writes, without JSONEncoder's cost.
+            bytes += StreamedReplyWriter.historyEntry(WireHistoryEntry(entry))
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+}
+
+extension HistoryFile.Decoded {
+    /// Adds one entry line; a sequence that does not follow the previous one is a problem, said in words.
+    fileprivate mutating func add(_ line: ArraySlice<UInt8>, number: Int, codec: VarlinkCodec) throws {
+        let entry = try codec.decode(WireHistoryEntry.self, from: Array(line)).entry()
+        if let last = entries.last, entry.sequence <= last.sequence {
+            problems.append("line \(number): sequence \(entry.sequence) does not follow \(last.sequence)")
+            return
+        }
+        entries.append(entry)
+    }
+}
