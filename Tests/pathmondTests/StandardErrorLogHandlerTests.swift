@@ -1,11 +1,11 @@
 import Logging
 import Testing
 
+@testable import pathmond
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import pathmond
 
 /// journald reads a line's priority from its `<N>` prefix: the mapping and the one-line rule are what make
 /// `journalctl -p err -u pathmond` show pathmond's errors.
