@@ -52,15 +52,14 @@ struct DenialOfService: ParsableCommand {
         guard access(daemon.pathctlBinary, X_OK) == 0 else {
             throw ValidationError("no pathctl at \(daemon.pathctlBinary): build it or pass --pathctl.")
         }
-        let namespace = try BenchNamespace()
-        defer { namespace.delete() }
-        let directory = try makeWorkDirectory()
-        defer { _ = try? Child.run(["rm", "-rf", directory]) }
-        let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
-        defer { pathmond.stop() }
+        try BenchRun.with(daemon) { try measure(in: $0) }
+    }
+
+    private func measure(in bench: BenchRun) throws {
+        let pathmond = bench.pathmond
         let session = try ServiceSession(
-            namespace: namespace, pathmond: pathmond, pathctl: daemon.pathctlBinary,
-            changeInterval: changeIntervalMilliseconds, statusInterval: statusIntervalMilliseconds)
+            bench: bench, pathctl: daemon.pathctlBinary, changeInterval: changeIntervalMilliseconds,
+            statusInterval: statusIntervalMilliseconds)
 
         print("pathmond-bench dos: \(quietSeconds) s quiet, then \(seconds) s with nobody attacking")
         let quiet = try session.measure(seconds: quietSeconds)

@@ -20,7 +20,7 @@ final class ServiceSession {
         var statusMax: UInt64? { statusTimes.max() }
     }
 
-    private let namespace: NetworkNamespaceHandle
+    private let namespace: BenchNamespace
     private let pathmond: DaemonProcess
     private let pathctl: String
     private let changeInterval: UInt32
@@ -30,22 +30,15 @@ final class ServiceSession {
     private let subscriber: SubscriberSet
     private var removed = false
 
-    typealias NetworkNamespaceHandle = BenchNamespace
-
-    init(
-        namespace: BenchNamespace, pathmond: DaemonProcess, pathctl: String, changeInterval: UInt32,
-        statusInterval: UInt32
-    ) throws(BenchError) {
-        self.namespace = namespace
-        self.pathmond = pathmond
+    init(bench: BenchRun, pathctl: String, changeInterval: UInt32, statusInterval: UInt32) throws(BenchError) {
+        namespace = bench.namespace
+        pathmond = bench.pathmond
         self.pathctl = pathctl
         self.changeInterval = changeInterval
         self.statusInterval = statusInterval
-        writer = try namespace.entered { () throws(BenchError) in try RequestWriter() }
+        writer = try bench.requestWriter()
         raw = try RawStamp(in: namespace)
-        subscriber = try SubscriberSet(
-            socketPath: pathmond.socketPath,
-            requests: [#"{"method":"io.pathmond.WatchPath","parameters":{},"more":true}"#])
+        subscriber = try SubscriberSet(socketPath: pathmond.socketPath, requests: [VarlinkSocket.watchPathCall])
     }
 
     deinit {

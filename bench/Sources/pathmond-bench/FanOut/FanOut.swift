@@ -48,14 +48,12 @@ struct FanOut: ParsableCommand {
         guard limit > subscribers + 64 else {
             throw ValidationError("the open-file limit (\(limit)) is too low for \(subscribers) subscribers.")
         }
-        let namespace = try BenchNamespace()
-        defer { namespace.delete() }
-        let directory = try makeWorkDirectory()
-        defer { _ = try? Child.run(["rm", "-rf", directory]) }
-        let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
-        defer { pathmond.stop() }
-        let writer = try namespace.entered { () throws(BenchError) in try RequestWriter() }
-        let raw = try RawStamp(in: namespace)
+        try BenchRun.with(daemon) { try measure(in: $0) }
+    }
+
+    private func measure(in bench: BenchRun) throws {
+        let writer = try bench.requestWriter()
+        let raw = try RawStamp(in: bench.namespace)
 
         print(
             "pathmond-bench fan-out: \(subscribers) subscribers per kind, \(count) route changes each, "
@@ -66,8 +64,7 @@ struct FanOut: ParsableCommand {
                 timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000,
                 pauseMicroseconds: pauseMilliseconds * 1000,
                 getPathIntervalMicroseconds: getPathIntervalMicroseconds)
-            let result = try run.measure(
-                socketPath: pathmond.socketPath, writer: writer, raw: raw, namespace: namespace)
+            let result = try run.measure(in: bench, writer: writer, raw: raw)
             print("")
             print(result.table().render())
         }

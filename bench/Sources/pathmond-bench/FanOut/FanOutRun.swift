@@ -58,7 +58,7 @@ struct FanOutRun {
     func request(_ index: Int) -> String {
         switch kind {
         case .path:
-            return #"{"method":"io.pathmond.WatchPath","parameters":{},"more":true}"#
+            return VarlinkSocket.watchPathCall
         case .flow:
             let remote = "10.200.\(index / 250).\(index % 250 + 1)"
             return #"{"method":"io.pathmond.WatchFlow","parameters":{"flow":{"interface":"veth0","#
@@ -74,9 +74,8 @@ struct FanOutRun {
         }
     }
 
-    func measure(
-        socketPath: String, writer: RequestWriter, raw: RawStamp, namespace: BenchNamespace
-    ) throws(BenchError) -> Result {
+    func measure(in bench: BenchRun, writer: RequestWriter, raw: RawStamp) throws(BenchError) -> Result {
+        let socketPath = bench.pathmond.socketPath
         let set = try SubscriberSet(socketPath: socketPath, requests: (0..<subscribers).map(request))
         defer { set.stop() }
         let timer = GetPathTimer(socketPath: socketPath, intervalMicroseconds: getPathIntervalMicroseconds)
@@ -87,7 +86,7 @@ struct FanOutRun {
             usleep(pauseMicroseconds)
             // Anything that arrived since the last change was not asked for.
             let leftovers = set.drain().reduce(0) { $0 + $1.count }
-            let request = KernelRequest.defaultRoute(add: !removes, index: namespace.interfaceIndex)
+            let request = KernelRequest.defaultRoute(add: !removes, index: bench.namespace.interfaceIndex)
             let message = writer.prepare(request)
             set.arm()
             timer.setFanOut(true)

@@ -29,7 +29,7 @@ final class GetPathTimer: Sendable {
             while !state.withLock({ $0.isStopped }) {
                 let isFanOut = state.withLock { $0.isFanOut }
                 let start = monotonicNanoseconds()
-                guard (try? socket.call(#"{"method":"io.pathmond.GetPath","parameters":{}}"#)) != nil else {
+                guard (try? socket.call(VarlinkSocket.getPathCall)) != nil else {
                     state.withLock { $0.failure = "a GetPath went unanswered for 10 s" }
                     return
                 }

@@ -71,8 +71,7 @@ final class DaemonProcess {
                 throw .setup("pathmond exited before serving; its log:\n\(tail(20))")
             }
             if let connection = try? VarlinkSocket(path: socketPath),
-                (try? connection.call(#"{"method":"io.pathmond.GetPath","parameters":{}}"#, timeoutMilliseconds: 2000))
-                    != nil
+                (try? connection.call(VarlinkSocket.getPathCall, timeoutMilliseconds: 2000)) != nil
             {
                 return
             }

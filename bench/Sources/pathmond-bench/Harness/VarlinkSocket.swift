@@ -8,6 +8,10 @@ final class VarlinkSocket {
     let fd: Int32
     private var pending: [UInt8] = []
 
+    /// The calls several benches make alike.
+    static let getPathCall = #"{"method":"io.pathmond.GetPath","parameters":{}}"#
+    static let watchPathCall = #"{"method":"io.pathmond.WatchPath","parameters":{},"more":true}"#
+
     /// Connects to `path`; `sendTimeoutMilliseconds` bounds a connect to a listener whose accept queue is full.
     init(path: String, sendTimeoutMilliseconds: Int = 5000) throws(BenchError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

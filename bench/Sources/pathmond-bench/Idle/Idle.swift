@@ -31,13 +31,12 @@ struct Idle: ParsableCommand {
     }
 
     func run() throws {
-        let namespace = try BenchNamespace()
-        defer { namespace.delete() }
-        let directory = try makeWorkDirectory()
-        defer { _ = try? Child.run(["rm", "-rf", directory]) }
-        let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
-        defer { pathmond.stop() }
-        let monitor = try Child(namespace.exec + ["ip", "monitor", "route"], output: .null)
+        try BenchRun.with(daemon) { try measure(in: $0) }
+    }
+
+    private func measure(in bench: BenchRun) throws {
+        let pathmond = bench.pathmond
+        let monitor = try Child(bench.namespace.exec + ["ip", "monitor", "route"], output: .null)
         defer { monitor.stop() }
         sleep(UInt32(settleSeconds))
 

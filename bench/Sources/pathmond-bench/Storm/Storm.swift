@@ -42,12 +42,12 @@ struct Storm: ParsableCommand {
     }
 
     func run() throws {
-        let namespace = try BenchNamespace()
-        defer { namespace.delete() }
-        let directory = try makeWorkDirectory()
-        defer { _ = try? Child.run(["rm", "-rf", directory]) }
-        let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
-        defer { pathmond.stop() }
+        try BenchRun.with(daemon) { try measure(in: $0) }
+    }
+
+    private func measure(in bench: BenchRun) throws {
+        let namespace = bench.namespace
+        let pathmond = bench.pathmond
         // To /dev/null: the cheapest output, so the reference is not inflated by a reader. Its socket's drop count
         // (below) says whether it heard every event.
         let monitor = try Child(namespace.exec + ["ip", "monitor", "route"], output: .null)
@@ -72,8 +72,7 @@ struct Storm: ParsableCommand {
         print(
             "pathmond-bench storm: \(events) single route events per kind (\(gapMicroseconds) µs apart), then "
                 + "\(routes) routes added and deleted")
-        let single = try measureSingleEvents(
-            storm: storm, probe: probe, namespace: namespace, socketPath: pathmond.socketPath)
+        let single = try measureSingleEvents(storm: storm, probe: probe, bench: bench)
 
         storm.chunk = chunk
         storm.rate = rate
@@ -122,7 +121,7 @@ struct Storm: ParsableCommand {
     /// Single events, each alone: a /32 route that changes no path, then the default route, whose every change
     /// flips the path for one WatchPath subscriber.
     private func measureSingleEvents(
-        storm: RouteStorm, probe: StormProbe, namespace: BenchNamespace, socketPath: String
+        storm: RouteStorm, probe: StormProbe, bench: BenchRun
     ) throws(BenchError) -> FigureTable {
         var table = FigureTable(
             title: "CPU per route event, each alone (\(events) per kind)", referenceName: "raw listener")
@@ -137,13 +136,13 @@ struct Storm: ParsableCommand {
         var after = try probe.snapshots()
         addPerEvent(&table, "/32 route added or deleted (no path change)", before, after, probe.pids, count)
 
-        let writer = try namespace.entered { () throws(BenchError) in try RequestWriter() }
-        let subscriber = try VarlinkSocket(path: socketPath)
-        _ = try subscriber.call(#"{"method":"io.pathmond.WatchPath","parameters":{},"more":true}"#)
+        let writer = try bench.requestWriter()
+        let subscriber = try VarlinkSocket(path: bench.pathmond.socketPath)
+        _ = try subscriber.call(VarlinkSocket.watchPathCall)
         before = try probe.snapshots()
         var missed = 0
         for index in 0..<count {
-            try writer.perform(.defaultRoute(add: index % 2 == 1, index: namespace.interfaceIndex))
+            try writer.perform(.defaultRoute(add: index % 2 == 1, index: bench.namespace.interfaceIndex))
             if subscriber.receive(timeoutMilliseconds: 2000) == nil { missed += 1 }
             usleep(gapMicroseconds)
         }
