@@ -185,7 +185,11 @@ public final class KernelWatcher: @unchecked Sendable {
             let result = calls.receiveNotifications(notifications)
             let received = notifications.sink.take()
             if result > 0 {
-                events.append(contentsOf: received)
+                // The kernel sends each rule in a datagram of its own: a storm of rules is one cause, not one
+                // event per rule.
+                for event in received where !(event == .rulesChanged && events.last == .rulesChanged) {
+                    events.append(event)
+                }
                 continue
             }
             if result == 0 || result == -NLE_AGAIN { break }
@@ -199,8 +203,8 @@ public final class KernelWatcher: @unchecked Sendable {
         events = deviceFacts.enrich(events)
         events = tunnelPeers.enrich(events)
         let routingChange = notifications.sink.takeRoutingChange()
-        if !routingChange.isEmpty {
-            // WireGuard announces no endpoint change: ask again whenever routing may have moved.
+        if tunnelPeers.mayMove(routingChange) {
+            // WireGuard announces no endpoint change: ask again whenever routing to its peers may have moved.
             let asked = events.compactMap { event -> Int32? in
                 if case .linkChanged(let link) = event { return link.index }
                 return nil

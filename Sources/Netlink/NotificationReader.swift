@@ -59,7 +59,8 @@ final class NotificationReader {
         var offset = 0
         var count: Int32 = 0
         while datagram.count - offset >= headerSize {
-            let header = (datagram.baseAddress! + offset).assumingMemoryBound(to: nlmsghdr.self)
+            // The kernel wrote a header here (4-byte aligned, checked to fit): bind the bytes to it.
+            let header = (datagram.baseAddress! + offset).bindMemory(to: nlmsghdr.self, capacity: 1)
             let length = Int(header.pointee.nlmsg_len)
             guard length >= headerSize, length <= datagram.count - offset else { return -NLE_MSG_TRUNC }
             if header.pointee.nlmsg_type >= UInt16(NLMSG_MIN_TYPE) {

@@ -72,7 +72,8 @@ final class RouteLookupSocket {
     private func readReplies(into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery]) {
         while !waiting.isEmpty {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received < 0 && errno == EINTR { continue }
+            // ENOBUFS: some replies were dropped, the ones queued before it are still there to read.
+            if received < 0 && (errno == EINTR || errno == ENOBUFS) { continue }
             guard received > 0 else { return }
             // One reply per datagram; one that is not for this batch (a late reply) is skipped.
             let bytes = Array(buffer[..<received])
@@ -112,7 +113,7 @@ final class RouteLookupSocket {
         // Replies to earlier requests that timed out may still arrive first: skip them by sequence number.
         for _ in 0..<8 {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received < 0 && errno == EINTR { continue }
+            if received < 0 && (errno == EINTR || errno == ENOBUFS) { continue }
             guard received > 0 else { return nil }
             if let answer = read(Array(buffer[..<received]), sequence) { return answer }
         }

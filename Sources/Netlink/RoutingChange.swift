@@ -15,6 +15,20 @@ struct RoutingChange {
 
     var isEmpty: Bool { !isEverything && prefixes.isEmpty }
 
+    init() {}
+
+    /// A change of one route's prefix (for tests and callers that know it already).
+    init(prefix: [UInt8], length: Int) {
+        prefixes = [(prefix, length)]
+    }
+
+    /// A change that may alter any decision.
+    static var everything: RoutingChange {
+        var change = RoutingChange()
+        change.everything()
+        return change
+    }
+
     /// Notes one rtnetlink message: RTM_NEW/DELROUTE by its destination prefix; links, addresses, rules and
     /// nexthops as able to change anything; other messages (neighbours) not at all.
     mutating func note(_ header: UnsafeMutablePointer<nlmsghdr>) {

@@ -60,13 +60,23 @@ struct TunnelPeerCache {
         guard let source, !links.isEmpty else { return [] }
         var changed: [KernelEvent] = []
         for (index, link) in links.sorted(by: { $0.key < $1.key }) where !asked.contains(index) {
-            let endpoints = source.endpoints(ofLinkAt: index)
-            guard endpoints != link.tunnel else { continue }
+            // No answer (a timeout, the module gone) says nothing about the peers: keep what was known, or the
+            // carrier would flap with every failed look-up.
+            guard let endpoints = source.endpoints(ofLinkAt: index), endpoints != link.tunnel else { continue }
             var updated = link
             updated.tunnel = endpoints
             links[index] = updated
             changed.append(.linkChanged(updated))
         }
         return changed
+    }
+
+    /// Whether `change` may have moved the route to a known peer endpoint, or anything at all (a link, address,
+    /// rule or nexthop): only then is it worth a look-up per WireGuard link, so a storm of unrelated host routes
+    /// asks nothing. Peers added to a link without peers are seen at the next such change.
+    func mayMove(_ change: RoutingChange) -> Bool {
+        guard source != nil, !links.isEmpty else { return false }
+        if change.isEverything { return true }
+        return links.values.contains { $0.tunnel?.remotes.contains(where: change.affects) ?? false }
     }
 }

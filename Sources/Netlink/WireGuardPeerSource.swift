@@ -57,13 +57,26 @@ final class WireGuardPeerSource: TunnelPeerSource {
             nla_put_u32(message, Int32(WireGuardMessage.DeviceAttribute.interfaceIndex), UInt32(bitPattern: index)) == 0
         else { return nil }
         inbox.messages = []
+        discardStaleReplies()
         guard nl_send_auto(handle, message) >= 0 else { return nil }
         let received = nl_recvmsgs_report(handle, callbacks)
         defer { inbox.messages = [] }
         guard received >= 0, let device = WireGuardMessage.device(in: inbox.messages),
-            device.interfaceIndex == nil || device.interfaceIndex == index
+            device.interfaceIndex == index
         else { return nil }
         return TunnelEndpoints(remotes: device.endpoints, mark: device.fwmark == 0 ? nil : device.fwmark)
+    }
+
+    /// The rest of an answer that timed out would otherwise be read as the next request's: empty the socket first.
+    private func discardStaleReplies() {
+        let descriptor = nl_socket_get_fd(handle)
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<64 {
+            let received = scratch.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if received <= 0 && errno != EINTR { return }
+        }
     }
 
     /// The family id, looking it up if it is not known and this link has not been tried without it.

@@ -72,8 +72,9 @@ final class NetworkHintsService {
             }
             leaseDirectories = watcher
         } catch {
-            // Without inotify, leases are read on every change of the kernel's state instead.
-            logger.warning("cannot watch the DHCP lease directories (\(error)); reading them on every change")
+            // Without inotify, leases are read again whenever links or addresses change instead.
+            logger.warning(
+                "cannot watch the DHCP lease directories (\(error)); reading them whenever links or addresses change")
         }
         cellular = FallbackCellularIdentitySource(usesSystemBus ? [modemManager, sysfsModems] : [sysfsModems])
         kernelChanged()

@@ -51,3 +51,44 @@ import Testing
         #expect(types == [UInt16(RTM_NEWROUTE)])
     }
 }
+
+/// Any local process may send a datagram to the watcher's netlink port; only the kernel's count. Two real sockets
+/// in a namespace of the test's own: one forges a link notification to the other's port, then the kernel sends a
+/// real one.
+@Suite struct NotificationReaderSenderTests {
+    @Test func datagramsFromOtherProcessesAreIgnoredAndTheKernelsRead() throws {
+        let namespace = try TestNamespace()
+        defer { namespace.remove() }
+        let (receiver, forger) = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
+            (try NetlinkSocket(role: .notifications(receiveBufferSize: 1 << 20)), try NetlinkSocket(role: .requests))
+        }
+        var port = sockaddr_nl()
+        var length = socklen_t(MemoryLayout<sockaddr_nl>.size)
+        _ = withUnsafeMutablePointer(to: &port) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(receiver.fileDescriptor, $0, &length) }
+        }
+        // A forged RTM_NEWLINK: a bare header and ifinfomsg, as a kernel notification would start.
+        var forged = [UInt8](repeating: 0, count: 32)
+        withUnsafeBytes(of: UInt32(32).littleEndian) { forged.replaceSubrange(0..<4, with: $0) }
+        withUnsafeBytes(of: UInt16(RTM_NEWLINK).littleEndian) { forged.replaceSubrange(4..<6, with: $0) }
+        let sent = forged.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &port) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(forger.fileDescriptor, bytes.baseAddress, bytes.count, 0, $0, length)
+                }
+            }
+        }
+        #expect(sent == 32)
+        let reader = NotificationReader()
+        var handed = 0
+        #expect(reader.read(from: receiver.fileDescriptor) { _ in handed += 1 } == 1, "the datagram was read")
+        #expect(handed == 0, "but none of it handed on")
+        // The kernel's own notification for a real change is handed on.
+        try namespace.ip("link", "set", "va", "down")
+        var types: [UInt16] = []
+        for _ in 0..<8 where types.isEmpty {
+            _ = reader.read(from: receiver.fileDescriptor) { types.append($0.pointee.nlmsg_type) }
+        }
+        #expect(types.contains(UInt16(RTM_NEWLINK)))
+    }
+}

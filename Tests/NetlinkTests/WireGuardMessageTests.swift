@@ -154,6 +154,35 @@ enum WireGuardBytes {
         #expect(cache.refresh(except: []).isEmpty)
     }
 
+    /// A look-up that fails says nothing about the peers: the endpoints last known stay, so the carrier does not
+    /// flap with every timeout.
+    @Test func aFailedLookUpKeepsTheKnownEndpoints() {
+        let peers = Peers()
+        peers.answers[5] = first
+        var cache = TunnelPeerCache(source: peers)
+        _ = cache.enrich([.linkChanged(wg)])
+        peers.answers[5] = nil
+        #expect(cache.refresh(except: []).isEmpty)
+        peers.answers[5] = first
+        #expect(cache.refresh(except: []).isEmpty, "nothing moved, nothing was lost")
+        peers.answers[5] = TunnelEndpoints(remotes: [], mark: 51820)
+        #expect(cache.refresh(except: []).count == 1, "peers removed is news")
+    }
+
+    /// Only a change that may move the route to a peer (or anything: links, addresses, rules, nexthops) is worth a
+    /// look-up per WireGuard link; a host route elsewhere is not.
+    @Test func onlyChangesThatMayMoveAPeersRouteAskAgain() {
+        let peers = Peers()
+        peers.answers[5] = first
+        var cache = TunnelPeerCache(source: peers)
+        #expect(!cache.mayMove(RoutingChange.everything), "no WireGuard link yet")
+        _ = cache.enrich([.linkChanged(wg)])
+        #expect(cache.mayMove(RoutingChange.everything))
+        #expect(cache.mayMove(RoutingChange(prefix: WireGuardBytes.v4, length: 32)))
+        #expect(!cache.mayMove(RoutingChange(prefix: [10, 9, 9, 9], length: 32)))
+        #expect(!cache.mayMove(RoutingChange()))
+    }
+
     @Test func withoutASourceLinksPassThrough() {
         var cache = TunnelPeerCache(source: nil)
         #expect(cache.enrich([.linkChanged(wg)]) == [.linkChanged(wg)])

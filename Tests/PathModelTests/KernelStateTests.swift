@@ -132,3 +132,20 @@ import Testing
         #expect(state.links[2]?.name == "renamed")
     }
 }
+
+/// Hints derived from interfaces (leases, SIMs, NetworkManager's devices) are refreshed only after events that
+/// may change the interfaces themselves; a route storm must not refresh them, a link or address must.
+@Test func onlyLinkAndAddressEventsChangeInterfaces() {
+    let link = Link(index: 2, name: "eth0", flags: [.up, .running], linkKind: "veth")
+    let address = InterfaceAddress(interfaceIndex: 2, address: IPAddress("192.0.2.2")!, prefixLength: 24)
+    let route = DefaultRoute(family: .ipv4, interfaceIndex: 2, gateway: nil)
+    #expect(KernelEvent.linkChanged(link).changesInterfaces)
+    #expect(KernelEvent.linkRemoved(index: 2).changesInterfaces)
+    #expect(KernelEvent.addressAdded(address).changesInterfaces)
+    #expect(KernelEvent.addressRemoved(address).changesInterfaces)
+    #expect(KernelEvent.snapshot(KernelSnapshot()).changesInterfaces)
+    #expect(!KernelEvent.routeAdded(route, replacing: false).changesInterfaces)
+    #expect(!KernelEvent.routeRemoved(route).changesInterfaces)
+    #expect(!KernelEvent.rulesChanged.changesInterfaces)
+    #expect(!KernelEvent.routeDecisions([:]).changesInterfaces)
+}

@@ -79,6 +79,7 @@ final class StateWriterService: @unchecked Sendable {
     /// The writer thread: waits for something owed and due, writes it outside the lock, and after the final
     /// flush ends.
     private func run() {
+        var hasTrimmed = false
         // Named on itself, which Foundation passes to the kernel: `ps -L` and `top -H` show it.
         Thread.current.name = "pathmond-state"
         condition.lock()
@@ -97,6 +98,12 @@ final class StateWriterService: @unchecked Sendable {
             queue.due = nil
             condition.unlock()
             let next = sink.flush(now: now, final: final)
+            if !hasTrimmed {
+                // The thread starts after the start-up trim, and its first write brings in code (file writing,
+                // encoding, metrics) that later writes use a page at a time: drop it once more.
+                hasTrimmed = true
+                ResidentCode.trim()
+            }
             condition.lock()
             if final {
                 queue.isFinished = true

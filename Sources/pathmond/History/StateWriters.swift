@@ -90,10 +90,13 @@ final class StateWriters: StateSink, @unchecked Sendable {
             }
             succeeded(historyFile.path)
         } catch {
-            // What the file holds is unknown now: the next write (at the next change, or on stop) is a whole one.
+            // What the file holds is unknown now: the next write is a whole one, tried again a second later (a
+            // full disk is logged once, not once a second), so an idle daemon does not hold the entries only in
+            // memory until the next change.
             entriesInFile = nil
             history.markDirty()
             failed(historyFile.path, "cannot write the path history: \(error)")
+            return now + Self.interval
         }
         return nil
     }
