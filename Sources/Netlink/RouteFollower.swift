@@ -9,7 +9,7 @@ import PathModel
 ///
 /// Not thread-safe: called only on the watcher's loop thread, like the rest of the watcher.
 final class RouteFollower {
-    private let lookup: RouteLookupSocket?
+    private let lookup: (any RouteLookup)?
     /// The kernel as the batches describe it: tunnels for their queries, gateways and their neighbours.
     private var state = KernelState()
     /// Queries for flows, set by the daemon as clients come and go.
@@ -19,7 +19,7 @@ final class RouteFollower {
     /// Gateways the kernel was asked to resolve, until they are resolved or no route uses them.
     private var resolving: Set<GatewayKey> = []
 
-    init(lookup: RouteLookupSocket?) {
+    init(lookup: (any RouteLookup)?) {
         self.lookup = lookup
     }
 
@@ -126,3 +126,15 @@ final class RouteFollower {
         return found
     }
 }
+
+/// What the follower asks of the kernel: `RouteLookupSocket`, or a stand-in that counts the questions in tests.
+protocol RouteLookup: AnyObject {
+    /// The kernel's decisions for these queries; one without an answer is missing.
+    func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision]
+    /// The gateway's neighbour entry if the kernel has resolved it.
+    func neighbour(_ gateway: GatewayKey) -> Neighbour?
+    /// Asks the kernel to resolve the gateway.
+    func resolve(_ gateway: GatewayKey)
+}
+
+extension RouteLookupSocket: RouteLookup {}
