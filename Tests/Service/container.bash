@@ -77,10 +77,20 @@ container_boot() { # container_boot ROOT NS CONSOLE_LOG
     systemd-nspawn -D "$1" -b --network-namespace-path="/run/netns/$2" --register=no --keep-unit \
         --console=pipe -M "pmst$$" >"$3" 2>&1 &
     container_nspawn=$!
-    local deadline=$((SECONDS + 30))
+    # Generous: a loaded 2-core CI machine once needed more than 30 s. Why a boot failed goes to the console log,
+    # which the caller prints.
+    local deadline=$((SECONDS + 90))
     while [ -z "$container_init" ]; do
         container_init=$(container_find_init)
-        [ $SECONDS -lt $deadline ] && kill -0 "$container_nspawn" 2>/dev/null || return 1
+        if ! kill -0 "$container_nspawn" 2>/dev/null; then
+            wait "$container_nspawn"
+            echo "container_boot: systemd-nspawn exited ($?) before the container's systemd started" >>"$3"
+            return 1
+        fi
+        if [ $SECONDS -ge $deadline ]; then
+            echo "container_boot: no systemd as the container's PID 1 after 90 s" >>"$3"
+            return 1
+        fi
         [ -n "$container_init" ] || sleep 0.1
     done
     # Until systemd has opened its private bus socket, systemctl cannot even ask: retry that, then wait on the answer.
@@ -89,8 +99,18 @@ container_boot() { # container_boot ROOT NS CONSOLE_LOG
         state=$(inside timeout 60 systemctl is-system-running --wait 2>/dev/null)
         case $state in
             running | degraded) return 0 ;;
-            "") [ $SECONDS -lt $deadline ] && kill -0 "$container_nspawn" 2>/dev/null || return 1; sleep 0.1 ;;
-            *) return 1 ;;
+            "")
+                if [ $SECONDS -ge $deadline ] || ! kill -0 "$container_nspawn" 2>/dev/null; then
+                    echo "container_boot: systemctl is-system-running never answered" >>"$3"
+                    return 1
+                fi
+                sleep 0.1
+                ;;
+            *)
+                echo "container_boot: systemd reports '$state'" >>"$3"
+                inside systemctl --failed --no-legend >>"$3" 2>&1
+                return 1
+                ;;
         esac
     done
 }
