@@ -93,15 +93,16 @@ container_boot() { # container_boot ROOT NS CONSOLE_LOG
         fi
         [ -n "$container_init" ] || sleep 0.1
     done
-    # Until systemd has opened its private bus socket, systemctl cannot even ask: retry that, then wait on the answer.
+    # Until systemd has opened its private bus socket, systemctl cannot even ask: it then prints nothing, or (systemd
+    # 252) "offline" with "Failed to connect to bus" (CI saw that once). Retry both, then wait on the answer.
     local state
     while :; do
         state=$(inside timeout 60 systemctl is-system-running --wait 2>/dev/null)
         case $state in
             running | degraded) return 0 ;;
-            "")
+            "" | offline)
                 if [ $SECONDS -ge $deadline ] || ! kill -0 "$container_nspawn" 2>/dev/null; then
-                    echo "container_boot: systemctl is-system-running never answered" >>"$3"
+                    echo "container_boot: systemctl is-system-running never answered (last: '$state')" >>"$3"
                     return 1
                 fi
                 sleep 0.1
