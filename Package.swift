@@ -19,7 +19,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -71,9 +70,8 @@ let package = Package(
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -117,9 +115,8 @@ let package = Package(
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol", "FuzzSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                "pathmond", "PathModel", "PathProtocol", "FuzzSupport", "SDEvent",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict),
         .testTarget(

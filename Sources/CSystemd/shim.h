@@ -10,3 +10,11 @@
 
 // prctl is variadic, which Swift cannot call.
 static inline int pathmond_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+// For the daemon's listener: accept4 takes a client non-blocking and close-on-exec in one call, but glibc declares
+// it only under _GNU_SOURCE, which the Glibc module does not define.
+#include <sys/socket.h>
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+static inline int pathmond_accept_client(int listener) {
+    return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

@@ -18,23 +18,15 @@ final class VarlinkSocket: Sendable {
     static let connectTimeout = Duration.seconds(5)
 
     init(path: String) throws(PathmondClientError) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             throw .system(operation: "connect to \(path)", errno: ENAMETOOLONG)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
         // A Unix socket's connect waits for room in the listener's queue for at most the send timeout.
         var limit = timeval(Self.connectTimeout)
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.withSocketAddress { connect(descriptor, $0, $1) }
         guard result == 0 else {
             let code = errno
             close(descriptor)

@@ -2,6 +2,10 @@
 /// error, so a peer that never sends NUL cannot make us buffer without bound.
 public struct NULFramer: Sendable {
     private var buffer: [UInt8] = []
+    /// Where the next message starts: a read that brings in a thousand pipelined calls is cut without moving the
+    /// rest of the buffer once per call.
+    private var start = 0
+    /// How far past `start` is known to hold no NUL, so a message trickling in is scanned once.
     private var scanned = 0
     private let maximumSize: Int
 
@@ -11,25 +15,35 @@ public struct NULFramer: Sendable {
 
     /// Adds received bytes.
     public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeSubrange(..<start)
+            scanned -= start
+            start = 0
+        }
         buffer.append(contentsOf: bytes)
     }
 
     /// The next complete message without its NUL, or nil until more bytes arrive.
     public mutating func nextMessage() throws(FramingError) -> [UInt8]? {
-        guard let end = buffer[scanned...].firstIndex(of: 0) else {
+        guard let end = buffer[max(start, scanned)...].firstIndex(of: 0) else {
             scanned = buffer.count
-            if buffer.count > maximumSize { throw .messageTooLarge(limit: maximumSize) }
+            if buffer.count - start > maximumSize { throw .messageTooLarge(limit: maximumSize) }
             return nil
         }
-        guard end <= maximumSize else { throw .messageTooLarge(limit: maximumSize) }
-        let message = Array(buffer[..<end])
-        buffer.removeSubrange(...end)
-        scanned = 0
+        guard end - start <= maximumSize else { throw .messageTooLarge(limit: maximumSize) }
+        let message = Array(buffer[start..<end])
+        start = end + 1
+        scanned = start
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+            scanned = 0
+        }
         return message
     }
 
     /// Bytes received that do not yet end a message.
-    public var pendingByteCount: Int { buffer.count }
+    public var pendingByteCount: Int { buffer.count - start }
 }
 
 /// A stream that breaks the framing rules.

@@ -90,7 +90,7 @@ public final class SDEventLoop: @unchecked Sendable {
     public func watchReadable(_ descriptor: Int32, _ handler: @escaping () -> Void) throws(SDEventError)
         -> SDEventSource
     {
-        let box = SDEventSource.Box(handler)
+        let box = SDEventSource.Box { _ in handler() }
         var source: OpaquePointer?
         try SDEventError.check(
             sd_event_add_io(event, &source, descriptor, UInt32(EPOLLIN.rawValue), ioCallback, box.pointer))
@@ -99,7 +99,7 @@ public final class SDEventLoop: @unchecked Sendable {
 
     /// Calls `handler` once, on the loop, after `delay` (CLOCK_MONOTONIC). Dropping the source cancels it.
     public func schedule(after delay: Duration, _ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
-        let box = SDEventSource.Box(handler)
+        let box = SDEventSource.Box { _ in handler() }
         var source: OpaquePointer?
         let (seconds, attoseconds) = delay.components
         let microseconds = UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000)
@@ -113,7 +113,7 @@ public final class SDEventLoop: @unchecked Sendable {
     /// Calls `handler` on the loop for each delivery of `signal`, through signalfd. The signal must already be
     /// blocked in every thread (block it before starting any: see `blockSignals`).
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
-        let box = SDEventSource.Box(handler)
+        let box = SDEventSource.Box { _ in handler() }
         var source: OpaquePointer?
         try SDEventError.check(sd_event_add_signal(event, &source, signal, signalCallback, box.pointer))
         return SDEventSource(source!, box: box)
@@ -135,12 +135,13 @@ public final class SDEventLoop: @unchecked Sendable {
 /// A registered source; removed from the loop when released or cancelled. Use on the loop's thread only.
 public final class SDEventSource {
     final class Box {
-        let handler: () -> Void
-        init(_ handler: @escaping () -> Void) { self.handler = handler }
+        /// Called with epoll's event bits for an I/O source, 0 for any other.
+        let handler: (UInt32) -> Void
+        init(_ handler: @escaping (UInt32) -> Void) { self.handler = handler }
         var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
     }
 
-    private var source: OpaquePointer?
+    private(set) var source: OpaquePointer?
     /// sd-event holds only a raw pointer to the box; the source keeps it alive.
     private let box: Box
 
@@ -165,13 +166,16 @@ public final class SDEventSource {
     }
 }
 
-private func call(_ userdata: UnsafeMutableRawPointer?) -> Int32 {
+func call(_ userdata: UnsafeMutableRawPointer?, events: UInt32 = 0) -> Int32 {
     guard let userdata else { return 0 }
-    Unmanaged<SDEventSource.Box>.fromOpaque(userdata).takeUnretainedValue().handler()
+    // A handler may drop its own source (a client's connection closing in its read handler): the box, and the
+    // closure in it, must outlive the call.
+    let box = Unmanaged<SDEventSource.Box>.fromOpaque(userdata).takeUnretainedValue()
+    withExtendedLifetime(box) { box.handler(events) }
     return 0
 }
 
-private let ioCallback: sd_event_io_handler_t = { _, _, _, userdata in call(userdata) }
+let ioCallback: sd_event_io_handler_t = { _, _, events, userdata in call(userdata, events: events) }
 private let timeCallback: sd_event_time_handler_t = { _, _, userdata in call(userdata) }
 private let signalCallback: sd_event_signal_handler_t = { _, _, userdata in call(userdata) }
 

@@ -1,11 +1,14 @@
 import ArgumentParser
 import Logging
-import NIOPosix
 import Netlink
 import NetworkHints
 import PathModel
 import PolicyStore
 import SDEvent
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -73,6 +76,8 @@ struct PathmondCommand: ParsableCommand {
         // Before any thread exists, so that every thread inherits the mask: these signals arrive only through the
         // main loop's signalfd (a SIGHUP sent while the daemon starts waits there instead of killing it).
         SDEventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
+        // A client that hangs up while a reply is written must cost an EPIPE, not the daemon.
+        signal(SIGPIPE, SIG_IGN)
         bootstrapLogging()
         let logger = Logger(label: "pathmond")
         let loader = ConfigurationLoader(explicitPath: config)
@@ -109,9 +114,10 @@ struct PathmondCommand: ParsableCommand {
         let writers = StateWriters.load(
             configuration: configuration, stateDirectory: stateDir, counters: counters, logger: logger)
         let stateWriter = StateWriterService(writers: writers, logger: logger)
+        let fanOut = try FanOut(loop: loop)
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger, fanOut: FanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },
+            logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },
             history: writers.history, counters: counters, afterUpdate: { stateWriter.changed() })
         writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
         let policyController = PolicyController(
@@ -122,12 +128,10 @@ struct PathmondCommand: ParsableCommand {
         let limit = ConnectionLimit(
             maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients),
             maximumPerUser: maxClientsPerUser, logger: logger)
-        // One event loop serves every client: a change is written to all of them in one turn of it.
-        let clients = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let server = VarlinkServer(
             socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
             connectionLimit: limit, interestLimit: InterestLimit(maximumPerUser: maxWatchesPerUser, logger: logger),
-            group: clients, logger: logger)
+            loop: loop, logger: logger)
         let reload = ReloadService(
             loader: loader,
             apply: { configuration in
@@ -175,7 +179,6 @@ struct PathmondCommand: ParsableCommand {
         wifi.stop()
         resolver.stop()
         hints.stop()
-        try? clients.syncShutdownGracefully()
         stateWriter.stop()
         if let failure { throw failure }
     }

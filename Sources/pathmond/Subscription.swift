@@ -1,4 +1,3 @@
-import NIOCore
 import PathModel
 
 /// What a subscriber watches: the path for some parameters (WatchPath), or one flow (WatchFlow).
@@ -27,13 +26,6 @@ protocol Subscriber: AnyObject, Sendable {
 struct Update: Sendable {
     let generation: UInt64
     let value: Published
-    /// Made once per change and shared by every subscriber's write: a ByteBuffer is copy-on-write, and a write
-    /// only moves its own copy's reader index.
-    let streamedReply: ByteBuffer
-
-    init(generation: UInt64, value: Published, streamedReply: [UInt8]) {
-        self.generation = generation
-        self.value = value
-        self.streamedReply = ByteBuffer(bytes: streamedReply)
-    }
+    /// Made once per change and shared by every subscriber's write (an array is copy-on-write: never copied).
+    let streamedReply: [UInt8]
 }

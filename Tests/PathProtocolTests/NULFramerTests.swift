@@ -71,4 +71,30 @@ import Testing
         framer.append(message + [0])
         #expect(try framer.nextMessage() == message)
     }
+
+    /// A server takes one message at a time while more arrive (a client pipelining calls): what was taken is
+    /// dropped from the front now and then, and nothing may be lost, repeated or cut at that point.
+    @Test(arguments: [1, 5, 17, 64, 4096])
+    func messagesTakenOneAtATimeWhileMoreArrive(chunkSize: Int) throws {
+        let sent = (0..<500).map { index in Array("{\"call\":\(index)}".utf8) }
+        let stream: [UInt8] = sent.flatMap { $0 + [UInt8(0)] }
+        var framer = NULFramer()
+        var received: [[UInt8]] = []
+        var index = 0
+        while index < stream.count {
+            framer.append(stream[index..<min(stream.count, index + chunkSize)])
+            index += chunkSize
+            if let message = try framer.nextMessage() { received.append(message) }
+        }
+        received += try drain(&framer)
+        #expect(received == sent)
+        #expect(framer.pendingByteCount == 0)
+    }
+
+    @Test func aMessageTooLargeIsCaughtAfterSmallerOnesWereTaken() throws {
+        var framer = NULFramer(maximumSize: 16)
+        framer.append(Array("ok".utf8) + [0] + [UInt8](repeating: UInt8(ascii: "a"), count: 17))
+        #expect(try framer.nextMessage() == Array("ok".utf8))
+        #expect(throws: FramingError.messageTooLarge(limit: 16)) { try framer.nextMessage() }
+    }
 }

@@ -4,15 +4,6 @@ import Testing
 
 // Admin-group membership from SO_PEERGROUPS, and the warning for a group the system lacks (issue 10).
 
-@Test func peerGroupsAreReadUpToTheLastWrittenSlot() {
-    #expect(Authorizer.supplementaryGroups(fromZeroFilled: [4, 27, 109, 0, 0, 0]) == [4, 27, 109])
-    // The root group sorts first and counts when a group follows it.
-    #expect(Authorizer.supplementaryGroups(fromZeroFilled: [0, 4, 0, 0]) == [0, 4])
-    // Only zeros: no groups (denies rather than grants).
-    #expect(Authorizer.supplementaryGroups(fromZeroFilled: [0, 0, 0]) == [])
-    #expect(Authorizer.supplementaryGroups(fromZeroFilled: []) == [])
-}
-
 @Test func membershipIsTheCallersGroupsNotTheUserDatabase() {
     let authorizer = Authorizer(adminGroup: "adm")
     // nobody is in no group by the user database; a process of nobody's holding adm (gid 4) is a member.

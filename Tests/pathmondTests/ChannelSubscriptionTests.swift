@@ -1,13 +1,10 @@
-import Logging
-import NIOCore
-import NIOEmbedded
 import PathModel
 import PathProtocol
 import Testing
 
 @testable import pathmond
 
-/// The newest-wins delivery to a client that stops reading, on an embedded channel whose writability the test
+/// The newest-wins delivery to a client that stops reading, on a recorded connection whose writability the test
 /// controls.
 @Suite struct ChannelSubscriptionTests {
     static func update(_ generation: UInt64, _ reason: UnsatisfiedReason?) -> Update {
@@ -16,11 +13,10 @@ import Testing
         return Update(generation: generation, value: .path(path), streamedReply: bytes)
     }
 
-    static func sentPaths(_ channel: EmbeddedChannel) throws -> [String] {
+    static func sentPaths(_ channel: RecordingOutput) throws -> [String] {
         var result: [String] = []
-        while var buffer = try channel.readOutbound(as: ByteBuffer.self) {
-            let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-            let reply = try VarlinkCodec().decode(VarlinkReply<Methods.PathReply>.self, from: Array(bytes.dropLast()))
+        for bytes in channel.takeWritten() {
+            let reply = try VarlinkCodec().decode(VarlinkReply<Methods.PathReply>.self, from: bytes)
             let path = try #require(reply.parameters?.path)
             // Wire names: the reason when unsatisfied, else the status.
             result.append(path.unsatisfiedReason ?? path.status)
@@ -29,16 +25,16 @@ import Testing
     }
 
     @Test func writableChannelGetsEveryUpdate() throws {
-        let channel = EmbeddedChannel()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
+        let channel = RecordingOutput()
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
         subscription.send(Self.update(1, .noCarrier))
         subscription.send(Self.update(2, nil))
         #expect(try Self.sentPaths(channel) == ["noCarrier", "satisfied"])
     }
 
     @Test func stalledChannelKeepsOnlyTheNewest() throws {
-        let channel = EmbeddedChannel()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
+        let channel = RecordingOutput()
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
         subscription.send(Self.update(1, .noCarrier))
         channel.isWritable = false
         for generation in 2...500 {
@@ -52,16 +48,16 @@ import Testing
     }
 
     @Test func olderGenerationsAreDropped() throws {
-        let channel = EmbeddedChannel()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
+        let channel = RecordingOutput()
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
         subscription.send(Self.update(5, .noCarrier))
         subscription.send(Self.update(4, nil))
         #expect(try Self.sentPaths(channel) == ["noCarrier"])
     }
 
     @Test func aPathTheClientAlreadyHasIsNotSentAgain() throws {
-        let channel = EmbeddedChannel()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), channel: channel)
+        let channel = RecordingOutput()
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
         subscription.send(Self.update(1, .noCarrier))
         channel.isWritable = false
         subscription.send(Self.update(2, nil))

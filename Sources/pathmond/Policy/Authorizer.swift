@@ -39,16 +39,6 @@ struct Authorizer: Sendable {
         return "only root and members of \(adminGroup) may change policy"
     }
 
-    /// The groups of an SO_PEERGROUPS answer read into a zeroed buffer of `slots` entries, without knowing how
-    /// many the kernel wrote (NIO does not pass the length back). The kernel keeps a process's groups sorted
-    /// (setgroups sorts them) and wrote them from the start, so the zeros after the last group are unwritten
-    /// slots; a 0 (the root group) can only be first, and counts only when a group follows it: a list of zeros
-    /// alone is read as no groups, which denies rather than grants.
-    static func supplementaryGroups(fromZeroFilled slots: [UInt32]) -> [UInt32] {
-        guard let last = slots.lastIndex(where: { $0 != 0 }) else { return [] }
-        return Array(slots[...last])
-    }
-
     private static func groupID(named name: String) -> UInt32? {
         var group = group()
         var result: UnsafeMutablePointer<group>?

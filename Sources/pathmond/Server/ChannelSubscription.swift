@@ -1,60 +1,49 @@
-import NIOCore
-
-/// Streams updates of one interest (a path or a flow) to one channel, newest wins: while the channel is not
-/// writable the latest update waits in `pending` (replacing any older one), so a stalled client costs one message
+/// Streams updates of one interest (a path or a flow) to one connection, newest wins: while the client is not
+/// reading the latest update waits in `pending` (replacing any older one), so a stalled client costs one message
 /// of memory, not a backlog. Paths and flow statuses are states, so older ones are worthless.
-final class ChannelSubscription: Subscriber, Sendable {
-    private struct State {
-        var lastGeneration: UInt64?
-        var lastSent: Update?
-        var pending: Update?
-        /// Whether an update was held back since the last one sent: only then can the next one repeat what the
-        /// client already has (the hub publishes an interest only when its value changed).
-        var heldBack = false
-    }
-
+///
+/// @unchecked Sendable: the hub holds subscribers across threads, but every method runs on the daemon's main loop,
+/// where the hub's changes and the fan-out happen.
+final class ChannelSubscription: Subscriber, @unchecked Sendable {
     let interest: Interest
-    let channel: any Channel
-    /// Touched only on the channel's event loop.
-    private let state: NIOLoopBoundBox<State>
+    private let output: any StreamOutput
+    private var lastGeneration: UInt64?
+    private var lastSent: Published?
+    private var pending: Update?
+    /// Whether an update was held back since the last one sent: only then can the next one repeat what the client
+    /// already has (the hub publishes an interest only when its value changed).
+    private var heldBack = false
 
-    init(interest: Interest, channel: any Channel) {
+    init(interest: Interest, output: any StreamOutput) {
         self.interest = interest
-        self.channel = channel
-        self.state = NIOLoopBoundBox(State(), eventLoop: channel.eventLoop)
+        self.output = output
     }
 
-    func deliver(_ update: Update) {
-        if channel.eventLoop.inEventLoop {
-            send(update)
-        } else {
-            channel.eventLoop.execute { self.send(update) }
-        }
-    }
+    func deliver(_ update: Update) { send(update) }
 
-    /// Sends now if the channel can take it, else keeps it as the one pending update. On the event loop only.
+    /// Sends now if the client is reading, else keeps it as the one pending update.
     func send(_ update: Update) {
-        if let last = state.value.lastGeneration, update.generation <= last { return }
-        guard channel.isWritable else {
-            state.value.pending = update
-            state.value.heldBack = true
+        if let lastGeneration, update.generation <= lastGeneration { return }
+        guard output.isWritable else {
+            pending = update
+            heldBack = true
             return
         }
-        state.value.pending = nil
-        state.value.lastGeneration = update.generation
+        pending = nil
+        lastGeneration = update.generation
         // A → B → A while the client stalled leaves A pending: it already has A, so nothing is sent. Compared only
         // after a stall: on the fan-out path the comparison of two paths cost more than the rest of the send.
-        if state.value.heldBack {
-            state.value.heldBack = false
-            if let lastSent = state.value.lastSent, lastSent.value == update.value { return }
+        if heldBack {
+            heldBack = false
+            if let lastSent, lastSent == update.value { return }
         }
-        state.value.lastSent = update
-        channel.writeAndFlush(update.streamedReply, promise: nil)
+        lastSent = update.value
+        output.write(update.streamedReply)
     }
 
-    /// Sends the pending update once the channel is writable again. On the event loop only.
+    /// Sends the pending update once the client reads again.
     func flushPending() {
-        guard let pending = state.value.pending else { return }
+        guard let pending else { return }
         send(pending)
     }
 }

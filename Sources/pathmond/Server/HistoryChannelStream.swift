@@ -1,24 +1,24 @@
-import NIOCore
 import PathModel
 import PathProtocol
 
-/// Streams new history entries to one channel (GetHistory with "more"), one reply per entry. Unlike a path,
-/// every entry counts, so none is dropped for a slow reader: while the channel is not writable they wait, up to
+/// Streams new history entries to one connection (GetHistory with "more"), one reply per entry. Unlike a path,
+/// every entry counts, so none is dropped for a slow reader: while the client is not reading they wait, up to
 /// `maximumBacklog`; a client that far behind is closed (it can call again and read the stored entries).
-final class HistoryChannelStream: HistoryFollower, Sendable {
+///
+/// @unchecked Sendable: the history holds followers across threads, but entries are recorded, and this runs, on
+/// the daemon's main loop only.
+final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
     /// Entries a stalled client may fall behind by: a full default history.
     static let maximumBacklog = PathHistory.defaultCapacity
 
     private let filter: PathHistoryQuery
-    private let channel: any Channel
-    /// Touched only on the channel's event loop.
-    private let backlog: NIOLoopBoundBox<[PathHistoryEntry]>
+    private let output: any StreamOutput
+    private var backlog: [PathHistoryEntry] = []
 
-    init(query: PathHistoryQuery, channel: any Channel) {
+    init(query: PathHistoryQuery, output: any StreamOutput) {
         // New entries are newer than any `since`; only the interface filter applies to them.
         self.filter = PathHistoryQuery(interface: query.interface)
-        self.channel = channel
-        self.backlog = NIOLoopBoundBox([], eventLoop: channel.eventLoop)
+        self.output = output
     }
 
     /// The reply that starts the stream: the stored entries a query selects.
@@ -36,35 +36,25 @@ final class HistoryChannelStream: HistoryFollower, Sendable {
 
     func deliver(_ entry: PathHistoryEntry) {
         guard filter.matches(entry) else { return }
-        if channel.eventLoop.inEventLoop {
-            send(entry)
-        } else {
-            channel.eventLoop.execute { self.send(entry) }
-        }
-    }
-
-    /// On the event loop only.
-    private func send(_ entry: PathHistoryEntry) {
-        guard backlog.value.isEmpty, channel.isWritable else {
-            guard backlog.value.count < Self.maximumBacklog else {
-                channel.close(promise: nil)
+        guard backlog.isEmpty, output.isWritable else {
+            guard backlog.count < Self.maximumBacklog else {
+                output.close()
                 return
             }
-            backlog.value.append(entry)
+            backlog.append(entry)
             return
         }
         write(entry)
     }
 
-    /// Sends what waited once the channel is writable again. On the event loop only.
+    /// Sends what waited once the client reads again.
     func flushPending() {
-        while !backlog.value.isEmpty, channel.isWritable {
-            write(backlog.value.removeFirst())
+        while !backlog.isEmpty, output.isWritable {
+            write(backlog.removeFirst())
         }
     }
 
     private func write(_ entry: PathHistoryEntry) {
-        let bytes = StreamedReplyWriter.historyReply(WireHistoryEntry(entry))
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+        output.write(StreamedReplyWriter.historyReply(WireHistoryEntry(entry)))
     }
 }

@@ -1,14 +1,17 @@
+internal import CSystemd
 import Logging
-import NIOCore
-import NIOPosix
 import PathProtocol
+import SDEvent
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Serves io.pathmond over a Unix stream socket, on one NIO event loop. The daemon starts it only once the hub
-/// holds the first kernel snapshot, so no client ever sees a path made from an empty state.
+/// Serves io.pathmond over a Unix stream socket on the daemon's main loop, beside the netlink socket: a change the
+/// kernel announces is evaluated and written to every subscriber's socket by the one thread that read it. The
+/// daemon starts it only once the hub holds the first kernel snapshot, so no client ever sees a path made from an
+/// empty state.
 ///
 /// Under socket activation systemd owns the listening socket (`inheritedSocket`): clients that connect before the
 /// daemon is ready simply wait in its queue, and the socket outlives a restart.
@@ -16,85 +19,134 @@ final class VarlinkServer {
     private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
     private let inheritedSocket: Int32?
-    private let router: CallRouter
     private let connectionLimit: ConnectionLimit
-    private let interestLimit: InterestLimit
-    private let group: any EventLoopGroup
+    private let shared: ClientConnection.Shared
     private let logger: Logger
-    private var channel: (any Channel)?
+    private var listener: FileDescriptor?
+    private var listenerSource: SDEventSource?
+    /// Accepting pauses for a moment when descriptors run out, instead of spinning on a queue it cannot take.
+    private var resumeAccepting: SDEventSource?
+    private var connections: [ObjectIdentifier: ClientConnection] = [:]
+    /// Connections taken per turn of the loop: a flood of connects must not starve the clients already served.
+    private static let acceptsPerTurn = 64
 
     init(
         socketPath: String, inheritedSocket: Int32?, router: CallRouter, connectionLimit: ConnectionLimit,
-        interestLimit: InterestLimit, group: any EventLoopGroup, logger: Logger
+        interestLimit: InterestLimit, loop: SDEventLoop, logger: Logger
     ) {
-        self.interestLimit = interestLimit
         self.socketPath = socketPath
         self.inheritedSocket = inheritedSocket
-        self.router = router
         self.connectionLimit = connectionLimit
-        self.group = group
+        self.shared = ClientConnection.Shared(router: router, interestLimit: interestLimit, loop: loop, logger: logger)
         self.logger = logger
     }
 
-    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect.
+    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect. On the loop.
     func start() throws {
-        let router = router
-        let logger = logger
-        let limit = connectionLimit
-        let interestLimit = interestLimit
-        let violations = ThrottledLog(logger: logger)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
-            .childChannelInitializer { channel in
-                // SO_PEERCRED: the uid, gid and pid the kernel recorded at connect. The uid decides the client's
-                // share; read on the channel's loop, it is there at once. A socket that cannot say counts as
-                // nobody's (65534), never as root's.
-                Self.peerCredentials(of: channel).flatMapThrowing { credentials in
-                    let userID = credentials?.userID ?? 65534
-                    if let reason = limit.admit(userID: userID) {
-                        try channel.pipeline.syncOperations.addHandler(
-                            RefusingHandler(error: .limitReached(reason: reason)))
-                        return
-                    }
-                    channel.closeFuture.whenComplete { _ in limit.release(userID: userID) }
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(
-                        ClientConnectionHandler(
-                            router: router, logger: logger, violations: violations, credentials: credentials,
-                            interestLimit: interestLimit))
-                }
-            }
+        let listener: FileDescriptor
         if let inheritedSocket {
-            channel = try bootstrap.withBoundSocket(inheritedSocket).wait()
+            listener = FileDescriptor(rawValue: inheritedSocket)
+            _ = fcntl(inheritedSocket, F_SETFL, fcntl(inheritedSocket, F_GETFL) | O_NONBLOCK)
             logger.info("listening on the socket systemd passed", metadata: ["socket": "\(socketPath)"])
         } else {
             try prepareDirectory()
             try checkSocketPath()
-            channel = try bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).wait()
-            // Anyone may read the path; changing policy is checked per call, not by file mode.
-            chmod(socketPath, 0o666)
+            listener = try bindListener()
             logger.info("listening", metadata: ["socket": "\(socketPath)"])
         }
-    }
-
-    /// Stops accepting. systemd's socket stays: clients of the next start queue on it. A socket of our own goes.
-    func stop() {
-        guard let channel else { return }
-        logger.info("shutting down the server")
-        try? channel.close().wait()
-        self.channel = nil
-        if inheritedSocket == nil { unlink(socketPath) }
-    }
-
-    /// The connecting process's credentials, or nil if the socket cannot say.
-    private static func peerCredentials(of channel: any Channel) -> EventLoopFuture<KernelPeerCredentials?> {
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededFuture(nil)
+        self.listener = listener
+        listenerSource = try shared.loop.watch(listener.rawValue, for: .readable) { [unowned self] _ in
+            acceptWaiting()
         }
-        let credentials: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.map(Optional.some).recover { _ in nil }
+    }
+
+    /// Stops accepting and closes every client. systemd's socket stays: clients of the next start queue on it. A
+    /// socket of our own goes.
+    func stop() {
+        guard let listener else { return }
+        logger.info("shutting down the server")
+        listenerSource?.cancel()
+        resumeAccepting?.cancel()
+        for connection in connections.values { connection.close() }
+        if inheritedSocket == nil {
+            try? listener.close()
+            unlink(socketPath)
+        }
+        self.listener = nil
+    }
+
+    private func bindListener() throws -> FileDescriptor {
+        guard let address = UnixSocketAddress(path: socketPath) else {
+            throw ServerError.cannotListen(socketPath, errno: ENAMETOOLONG)
+        }
+        let descriptor = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ServerError.cannotListen(socketPath, errno: errno) }
+        // checkSocketPath made sure a file here is a stale socket, not someone else's.
+        unlink(socketPath)
+        guard address.withSocketAddress({ bind(descriptor, $0, $1) }) == 0, listen(descriptor, 256) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw ServerError.cannotListen(socketPath, errno: code)
+        }
+        // Anyone may read the path; changing policy is checked per call, not by file mode.
+        chmod(socketPath, 0o666)
+        return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// Takes the connections waiting in the listener's queue (up to a turn's worth).
+    private func acceptWaiting() {
+        guard let listener else { return }
+        for _ in 0..<Self.acceptsPerTurn {
+            let descriptor = pathmond_accept_client(listener.rawValue)
+            guard descriptor >= 0 else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED, EPROTO: continue
+                default:
+                    // EMFILE, ENFILE, ENOBUFS, ENOMEM: the queue stays; try again in a moment.
+                    shared.violations.notice("cannot accept a client: \(Errno(rawValue: errno))")
+                    pauseAccepting()
+                    return
+                }
+            }
+            admit(descriptor)
+        }
+    }
+
+    private func pauseAccepting() {
+        listenerSource?.setEnabled(false)
+        resumeAccepting = try? shared.loop.schedule(after: .milliseconds(100)) { [unowned self] in
+            listenerSource?.setEnabled(true)
+        }
+    }
+
+    /// Serves a new client, or tells it why not: past a limit it gets one Varlink error and is closed, a clear
+    /// refusal instead of a connection that hangs.
+    private func admit(_ descriptor: Int32) {
+        let peer = SocketPeer.credentials(of: descriptor)
+        let userID = peer?.userID ?? 65534
+        if let reason = connectionLimit.admit(userID: userID) {
+            // A fresh socket's buffer takes one short error whole; what the client sent is never read.
+            let bytes = VarlinkCodec().encodeError(.limitReached(reason: reason))
+            _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            return
+        }
+        let limit = connectionLimit
+        do {
+            let connection = try ClientConnection(
+                descriptor: FileDescriptor(rawValue: descriptor), peer: peer, shared: shared
+            ) { [unowned self] connection in
+                limit.release(userID: userID)
+                connections[ObjectIdentifier(connection)] = nil
+            }
+            connections[ObjectIdentifier(connection)] = connection
+        } catch {
+            logger.warning("cannot serve a client: \(error)")
+            limit.release(userID: userID)
+            close(descriptor)
+        }
     }
 
     /// Binding replaces a stale socket file; make sure it is one: not another pathmond serving clients, and not
@@ -108,19 +160,11 @@ final class VarlinkServer {
 
     /// True if a connect to the path succeeds: a live server owns it.
     private static func someoneListens(at path: String) -> Bool {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        guard let address = UnixSocketAddress(path: path) else { return false }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
+        return address.withSocketAddress { connect(descriptor, $0, $1) } == 0
     }
 
     /// Creates the socket's directory if it is missing (under systemd, pathmond.socket owns it and the socket).
@@ -136,6 +180,7 @@ final class VarlinkServer {
 /// Why the server could not start.
 enum ServerError: Error, CustomStringConvertible {
     case cannotCreateDirectory(String, errno: Int32)
+    case cannotListen(String, errno: Int32)
     case alreadyServing(String)
     case notASocket(String)
 
@@ -143,6 +188,8 @@ enum ServerError: Error, CustomStringConvertible {
         switch self {
         case .cannotCreateDirectory(let path, let code):
             return "cannot create \(path): \(String(cString: strerror(code)))"
+        case .cannotListen(let path, let code):
+            return "cannot listen on \(path): \(String(cString: strerror(code)))"
         case .alreadyServing(let path):
             return "another pathmond is already serving \(path)"
         case .notASocket(let path):

@@ -1,0 +1,55 @@
+internal import CSystemd
+import Glibc
+
+/// What a descriptor is watched for, and what epoll said it is: its EPOLL* bits.
+public struct SDIOEvents: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let readable = SDIOEvents(rawValue: UInt32(EPOLLIN.rawValue))
+    public static let writable = SDIOEvents(rawValue: UInt32(EPOLLOUT.rawValue))
+    /// Reported whether asked for or not.
+    public static let error = SDIOEvents(rawValue: UInt32(EPOLLERR.rawValue))
+    public static let hangUp = SDIOEvents(rawValue: UInt32(EPOLLHUP.rawValue))
+}
+
+extension SDEventLoop {
+    /// Calls `handler` with what happened whenever `descriptor` is ready for `events` (level-triggered); the
+    /// events can be changed later (`setIOEvents`), as a socket's writer wants EPOLLOUT only while output waits.
+    /// The descriptor stays the caller's: it must outlive the returned source.
+    public func watch(
+        _ descriptor: Int32, for events: SDIOEvents, _ handler: @escaping (SDIOEvents) -> Void
+    ) throws(SDEventError) -> SDEventSource {
+        let box = SDEventSource.Box { handler(SDIOEvents(rawValue: $0)) }
+        var source: OpaquePointer?
+        try SDEventError.check(sd_event_add_io(event, &source, descriptor, events.rawValue, ioCallback, box.pointer))
+        return SDEventSource(source!, box: box)
+    }
+
+    /// A source that calls `handler` on the next turn of the loop each time it is armed (`armOnce()`), after the
+    /// descriptors that were ready before it: for long work done a slice per turn, so that other sources are
+    /// served between the slices. It starts disarmed.
+    public func sliced(_ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
+        let box = SDEventSource.Box { _ in handler() }
+        var source: OpaquePointer?
+        try SDEventError.check(sd_event_add_defer(event, &source, deferCallback, box.pointer))
+        _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        return SDEventSource(source!, box: box)
+    }
+}
+
+extension SDEventSource {
+    /// Changes what an I/O source waits for.
+    public func setIOEvents(_ events: SDIOEvents) {
+        guard let source else { return }
+        _ = sd_event_source_set_io_events(source, events.rawValue)
+    }
+
+    /// Runs the source once more on a later turn of the loop (a `sliced` source; a timer, once its time comes).
+    public func armOnce() {
+        guard let source else { return }
+        _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
+    }
+}
+
+private let deferCallback: sd_event_handler_t = { _, userdata in call(userdata) }

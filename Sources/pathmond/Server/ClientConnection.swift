@@ -1,0 +1,276 @@
+import Logging
+import PathProtocol
+import SDEvent
+import SystemPackage
+
+/// One client: reads its calls off the socket, runs each through the router, writes the replies in call order,
+/// and for WatchPath, WatchFlow and GetHistory with "more" streams what follows. It lives on the daemon's main loop,
+/// where the kernel's changes are read and published, so an update is written to the client's socket by the
+/// thread that learned of it, with no hop in between.
+///
+/// A slow reader never holds the daemon up: replies the socket refuses wait in `output`, and past
+/// `highWatermark` bytes the client stops being read and its streams keep only state worth sending (the newest
+/// path; history entries up to a bound) until it has taken all but `lowWatermark`.
+final class ClientConnection: StreamOutput {
+    /// What every connection shares: the server's parts and its read buffer.
+    final class Shared {
+        let router: CallRouter
+        let interestLimit: InterestLimit
+        let loop: SDEventLoop
+        let logger: Logger
+        /// Lines about misbehaving clients, shared by every connection and throttled: a client decides how often
+        /// they happen.
+        let violations: ThrottledLog
+        /// One read buffer for all connections: they are read one at a time, on one thread.
+        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+        init(router: CallRouter, interestLimit: InterestLimit, loop: SDEventLoop, logger: Logger) {
+            self.router = router
+            self.interestLimit = interestLimit
+            self.loop = loop
+            self.logger = logger
+            self.violations = ThrottledLog(logger: logger)
+        }
+
+        deinit { readBuffer.deallocate() }
+    }
+
+    static let highWatermark = 256 * 1024
+    static let lowWatermark = 32 * 1024
+    /// With this many calls queued behind a deferred reply, reading from the client pauses until the queue drains:
+    /// back-pressure, not disconnection, since pipelining calls is what Varlink allows (200 oneway SetConstrained
+    /// calls in a row once cost the client its connection). What one read already brought in is still queued, so
+    /// the queue is bounded by the read buffer, not by this number.
+    private static let waitingFramesBeforePausing = 64
+
+    private let descriptor: FileDescriptor
+    private let shared: Shared
+    /// SO_PEERCRED and SO_PEERGROUPS as read on accepting; nil if the socket could not say (no policy rights).
+    private let peer: PeerCredentials?
+    /// Told once, when the connection closes.
+    private let onClose: (ClientConnection) -> Void
+    private var source: SDEventSource?
+    private var watchedEvents: SDIOEvents = .readable
+
+    private var framer = NULFramer()
+    private var output = PendingOutput()
+    private(set) var isWritable = true
+    private var isOpen = true
+    /// Set once the connection is to end after its last reply: nothing more is read or answered.
+    private var closesWhenFlushed = false
+
+    private var subscription: ChannelSubscription?
+    /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's.
+    private var historyStream: HistoryChannelStream?
+    /// Calls that arrived while a deferred reply was outstanding or the client's replies went unread: Varlink
+    /// answers calls in the order they came.
+    private var waitingFrames: [[UInt8]] = []
+    private var isAwaitingReply = false
+    /// Whether reading paused because of the queue above (not because replies went unread).
+    private var isPausedForQueue = false
+
+    init(
+        descriptor: FileDescriptor, peer: PeerCredentials?, shared: Shared,
+        onClose: @escaping (ClientConnection) -> Void
+    ) throws(SDEventError) {
+        self.descriptor = descriptor
+        self.peer = peer
+        self.shared = shared
+        self.onClose = onClose
+        source = try shared.loop.watch(descriptor.rawValue, for: .readable) { [unowned self] events in
+            ready(events)
+        }
+        DaemonCounters.bump(shared.router.hub.counters.clientsConnected)
+        DaemonCounters.bump(shared.router.hub.counters.clientsOpen)
+    }
+
+    /// A socket that cannot say whose it is counts as nobody's, never as root's.
+    private var userID: UInt32 { peer?.userID ?? 65534 }
+
+    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isPausedForQueue && isWritable }
+
+    private func ready(_ events: SDIOEvents) {
+        if events.contains(.writable) { flushOutput() }
+        guard isOpen else { return }
+        if wantsToRead && !events.isDisjoint(with: [.readable, .hangUp, .error]) {
+            // A client that sent calls and hung up at once is read first: its oneway calls still count.
+            read()
+        } else if !events.isDisjoint(with: [.hangUp, .error]) {
+            close()
+        }
+    }
+
+    /// One read(2), then every complete call it brought in.
+    private func read() {
+        let count: Int
+        do {
+            count = try descriptor.read(into: shared.readBuffer)
+        } catch Errno.wouldBlock {
+            return
+        } catch {
+            shared.logger.debug("client connection error: \(error)")
+            close()
+            return
+        }
+        // The client has gone: calls still unread need no answer.
+        guard count > 0 else { return close() }
+        framer.append(UnsafeRawBufferPointer(rebasing: shared.readBuffer[..<count]))
+        do {
+            while isOpen, !closesWhenFlushed, let frame = try framer.nextMessage() { received(frame) }
+        } catch {
+            shared.violations.notice("closing a client: \(error)")
+            DaemonCounters.bump(shared.router.hub.counters.protocolErrors)
+            writeAndClose(VarlinkCodec().encodeError(.protocolError(reason: error.description)))
+        }
+        updateWatchedEvents()
+    }
+
+    private func received(_ frame: [UInt8]) {
+        guard subscription == nil, historyStream == nil else {
+            // While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call
+            // would land among the stream's and read as its end.
+            writeAndClose(
+                VarlinkCodec().encodeError(
+                    .protocolError(reason: "a call while another streams; use another connection")))
+            return
+        }
+        // Behind a deferred reply, or while the client leaves its replies unread: the call waits its turn. One
+        // read can bring in a thousand calls; answered at once, their replies would pile up without bound.
+        guard !isAwaitingReply, isWritable, waitingFrames.isEmpty else {
+            waitingFrames.append(frame)
+            if waitingFrames.count >= Self.waitingFramesBeforePausing { isPausedForQueue = true }
+            return
+        }
+        handle(frame)
+    }
+
+    private func handle(_ frame: [UInt8]) {
+        let router = shared.router
+        switch router.handle(frame, from: peer) {
+        case .reply(let bytes):
+            write(bytes)
+        case .replyAndClose(let bytes):
+            shared.violations.notice("closing a client that broke the protocol")
+            DaemonCounters.bump(router.hub.counters.protocolErrors)
+            writeAndClose(bytes)
+        case .noReply:
+            break
+        case .startWatching(let interest):
+            startWatching(interest)
+        case .followHistory(let query):
+            let stream = HistoryChannelStream(query: query, output: self)
+            historyStream = stream
+            let stored = router.hub.history.entries(matching: query, follower: stream)
+            write(HistoryChannelStream.storedReply(stored, continues: true))
+        case .deferred(let start):
+            isAwaitingReply = true
+            let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
+            let connection = UncheckedTransfer(self)
+            let loop = shared.loop
+            start { bytes in
+                // Always a later turn of the loop, even when called on it: never inside the call that deferred.
+                loop.execute {
+                    if !isOneway { connection.value.write(bytes) }
+                    connection.value.resume()
+                }
+            }
+        }
+    }
+
+    /// Handles the calls that queued behind a deferred reply or unread replies, until another one defers or the
+    /// client stops reading again; then reads again unless something still holds reading back.
+    private func resume() {
+        isAwaitingReply = false
+        while isOpen, !closesWhenFlushed, !isAwaitingReply, !waitingFrames.isEmpty, isWritable {
+            handle(waitingFrames.removeFirst())
+        }
+        if isPausedForQueue && waitingFrames.isEmpty { isPausedForQueue = false }
+        updateWatchedEvents()
+    }
+
+    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it.
+    private func startWatching(_ interest: Interest) {
+        let hub = shared.router.hub
+        if let refusal = shared.interestLimit.admit(userID: userID, interest: interest) {
+            write(VarlinkCodec().encodeError(.limitReached(reason: refusal)))
+            return
+        }
+        let subscription = ChannelSubscription(interest: interest, output: self)
+        self.subscription = subscription
+        subscription.send(hub.subscribe(subscription))
+        shared.logger.debug(
+            "a client subscribed", metadata: ["interest": "\(interest)", "subscribers": "\(hub.subscriberCount)"])
+    }
+
+    /// Writes a reply now, or queues what the socket does not take. A client that sends calls without reading the
+    /// replies would make them pile up without bound, so past the high watermark its calls are not read either.
+    func write(_ bytes: [UInt8]) {
+        guard isOpen, !closesWhenFlushed else { return }
+        do {
+            try output.write(bytes, to: descriptor)
+        } catch {
+            // The client is gone (EPIPE, ECONNRESET): nothing more to tell it.
+            return close()
+        }
+        if output.byteCount > Self.highWatermark { isWritable = false }
+        updateWatchedEvents()
+    }
+
+    /// Sends a last reply, then closes once the client has it.
+    private func writeAndClose(_ bytes: [UInt8]) {
+        write(bytes)
+        guard isOpen else { return }
+        closesWhenFlushed = true
+        if output.isEmpty { close() } else { updateWatchedEvents() }
+    }
+
+    /// Writes what waited once the socket takes data again.
+    private func flushOutput() {
+        let drained: Bool
+        do {
+            drained = try output.flush(to: descriptor)
+        } catch {
+            return close()
+        }
+        if drained && closesWhenFlushed { return close() }
+        if !isWritable && output.byteCount < Self.lowWatermark {
+            // The client reads again: answer the calls that waited, and send the newest path if one waited.
+            isWritable = true
+            if !isAwaitingReply { resume() }
+            subscription?.flushPending()
+            historyStream?.flushPending()
+        }
+        updateWatchedEvents()
+    }
+
+    /// Waits for input only while calls are taken, and for room in the socket only while output waits.
+    private func updateWatchedEvents() {
+        guard isOpen else { return }
+        var events: SDIOEvents = []
+        if wantsToRead { events.insert(.readable) }
+        if !output.isEmpty { events.insert(.writable) }
+        guard events != watchedEvents else { return }
+        watchedEvents = events
+        source?.setIOEvents(events)
+    }
+
+    /// Ends the connection: its watch and place go back, and the descriptor is closed. Safe to call again.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        source?.cancel()
+        source = nil
+        try? descriptor.close()
+        let hub = shared.router.hub
+        if let subscription {
+            hub.unsubscribe(subscription)
+            shared.interestLimit.release(userID: userID, interest: subscription.interest)
+        }
+        if let historyStream { hub.history.unfollow(historyStream) }
+        subscription = nil
+        historyStream = nil
+        waitingFrames = []
+        DaemonCounters.bump(hub.counters.clientsOpen, by: -1)
+        onClose(self)
+    }
+}
