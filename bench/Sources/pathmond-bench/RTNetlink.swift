@@ -21,6 +21,8 @@ enum RTNetlink {
     static let exclusive: UInt16 = 0x200
     static let create: UInt16 = 0x400
 
+    /// RTMGRP_IPV4_ROUTE alone: all fan-out's raw reference needs.
+    static let ipv4RouteGroup: UInt32 = 0x40
     /// RTMGRP_LINK | IPV4_IFADDR | IPV4_ROUTE | IPV6_IFADDR | IPV6_ROUTE: what pathmond itself listens to.
     static let monitorGroups: UInt32 = 0x1 | 0x10 | 0x40 | 0x100 | 0x400
 

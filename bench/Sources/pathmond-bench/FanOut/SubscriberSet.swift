@@ -27,7 +27,7 @@ final class SubscriberSet: @unchecked Sendable {
 
     /// Connects one subscriber per request (each a call with "more"), waits for every first reply, and starts
     /// stamping. Throws with the daemon's answer if any first reply is an error.
-    init(socketPath: String, requests: [String]) throws(BenchError) {
+    convenience init(socketPath: String, requests: [String]) throws(BenchError) {
         var sockets: [VarlinkSocket] = []
         sockets.reserveCapacity(requests.count)
         for request in requests {
@@ -43,6 +43,12 @@ final class SubscriberSet: @unchecked Sendable {
                 throw .setup("pathmond refused subscriber \(index): \(String(decoding: first, as: UTF8.self))")
             }
         }
+        try self.init(sockets: sockets)
+    }
+
+    /// Stamps sockets that are already open and subscribed (pathmond's above, or the read ends of the raw fan-out's
+    /// socketpairs), so that both are timed by this one implementation.
+    init(sockets: [VarlinkSocket]) throws(BenchError) {
         self.sockets = sockets
         state = Mutex(State(stamps: [UInt64](repeating: 0, count: sockets.count)))
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))

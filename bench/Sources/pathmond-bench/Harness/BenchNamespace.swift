@@ -11,6 +11,8 @@ final class BenchNamespace {
     let name: String
     let peer: String
     let interfaceIndex: Int32 = 10
+    /// veth1, alone in `peer`: a namespace pathmond does not watch (fan-out's raw reference changes routes there).
+    let peerInterfaceIndex: Int32 = 20
     let interface = "veth0"
     let ipv4: [UInt8] = [10, 77, 0, 1]
     let prefixLength: UInt8 = 24
@@ -42,9 +44,10 @@ final class BenchNamespace {
     /// The prefix that runs a program inside (`ip netns exec` also mounts the namespace's /sys, which pathmond reads).
     var exec: [String] { ["ip", "netns", "exec", name] }
 
-    /// Runs `body` with the calling thread in the namespace: sockets it opens (netlink) stay there for good.
-    /// setns(CLONE_NEWNET) moves only the calling thread, and the thread is moved back before this returns.
-    func entered<Result>(_ body: () throws(BenchError) -> Result) throws(BenchError) -> Result {
+    /// Runs `body` with the calling thread in the namespace (or in `peer`): sockets it opens (netlink) stay there for
+    /// good. setns(CLONE_NEWNET) moves only the calling thread, and the thread is moved back before this returns.
+    func entered<Result>(peer: Bool = false, _ body: () throws(BenchError) -> Result) throws(BenchError) -> Result {
+        let name = peer ? self.peer : self.name
         let original = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)
         let target = open("/run/netns/\(name)", O_RDONLY | O_CLOEXEC)
         defer {

@@ -39,6 +39,11 @@ final class VarlinkSocket {
         }
     }
 
+    /// Takes an open stream socket (one end of a socketpair) as it is; it closes when this goes away.
+    init(adopting fd: Int32) {
+        self.fd = fd
+    }
+
     deinit {
         close(fd)
     }

@@ -1,0 +1,64 @@
+/// What one kind's run measured, printed as a table: pathmond's subscribers beside the raw fan-out (the floor), the
+/// raw netlink listener (the kernel's own latency) and GetPath when quiet.
+struct FanOutResult {
+    /// The raw fan-out's figures: its subscribers' arrivals and the raw daemon's own loop.
+    struct Raw {
+        var arrivals = FanOutTally()
+        /// From recv returning to the last write(2) returning, per change.
+        var writeLoops: [UInt64] = []
+        /// The smallest and largest reply written, in bytes.
+        var replySizes: ClosedRange<Int>?
+        var failedWrites = 0
+        var overflows = 0
+        /// Measured in an earlier kind's run and reused here (1,000 distinct replies cost the same writes).
+        var isReused = false
+    }
+
+    var kind: FanOutRun.Kind
+    var subscribers: Int
+    var pathmond = FanOutTally()
+    var raw = Raw()
+    var rawNetlink: [UInt64] = []
+    var getPathDuringFanOut: [UInt64] = []
+    var getPathQuiet: [UInt64] = []
+    var getPathFailure: String?
+
+    func table() -> FigureTable {
+        let name = kind == .path ? "WatchPath" : "WatchFlow (distinct remote addresses)"
+        var table = FigureTable(title: "\(subscribers) \(name) subscribers", referenceName: "reference")
+        let (first, last, floor) = (pathmond.first, pathmond.last, raw.arrivals.last)
+        table.addTime(
+            "last subscriber, p50 (ref: raw fan-out)", nearestRank(last, 0.5), nearestRank(floor, 0.5))
+        table.addTime(
+            "last subscriber, p99 (ref: raw fan-out)", nearestRank(last, 0.99), nearestRank(floor, 0.99),
+            goal: kind == .path ? "≤ 5 ms" : "≤ 10 ms")
+        table.addTime(
+            "first subscriber, p50 (ref: raw fan-out)", nearestRank(first, 0.5),
+            nearestRank(raw.arrivals.first, 0.5))
+        table.addTime(
+            "last subscriber, p50 (ref: raw netlink)", nearestRank(last, 0.5), nearestRank(rawNetlink, 0.5))
+        table.addTime(
+            "GetPath during fan-out, p50 (ref: quiet)", nearestRank(getPathDuringFanOut, 0.5),
+            nearestRank(getPathQuiet, 0.5))
+        table.addTime(
+            "GetPath during fan-out, p99 (ref: quiet)", nearestRank(getPathDuringFanOut, 0.99),
+            nearestRank(getPathQuiet, 0.99), goal: kind == .flow ? "≤ 1 ms" : "")
+        table.note("pathmond: " + pathmond.summary)
+        table.note(rawNote)
+        table.note(
+            "GetPath calls: \(getPathDuringFanOut.count) during fan-out, \(getPathQuiet.count) quiet"
+                + (getPathFailure.map { ", GetPath failure: \($0)" } ?? ""))
+        return table
+    }
+
+    private var rawNote: String {
+        let loop = [0.5, 0.99].map { nearestRank(raw.writeLoops, $0).map(formatDuration) ?? "-" }
+        let size =
+            raw.replySizes.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" } ?? "-"
+        return "raw fan-out\(raw.isReused ? " (reused from the run above)" : ""): \(subscribers) socketpairs, "
+            + "\(size)-byte replies (pathmond's own), recv → last write(2) p50 \(loop[0]), p99 \(loop[1]); "
+            + raw.arrivals.summary
+            + (raw.failedWrites > 0 ? ", failed writes: \(raw.failedWrites)" : "")
+            + (raw.overflows > 0 ? ", overflows: \(raw.overflows)" : "")
+    }
+}
