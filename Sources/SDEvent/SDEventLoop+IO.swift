@@ -26,14 +26,17 @@ extension SDEventLoop {
         return SDEventSource(source!, box: box)
     }
 
-    /// A source that calls `handler` on the next turn of the loop each time it is armed (`armOnce()`), after the
-    /// descriptors that were ready before it: for long work done a slice per turn, so that other sources are
-    /// served between the slices. It starts disarmed.
+    /// A source that calls `handler` on a later turn of the loop each time it is armed (`armOnce()`), once no other
+    /// source is ready: for long work done a slice per turn, so that descriptors that become ready meanwhile are
+    /// served between the slices. sd-event runs the oldest of equally urgent sources first, and a slice re-armed
+    /// by the one before it would always be older than a descriptor found ready since; so this one is less urgent
+    /// than every other. It starts disarmed.
     public func sliced(_ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
         let box = SDEventSource.Box { _ in handler() }
         var source: OpaquePointer?
         try SDEventError.check(sd_event_add_defer(event, &source, deferCallback, box.pointer))
         _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        _ = sd_event_source_set_priority(source, Int64(SD_EVENT_PRIORITY_IDLE))
         return SDEventSource(source!, box: box)
     }
 }

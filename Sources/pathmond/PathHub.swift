@@ -176,7 +176,7 @@ final class PathHub: Sendable {
                 return (systemChange, state.tracker, state.published)
             }
             var changed: [(Interest, Published, [UInt8])] = []
-            var paths = PathsByParameters()
+            var paths = PathsByParameters(tracker)
             for (interest, published) in watched {
                 let value = Self.value(for: interest, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
@@ -212,12 +212,13 @@ final class PathHub: Sendable {
     }
 
     private static func value(for interest: Interest, tracker: PathTracker) -> Published {
-        var paths = PathsByParameters()
+        var paths = PathsByParameters(tracker)
         return value(for: interest, tracker: tracker, paths: &paths)
     }
 
     /// Paths already derived in one update, by parameters: a thousand flows watched with the same parameters need
-    /// one path between them, not one each.
+    /// one path between them, not one each. The tracker's own path is the unrestricted one: WatchPath without
+    /// parameters, the commonest interest, costs no evaluation of its own.
     private typealias PathsByParameters = [PathParameters: Path]
 
     private static func value(for interest: Interest, tracker: PathTracker, paths: inout PathsByParameters)
@@ -248,6 +249,11 @@ final class PathHub: Sendable {
         case .flow(let status): StreamedReplyWriter.flowReply(WireFlowStatus(status))
         }
     }
+}
+
+extension Dictionary where Key == PathParameters, Value == Path {
+    /// Starts with the path the tracker already derived.
+    fileprivate init(_ tracker: PathTracker) { self = [.unrestricted: tracker.path] }
 }
 
 extension Published {

@@ -128,10 +128,10 @@ struct PathmondCommand: ParsableCommand {
         let limit = ConnectionLimit(
             maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients),
             maximumPerUser: maxClientsPerUser, logger: logger)
-        let server = VarlinkServer(
+        let server = try VarlinkServer(
             socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
             connectionLimit: limit, interestLimit: InterestLimit(maximumPerUser: maxWatchesPerUser, logger: logger),
-            loop: loop, logger: logger)
+            mainLoop: loop, logger: logger)
         let reload = ReloadService(
             loader: loader,
             apply: { configuration in

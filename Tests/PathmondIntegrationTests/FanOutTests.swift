@@ -107,8 +107,8 @@ import Testing
         for client in rootClients { client.close() }
     }
 
-    /// The daemon is one main loop, one event loop and the state files' writer: after serving subscribers, a policy
-    /// write and a reload it still has at most three threads, and with nothing happening it does not wake up at
+    /// The daemon is its main loop (kernel, streams), the calls loop and the state files' writer: after serving
+    /// subscribers, a policy write and a reload it still has at most three threads, and with nothing happening it does not wake up at
     /// all (libdispatch's worker pool woke it once a second; its thread count grew to 4-9).
     @Test func theDaemonHasThreeThreadsAndSleepsWhenIdle() async throws {
         let scenario = try ServiceBehaviourTests.wiredScenario()

@@ -89,6 +89,18 @@ import Testing
         #expect(intruder["error"] as? String == "io.pathmond.ProtocolError")
         #expect(streaming.isClosedByPeer())
 
+        // The same in one write: the streaming call moves the connection from the calls loop to the main loop
+        // with the next call still unanswered; it is answered there, after the stream's first reply.
+        let pipelined = try RawClient(socketPath: socket)
+        try pipelined.send(
+            Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0]
+                + Array(#"{"method":"io.pathmond.GetPath"}"#.utf8) + [0])
+        let streamed = try pipelined.receive()
+        #expect(streamed["continues"] as? Bool == true, "\(streamed)")
+        let refused = try pipelined.receive()
+        #expect(refused["error"] as? String == "io.pathmond.ProtocolError")
+        #expect(pipelined.isClosedByPeer())
+
         // A oneway call gets no reply; the next call's reply is the first thing on the wire.
         let oneway = try RawClient(socketPath: socket)
         try oneway.send(Array(#"{"method":"io.pathmond.GetPath","oneway":true}"#.utf8) + [0])

@@ -87,13 +87,13 @@ import Testing
         // Not running any more: a sync job runs on the caller's thread instead of waiting forever.
         #expect(loop.sync { 42 } == 42)
     }
+}
 
-    /// Polls `condition` for up to 5 s: for effects that happen on the loop's thread.
-    private func waitUntil(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
+/// Polls `condition` for up to 5 s: for effects that happen on the loop's thread.
+func waitUntil(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        usleep(10_000)
     }
+    return condition()
 }

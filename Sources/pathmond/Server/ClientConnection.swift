@@ -1,38 +1,63 @@
 import Logging
+import PathModel
 import PathProtocol
 import SDEvent
 import SystemPackage
 
 /// One client: reads its calls off the socket, runs each through the router, writes the replies in call order,
-/// and for WatchPath, WatchFlow and GetHistory with "more" streams what follows. It lives on the daemon's main loop,
-/// where the kernel's changes are read and published, so an update is written to the client's socket by the
-/// thread that learned of it, with no hop in between.
+/// and for WatchPath, WatchFlow and GetHistory with "more" streams what follows.
+///
+/// Calls are served on the server's calls loop, a thread of its own, so that a GetPath is answered while the main
+/// loop spends milliseconds on a change (asking the kernel the routes of a thousand flows, writing to a thousand
+/// subscribers). A streaming call hands its connection over to the main loop, where the kernel's changes are read
+/// and published: an update is written to the subscriber's socket by the thread that learned of it, with no hop
+/// in between.
 ///
 /// A slow reader never holds the daemon up: replies the socket refuses wait in `output`, and past
 /// `highWatermark` bytes the client stops being read and its streams keep only state worth sending (the newest
 /// path; history entries up to a bound) until it has taken all but `lowWatermark`.
-final class ClientConnection: StreamOutput {
-    /// What every connection shares: the server's parts and its read buffer.
-    final class Shared {
+///
+/// @unchecked Sendable: a connection belongs to one loop at a time (`home`), and only that loop's thread touches
+/// it; the hand-over is the one moment it moves, with no source registered anywhere while it does.
+final class ClientConnection: StreamOutput, @unchecked Sendable {
+    /// A loop that serves connections, with the read buffer they share (a loop reads one at a time).
+    final class Home: @unchecked Sendable {
+        let loop: SDEventLoop
+        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+        init(loop: SDEventLoop) { self.loop = loop }
+
+        deinit { readBuffer.deallocate() }
+    }
+
+    /// What every connection shares: the server's parts and the two loops.
+    final class Shared: Sendable {
         let router: CallRouter
         let interestLimit: InterestLimit
-        let loop: SDEventLoop
+        let connectionLimit: ConnectionLimit
+        /// Every connection, on either loop: the server closes them when it stops.
+        let registry = ConnectionRegistry()
         let logger: Logger
         /// Lines about misbehaving clients, shared by every connection and throttled: a client decides how often
         /// they happen.
         let violations: ThrottledLog
-        /// One read buffer for all connections: they are read one at a time, on one thread.
-        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        /// Where connections are accepted and calls answered.
+        let calls: Home
+        /// The main loop: where streams live.
+        let streams: Home
 
-        init(router: CallRouter, interestLimit: InterestLimit, loop: SDEventLoop, logger: Logger) {
+        init(
+            router: CallRouter, interestLimit: InterestLimit, connectionLimit: ConnectionLimit, calls: Home,
+            streams: Home, logger: Logger
+        ) {
             self.router = router
             self.interestLimit = interestLimit
-            self.loop = loop
+            self.connectionLimit = connectionLimit
+            self.calls = calls
+            self.streams = streams
             self.logger = logger
             self.violations = ThrottledLog(logger: logger)
         }
-
-        deinit { readBuffer.deallocate() }
     }
 
     static let highWatermark = 256 * 1024
@@ -47,8 +72,18 @@ final class ClientConnection: StreamOutput {
     private let shared: Shared
     /// SO_PEERCRED and SO_PEERGROUPS as read on accepting; nil if the socket could not say (no policy rights).
     private let peer: PeerCredentials?
-    /// Told once, when the connection closes.
-    private let onClose: (ClientConnection) -> Void
+    /// The loop the connection belongs to now: the calls loop, then the main loop once it streams.
+    private(set) var home: Home
+    /// Set while the connection moves to the main loop: nothing more is read or answered until it arrives.
+    private var isMoving = false
+    /// The streaming call to start once the connection has moved.
+    private var streamAfterMove: StreamingCall?
+
+    /// A call that streams, and so moves its connection to the main loop.
+    private enum StreamingCall {
+        case watch(Interest)
+        case history(PathHistoryQuery)
+    }
     private var source: SDEventSource?
     private var watchedEvents: SDIOEvents = .readable
 
@@ -69,17 +104,15 @@ final class ClientConnection: StreamOutput {
     /// Whether reading paused because of the queue above (not because replies went unread).
     private var isPausedForQueue = false
 
+    /// Serves a new client on the calls loop; call there.
     init(
-        descriptor: FileDescriptor, peer: PeerCredentials?, shared: Shared,
-        onClose: @escaping (ClientConnection) -> Void
+        descriptor: FileDescriptor, peer: PeerCredentials?, shared: Shared
     ) throws(SDEventError) {
         self.descriptor = descriptor
         self.peer = peer
         self.shared = shared
-        self.onClose = onClose
-        source = try shared.loop.watch(descriptor.rawValue, for: .readable) { [unowned self] events in
-            ready(events)
-        }
+        self.home = shared.calls
+        try watch()
         DaemonCounters.bump(shared.router.hub.counters.clientsConnected)
         DaemonCounters.bump(shared.router.hub.counters.clientsOpen)
     }
@@ -87,9 +120,58 @@ final class ClientConnection: StreamOutput {
     /// A socket that cannot say whose it is counts as nobody's, never as root's.
     private var userID: UInt32 { peer?.userID ?? 65534 }
 
-    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isPausedForQueue && isWritable }
+    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isMoving && !isPausedForQueue && isWritable }
+
+    /// Registers the descriptor with the home loop, for what the connection waits for now.
+    private func watch() throws(SDEventError) {
+        watchedEvents = currentEvents
+        // The source holds the connection until `close()` drops the source: a connection lives while it is open.
+        source = try home.loop.watch(descriptor.rawValue, for: watchedEvents) { [self] events in
+            ready(events)
+        }
+    }
+
+    /// Moves the connection to the main loop, then starts the stream there. The move itself waits for the end of the
+    /// turn (`finishTurn`): until then this thread still works on the connection, and the main loop must not start
+    /// on it before this one is done.
+    private func moveToStreams(for call: StreamingCall) {
+        isMoving = true
+        streamAfterMove = call
+    }
+
+    /// Ends a turn of the home loop's work on the connection: hands it over if a streaming call asked for that.
+    /// Nothing on this thread touches the connection after the hand-over.
+    private func finishTurn() {
+        guard let call = streamAfterMove else { return }
+        streamAfterMove = nil
+        source?.cancel()
+        source = nil
+        guard isOpen else { return }
+        let connection = UncheckedTransfer(self)
+        shared.streams.loop.execute { connection.value.arrive(for: call) }
+    }
+
+    private func arrive(for call: StreamingCall) {
+        home = shared.streams
+        isMoving = false
+        guard isOpen else { return }
+        do {
+            try watch()
+        } catch {
+            shared.logger.warning("cannot move a client to the main loop: \(error)")
+            return close()
+        }
+        switch call {
+        case .watch(let interest): startWatching(interest)
+        case .history(let query): followHistory(query)
+        }
+        // Calls that came after the streaming one are answered (with an error: the connection is the stream's).
+        takeFrames()
+        updateWatchedEvents()
+    }
 
     private func ready(_ events: SDIOEvents) {
+        defer { finishTurn() }
         if events.contains(.writable) { flushOutput() }
         guard isOpen else { return }
         if wantsToRead && !events.isDisjoint(with: [.readable, .hangUp, .error]) {
@@ -104,7 +186,7 @@ final class ClientConnection: StreamOutput {
     private func read() {
         let count: Int
         do {
-            count = try descriptor.read(into: shared.readBuffer)
+            count = try descriptor.read(into: home.readBuffer)
         } catch Errno.wouldBlock {
             return
         } catch {
@@ -114,15 +196,20 @@ final class ClientConnection: StreamOutput {
         }
         // The client has gone: calls still unread need no answer.
         guard count > 0 else { return close() }
-        framer.append(UnsafeRawBufferPointer(rebasing: shared.readBuffer[..<count]))
+        framer.append(UnsafeRawBufferPointer(rebasing: home.readBuffer[..<count]))
+        takeFrames()
+        updateWatchedEvents()
+    }
+
+    /// Handles the complete calls read so far, until one moves the connection or ends it.
+    private func takeFrames() {
         do {
-            while isOpen, !closesWhenFlushed, let frame = try framer.nextMessage() { received(frame) }
+            while isOpen, !closesWhenFlushed, !isMoving, let frame = try framer.nextMessage() { received(frame) }
         } catch {
             shared.violations.notice("closing a client: \(error)")
             DaemonCounters.bump(shared.router.hub.counters.protocolErrors)
             writeAndClose(VarlinkCodec().encodeError(.protocolError(reason: error.description)))
         }
-        updateWatchedEvents()
     }
 
     private func received(_ frame: [UInt8]) {
@@ -156,22 +243,20 @@ final class ClientConnection: StreamOutput {
         case .noReply:
             break
         case .startWatching(let interest):
-            startWatching(interest)
+            moveToStreams(for: .watch(interest))
         case .followHistory(let query):
-            let stream = HistoryChannelStream(query: query, output: self)
-            historyStream = stream
-            let stored = router.hub.history.entries(matching: query, follower: stream)
-            write(HistoryChannelStream.storedReply(stored, continues: true))
+            moveToStreams(for: .history(query))
         case .deferred(let start):
             isAwaitingReply = true
             let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
             let connection = UncheckedTransfer(self)
-            let loop = shared.loop
+            let loop = home.loop
             start { bytes in
                 // Always a later turn of the loop, even when called on it: never inside the call that deferred.
                 loop.execute {
                     if !isOneway { connection.value.write(bytes) }
                     connection.value.resume()
+                    connection.value.finishTurn()
                 }
             }
         }
@@ -181,7 +266,7 @@ final class ClientConnection: StreamOutput {
     /// client stops reading again; then reads again unless something still holds reading back.
     private func resume() {
         isAwaitingReply = false
-        while isOpen, !closesWhenFlushed, !isAwaitingReply, !waitingFrames.isEmpty, isWritable {
+        while isOpen, !closesWhenFlushed, !isMoving, !isAwaitingReply, !waitingFrames.isEmpty, isWritable {
             handle(waitingFrames.removeFirst())
         }
         if isPausedForQueue && waitingFrames.isEmpty { isPausedForQueue = false }
@@ -200,6 +285,13 @@ final class ClientConnection: StreamOutput {
         subscription.send(hub.subscribe(subscription))
         shared.logger.debug(
             "a client subscribed", metadata: ["interest": "\(interest)", "subscribers": "\(hub.subscriberCount)"])
+    }
+
+    private func followHistory(_ query: PathHistoryQuery) {
+        let stream = HistoryChannelStream(query: query, output: self)
+        historyStream = stream
+        let stored = shared.router.hub.history.entries(matching: query, follower: stream)
+        write(HistoryChannelStream.storedReply(stored, continues: true))
     }
 
     /// Writes a reply now, or queues what the socket does not take. A client that sends calls without reading the
@@ -245,13 +337,18 @@ final class ClientConnection: StreamOutput {
 
     /// Waits for input only while calls are taken, and for room in the socket only while output waits.
     private func updateWatchedEvents() {
-        guard isOpen else { return }
+        guard isOpen, let source else { return }
+        let events = currentEvents
+        guard events != watchedEvents else { return }
+        watchedEvents = events
+        source.setIOEvents(events)
+    }
+
+    private var currentEvents: SDIOEvents {
         var events: SDIOEvents = []
         if wantsToRead { events.insert(.readable) }
         if !output.isEmpty { events.insert(.writable) }
-        guard events != watchedEvents else { return }
-        watchedEvents = events
-        source?.setIOEvents(events)
+        return events
     }
 
     /// Ends the connection: its watch and place go back, and the descriptor is closed. Safe to call again.
@@ -271,6 +368,7 @@ final class ClientConnection: StreamOutput {
         historyStream = nil
         waitingFrames = []
         DaemonCounters.bump(hub.counters.clientsOpen, by: -1)
-        onClose(self)
+        shared.connectionLimit.release(userID: userID)
+        shared.registry.remove(self)
     }
 }

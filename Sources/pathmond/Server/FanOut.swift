@@ -29,10 +29,11 @@ final class FanOut: @unchecked Sendable {
         enqueue(deliveries)
     }
 
+    /// Every change writes a slice at once: slices left for later wait for quiet turns, which a storm of kernel
+    /// events may not leave, but then each of its changes moves the queue on.
     private func enqueue(_ deliveries: [(any Subscriber, Update)]) {
-        let wasIdle = next == queue.count
         queue.append(contentsOf: deliveries)
-        if wasIdle { deliverSlice() }
+        deliverSlice()
     }
 
     private func deliverSlice() {

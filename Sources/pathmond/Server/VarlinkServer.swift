@@ -2,20 +2,23 @@ internal import CSystemd
 import Logging
 import PathProtocol
 import SDEvent
+import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Serves io.pathmond over a Unix stream socket on the daemon's main loop, beside the netlink socket: a change the
-/// kernel announces is evaluated and written to every subscriber's socket by the one thread that read it. The
-/// daemon starts it only once the hub holds the first kernel snapshot, so no client ever sees a path made from an
-/// empty state.
+/// Serves io.pathmond over a Unix stream socket. Calls are answered on a loop of the server's own (`calls`), streams
+/// live on the daemon's main loop beside the netlink socket (see `ClientConnection`). The daemon starts it only
+/// once the hub holds the first kernel snapshot, so no client ever sees a path made from an empty state.
 ///
 /// Under socket activation systemd owns the listening socket (`inheritedSocket`): clients that connect before the
 /// daemon is ready simply wait in its queue, and the socket outlives a restart.
-final class VarlinkServer {
+///
+/// @unchecked Sendable: the listener's state is touched on the calls loop only (`start` and `stop` go there);
+/// the connections are in a Mutex, since they close on either loop.
+final class VarlinkServer: @unchecked Sendable {
     private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
     private let inheritedSocket: Int32?
@@ -26,23 +29,35 @@ final class VarlinkServer {
     private var listenerSource: SDEventSource?
     /// Accepting pauses for a moment when descriptors run out, instead of spinning on a queue it cannot take.
     private var resumeAccepting: SDEventSource?
-    private var connections: [ObjectIdentifier: ClientConnection] = [:]
     /// Connections taken per turn of the loop: a flood of connects must not starve the clients already served.
     private static let acceptsPerTurn = 64
 
+    private var calls: SDEventLoop { shared.calls.loop }
+
+    /// `mainLoop` is the daemon's; the calls loop starts here, on a thread of its own.
     init(
         socketPath: String, inheritedSocket: Int32?, router: CallRouter, connectionLimit: ConnectionLimit,
-        interestLimit: InterestLimit, loop: SDEventLoop, logger: Logger
-    ) {
+        interestLimit: InterestLimit, mainLoop: SDEventLoop, logger: Logger
+    ) throws(SDEventError) {
         self.socketPath = socketPath
         self.inheritedSocket = inheritedSocket
         self.connectionLimit = connectionLimit
-        self.shared = ClientConnection.Shared(router: router, interestLimit: interestLimit, loop: loop, logger: logger)
+        self.shared = ClientConnection.Shared(
+            router: router, interestLimit: interestLimit, connectionLimit: connectionLimit,
+            calls: ClientConnection.Home(loop: try SDEventLoop.startedOnNewThread(name: "pathmond-calls")),
+            streams: ClientConnection.Home(loop: mainLoop), logger: logger)
         self.logger = logger
     }
 
-    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect. On the loop.
+    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect.
     func start() throws {
+        let started = calls.sync { [self] () -> Result<Void, any Error> in
+            Result { try startListening() }
+        }
+        try started.get()
+    }
+
+    private func startListening() throws {
         let listener: FileDescriptor
         if let inheritedSocket {
             listener = FileDescriptor(rawValue: inheritedSocket)
@@ -55,24 +70,33 @@ final class VarlinkServer {
             logger.info("listening", metadata: ["socket": "\(socketPath)"])
         }
         self.listener = listener
-        listenerSource = try shared.loop.watch(listener.rawValue, for: .readable) { [unowned self] _ in
+        listenerSource = try calls.watch(listener.rawValue, for: .readable) { [unowned self] _ in
             acceptWaiting()
         }
     }
 
-    /// Stops accepting and closes every client. systemd's socket stays: clients of the next start queue on it. A
-    /// socket of our own goes.
+    /// Stops accepting and closes every client, each on its own loop (the main loop has stopped when this runs:
+    /// its connections close here). systemd's socket stays: clients of the next start queue on it. A socket of our
+    /// own goes.
     func stop() {
-        guard let listener else { return }
-        logger.info("shutting down the server")
-        listenerSource?.cancel()
-        resumeAccepting?.cancel()
-        for connection in connections.values { connection.close() }
-        if inheritedSocket == nil {
-            try? listener.close()
-            unlink(socketPath)
+        calls.sync { [self] in
+            guard let listener else { return }
+            logger.info("shutting down the server")
+            listenerSource?.cancel()
+            resumeAccepting?.cancel()
+            for connection in shared.registry.all where connection.home === shared.calls {
+                connection.close()
+            }
+            if inheritedSocket == nil {
+                try? listener.close()
+                unlink(socketPath)
+            }
+            self.listener = nil
         }
-        self.listener = nil
+        for connection in shared.registry.all where connection.home === shared.streams {
+            connection.close()
+        }
+        calls.exit()
     }
 
     private func bindListener() throws -> FileDescriptor {
@@ -116,7 +140,7 @@ final class VarlinkServer {
 
     private func pauseAccepting() {
         listenerSource?.setEnabled(false)
-        resumeAccepting = try? shared.loop.schedule(after: .milliseconds(100)) { [unowned self] in
+        resumeAccepting = try? calls.schedule(after: .milliseconds(100)) { [unowned self] in
             listenerSource?.setEnabled(true)
         }
     }
@@ -133,18 +157,13 @@ final class VarlinkServer {
             close(descriptor)
             return
         }
-        let limit = connectionLimit
         do {
             let connection = try ClientConnection(
-                descriptor: FileDescriptor(rawValue: descriptor), peer: peer, shared: shared
-            ) { [unowned self] connection in
-                limit.release(userID: userID)
-                connections[ObjectIdentifier(connection)] = nil
-            }
-            connections[ObjectIdentifier(connection)] = connection
+                descriptor: FileDescriptor(rawValue: descriptor), peer: peer, shared: shared)
+            shared.registry.add(connection)
         } catch {
             logger.warning("cannot serve a client: \(error)")
-            limit.release(userID: userID)
+            connectionLimit.release(userID: userID)
             close(descriptor)
         }
     }
@@ -196,4 +215,20 @@ enum ServerError: Error, CustomStringConvertible {
             return "\(path) exists and is not a socket; remove it or choose another --socket"
         }
     }
+}
+
+/// The connections being served, on either loop: `stop` closes them.
+final class ConnectionRegistry: Sendable {
+    private let connections = Mutex<[ObjectIdentifier: ClientConnection]>([:])
+
+    func add(_ connection: ClientConnection) {
+        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+    }
+
+    func remove(_ connection: ClientConnection) {
+        let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+        withExtendedLifetime(removed) {}
+    }
+
+    var all: [ClientConnection] { connections.withLock { Array($0.values) } }
 }
