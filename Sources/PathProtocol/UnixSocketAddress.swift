@@ -6,11 +6,14 @@
 public struct UnixSocketAddress: Sendable {
     private var address = sockaddr_un()
 
-    /// Nil when the path does not fit `sun_path` (108 bytes with its NUL).
+    /// Nil when the path is empty (it would name an abstract socket) or does not fit `sun_path` (108 bytes with
+    /// its NUL).
     public init?(path: String) {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard !bytes.contains(0), bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        guard !bytes.isEmpty, !bytes.contains(0), bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            return nil
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
     }
 

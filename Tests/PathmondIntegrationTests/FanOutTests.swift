@@ -76,6 +76,25 @@ import Testing
                 s, outcome = watch(octet)
                 held.append(s)
                 print(octet, "refused" if outcome[0] else "served" if outcome[1] else "other", flush=True)
+            # A refused watch and one of the three in one write: the refusal is a reply, the connection goes on.
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(sys.argv[1])
+            calls = b""
+            for octet in [5, 1]:
+                flow = '{"interface":"eth0","localAddress":"192.0.2.10","remoteAddress":"198.51.100.%d"}' % octet
+                calls += ('{"method":"io.pathmond.WatchFlow","more":true,"parameters":{"flow":%s}}' % flow).encode() + b"\\0"
+            s.sendall(calls)
+            s.settimeout(5)
+            data = b""
+            while data.count(b"\\0") < 2:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            replies = data.split(b"\\0")
+            first = "refused" if b"LimitReached" in replies[0] else "other"
+            second = "served" if len(replies) > 1 and b'"continues":true' in replies[1] else "other"
+            print("pipelined", first, second, flush=True)
             time.sleep(0.5)
             """
         // Where nobody can read it: the scenario's directory is root's alone.
@@ -90,7 +109,9 @@ import Testing
             ], check: false)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(
-            lines == ["1 served", "2 served", "3 served", "4 refused", "4 refused", "1 served"],
+            lines == [
+                "1 served", "2 served", "3 served", "4 refused", "4 refused", "1 served", "pipelined refused served",
+            ],
             "status \(result.status): \(result.output)\(result.errorOutput)")
         let refusals = scenario.daemon.log.split(separator: "\n").filter { $0.contains("watch limit reached") }
         #expect(refusals.count == 1, "one line per episode: \(refusals)")

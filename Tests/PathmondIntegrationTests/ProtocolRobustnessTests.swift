@@ -101,6 +101,22 @@ import Testing
         #expect(refused["error"] as? String == "io.pathmond.ProtocolError")
         #expect(pipelined.isClosedByPeer())
 
+        // Calls queued behind a deferred reply (a policy write, refused here) with a streaming call among them: the
+        // stream starts, the next call is refused and the connection closed, never a second stream on it.
+        let queued = try RawClient(socketPath: socket)
+        try queued.send(
+            Array(#"{"method":"io.pathmond.SetConstrained","parameters":{"key":"bogus","constrained":true}}"#.utf8)
+                + [0] + Array(#"{"method":"io.pathmond.GetHistory","more":true,"parameters":{}}"#.utf8) + [0]
+                + Array(#"{"method":"io.pathmond.GetHistory","more":true,"parameters":{}}"#.utf8) + [0]
+                + Array(#"{"method":"io.pathmond.GetPath"}"#.utf8) + [0])
+        let policyError = try queued.receive()
+        #expect(policyError["error"] != nil, "\(policyError)")
+        let history = try queued.receive()
+        #expect(history["continues"] as? Bool == true, "\(history)")
+        let secondStream = try queued.receive()
+        #expect(secondStream["error"] as? String == "io.pathmond.ProtocolError", "\(secondStream)")
+        #expect(queued.isClosedByPeer())
+
         // A oneway call gets no reply; the next call's reply is the first thing on the wire.
         let oneway = try RawClient(socketPath: socket)
         try oneway.send(Array(#"{"method":"io.pathmond.GetPath","oneway":true}"#.utf8) + [0])

@@ -27,6 +27,7 @@ import Testing
     @Test func aStalledClientGetsEveryEntryInOrderOnceItReads() throws {
         let channel = RecordingOutput()
         let stream = HistoryChannelStream(query: PathHistoryQuery(sinceWallMicroseconds: 99), output: channel)
+        stream.release()
         stream.deliver(Self.entry(1))
         channel.isWritable = false
         for sequence in 2...50 { stream.deliver(Self.entry(UInt64(sequence))) }
@@ -39,6 +40,7 @@ import Testing
     @Test func onlyTheInterfaceFilterAppliesToNewEntries() throws {
         let channel = RecordingOutput()
         let stream = HistoryChannelStream(query: PathHistoryQuery(interface: "wlan0", limit: 1), output: channel)
+        stream.release()
         stream.deliver(Self.entry(1))
         stream.deliver(Self.entry(2, interface: "wlan0"))
         stream.deliver(Self.entry(3, interface: "wlan0"))
@@ -48,11 +50,32 @@ import Testing
     @Test func aClientTooFarBehindIsClosed() throws {
         let channel = RecordingOutput()
         let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
+        stream.release()
         channel.isWritable = false
         for sequence in 1..<HistoryChannelStream.maximumBacklog { stream.deliver(Self.entry(UInt64(sequence))) }
         #expect(!channel.isClosed)
         stream.deliver(Self.entry(UInt64(HistoryChannelStream.maximumBacklog)))
         stream.deliver(Self.entry(UInt64(HistoryChannelStream.maximumBacklog + 1)))
         #expect(channel.isClosed)
+    }
+
+    @Test func entriesRecordedWhileHeldArriveOnReleaseInOrder() throws {
+        let channel = RecordingOutput()
+        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
+        for sequence in 1...5 { stream.deliver(Self.entry(UInt64(sequence))) }
+        #expect(try Self.sentSequences(channel) == [], "nothing is written while the connection moves")
+        stream.release()
+        stream.deliver(Self.entry(6))
+        #expect(try Self.sentSequences(channel) == Array(1...6))
+    }
+
+    @Test func tooManyEntriesWhileHeldEndTheConnectionOnRelease() throws {
+        let channel = RecordingOutput()
+        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
+        for sequence in 1...HistoryChannelStream.maximumBacklog + 1 { stream.deliver(Self.entry(UInt64(sequence))) }
+        #expect(!channel.isClosed, "not closed by the main loop while the calls loop owns it")
+        stream.release()
+        #expect(channel.isClosed)
+        #expect(try Self.sentSequences(channel) == [])
     }
 }

@@ -81,8 +81,11 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
 
     /// A call that streams, and so moves its connection to the main loop.
     private enum StreamingCall {
+        /// WatchPath or WatchFlow, admitted by the interest limit: subscribed on arrival.
         case watch(Interest)
-        case history(PathHistoryQuery)
+        /// GetHistory with "more": its stored entries were sent from the calls loop, and the stream held what came
+        /// since; it is let go on arrival.
+        case history
     }
     private var source: SDEventSource?
     private var watchedEvents: SDIOEvents = .readable
@@ -95,6 +98,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var closesWhenFlushed = false
 
     private var subscription: ChannelSubscription?
+    /// The watch the interest limit admitted, given back on close (taken on the calls loop, before the move).
+    private var admittedInterest: Interest?
     /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's.
     private var historyStream: HistoryChannelStream?
     /// Calls that arrived while a deferred reply was outstanding or the client's replies went unread: Varlink
@@ -163,9 +168,14 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         }
         switch call {
         case .watch(let interest): startWatching(interest)
-        case .history(let query): followHistory(query)
+        case .history: historyStream?.release()
         }
-        // Calls that came after the streaming one are answered (with an error: the connection is the stream's).
+        // Calls that came after the streaming one, queued or unread, are refused: the connection is the stream's.
+        if !waitingFrames.isEmpty {
+            waitingFrames = []
+            isPausedForQueue = false
+            refuseCallDuringStream()
+        }
         takeFrames()
         updateWatchedEvents()
     }
@@ -213,14 +223,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     }
 
     private func received(_ frame: [UInt8]) {
-        guard subscription == nil, historyStream == nil else {
-            // While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call
-            // would land among the stream's and read as its end.
-            writeAndClose(
-                VarlinkCodec().encodeError(
-                    .protocolError(reason: "a call while another streams; use another connection")))
-            return
-        }
+        guard !isStreaming else { return refuseCallDuringStream() }
         // Behind a deferred reply, or while the client leaves its replies unread: the call waits its turn. One
         // read can bring in a thousand calls; answered at once, their replies would pile up without bound.
         guard !isAwaitingReply, isWritable, waitingFrames.isEmpty else {
@@ -231,7 +234,19 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         handle(frame)
     }
 
+    /// Whether a call streams on this connection (or is moving to, to stream).
+    private var isStreaming: Bool { subscription != nil || historyStream != nil || isMoving }
+
+    /// While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call would
+    /// land among the stream's and read as its end.
+    private func refuseCallDuringStream() {
+        writeAndClose(
+            VarlinkCodec().encodeError(.protocolError(reason: "a call while another streams; use another connection")))
+    }
+
     private func handle(_ frame: [UInt8]) {
+        // Calls that waited behind a deferred reply come here too, not through `received`.
+        guard !isStreaming else { return refuseCallDuringStream() }
         let router = shared.router
         switch router.handle(frame, from: peer) {
         case .reply(let bytes):
@@ -243,9 +258,20 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         case .noReply:
             break
         case .startWatching(let interest):
+            // Admitted here, on the calls loop: a refusal is one more reply, and the connection stays.
+            if let refusal = shared.interestLimit.admit(userID: userID, interest: interest) {
+                return write(VarlinkCodec().encodeError(.limitReached(reason: refusal)))
+            }
+            admittedInterest = interest
             moveToStreams(for: .watch(interest))
         case .followHistory(let query):
-            moveToStreams(for: .history(query))
+            // The stored entries are read and encoded here, on the calls loop (a full history is half a megabyte
+            // of JSON); entries recorded meanwhile wait in the stream until it arrives on the main loop.
+            let stream = HistoryChannelStream(query: query, output: self)
+            historyStream = stream
+            let stored = router.hub.history.entries(matching: query, follower: stream)
+            write(HistoryChannelStream.storedReply(stored, continues: true))
+            moveToStreams(for: .history)
         case .deferred(let start):
             isAwaitingReply = true
             let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
@@ -273,25 +299,16 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         updateWatchedEvents()
     }
 
-    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it.
+    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it. On the
+    /// main loop, where the hub's changes are published.
     private func startWatching(_ interest: Interest) {
+        precondition(subscription == nil && historyStream == nil, "a second stream on one connection")
         let hub = shared.router.hub
-        if let refusal = shared.interestLimit.admit(userID: userID, interest: interest) {
-            write(VarlinkCodec().encodeError(.limitReached(reason: refusal)))
-            return
-        }
         let subscription = ChannelSubscription(interest: interest, output: self)
         self.subscription = subscription
         subscription.send(hub.subscribe(subscription))
         shared.logger.debug(
             "a client subscribed", metadata: ["interest": "\(interest)", "subscribers": "\(hub.subscriberCount)"])
-    }
-
-    private func followHistory(_ query: PathHistoryQuery) {
-        let stream = HistoryChannelStream(query: query, output: self)
-        historyStream = stream
-        let stored = shared.router.hub.history.entries(matching: query, follower: stream)
-        write(HistoryChannelStream.storedReply(stored, continues: true))
     }
 
     /// Writes a reply now, or queues what the socket does not take. A client that sends calls without reading the
@@ -359,14 +376,16 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         source = nil
         try? descriptor.close()
         let hub = shared.router.hub
-        if let subscription {
-            hub.unsubscribe(subscription)
-            shared.interestLimit.release(userID: userID, interest: subscription.interest)
-        }
+        if let subscription { hub.unsubscribe(subscription) }
+        if let admittedInterest { shared.interestLimit.release(userID: userID, interest: admittedInterest) }
         if let historyStream { hub.history.unfollow(historyStream) }
         subscription = nil
+        admittedInterest = nil
         historyStream = nil
         waitingFrames = []
+        // Whatever still holds the connection (a fan-out slice queued for it) holds little.
+        output = PendingOutput()
+        framer = NULFramer()
         DaemonCounters.bump(hub.counters.clientsOpen, by: -1)
         shared.connectionLimit.release(userID: userID)
         shared.registry.remove(self)

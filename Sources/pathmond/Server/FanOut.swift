@@ -30,11 +30,22 @@ final class FanOut: @unchecked Sendable {
     }
 
     /// Every change writes a slice at once: slices left for later wait for quiet turns, which a storm of kernel
-    /// events may not leave, but then each of its changes moves the queue on.
+    /// events may not leave, but then each of its changes moves the queue on. Past `backlogBound` waiting
+    /// deliveries, those a newer one for the same subscriber supersedes are dropped (a path is state: the newest
+    /// wins), so a storm with many subscribers queues at most one delivery per subscriber and change in flight.
     private func enqueue(_ deliveries: [(any Subscriber, Update)]) {
+        if queue.count - next + deliveries.count > Self.backlogBound {
+            let superseded = Set(deliveries.map { ObjectIdentifier($0.0) })
+            queue = queue[next...].filter { !superseded.contains(ObjectIdentifier($0.0)) }
+            next = 0
+        }
         queue.append(contentsOf: deliveries)
         deliverSlice()
     }
+
+    /// Waiting deliveries before superseded ones are dropped: far more than a change to every subscriber of a
+    /// large host, so subscribers that keep up see every state.
+    static let backlogBound = 65_536
 
     private func deliverSlice() {
         let end = min(queue.count, next + Self.sliceSize)

@@ -5,8 +5,11 @@ import PathProtocol
 /// every entry counts, so none is dropped for a slow reader: while the client is not reading they wait, up to
 /// `maximumBacklog`; a client that far behind is closed (it can call again and read the stored entries).
 ///
-/// @unchecked Sendable: the history holds followers across threads, but entries are recorded, and this runs, on
-/// the daemon's main loop only.
+/// The stream starts held: it is made on the calls loop, which sends the stored entries, and entries recorded
+/// before the connection has moved to the main loop wait in the backlog until `release()`.
+///
+/// @unchecked Sendable: the history holds followers across threads, but entries are recorded, and `deliver` and
+/// `release` run, on the daemon's main loop only; the calls loop only makes it.
 final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
     /// Entries a stalled client may fall behind by: a full default history.
     static let maximumBacklog = PathHistory.defaultCapacity
@@ -14,6 +17,9 @@ final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
     private let filter: PathHistoryQuery
     private let output: any StreamOutput
     private var backlog: [PathHistoryEntry] = []
+    private var isHeld = true
+    /// More entries came while held than a stalled client may owe: the connection ends on release.
+    private var overflowed = false
 
     init(query: PathHistoryQuery, output: any StreamOutput) {
         // New entries are newer than any `since`; only the interface filter applies to them.
@@ -35,10 +41,12 @@ final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
     }
 
     func deliver(_ entry: PathHistoryEntry) {
-        guard filter.matches(entry) else { return }
-        guard backlog.isEmpty, output.isWritable else {
+        guard filter.matches(entry), !overflowed else { return }
+        guard !isHeld, backlog.isEmpty, output.isWritable else {
             guard backlog.count < Self.maximumBacklog else {
-                output.close()
+                // Held, the connection is not the main loop's to close yet.
+                if isHeld { overflowed = true } else { output.close() }
+                backlog = []
                 return
             }
             backlog.append(entry)
@@ -47,11 +55,22 @@ final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
         write(entry)
     }
 
+    /// Starts sending: the connection is on the main loop now.
+    func release() {
+        isHeld = false
+        if overflowed { return output.close() }
+        flushPending()
+    }
+
     /// Sends what waited once the client reads again.
     func flushPending() {
-        while !backlog.isEmpty, output.isWritable {
-            write(backlog.removeFirst())
+        guard !isHeld else { return }
+        var sent = 0
+        while sent < backlog.count, output.isWritable {
+            write(backlog[sent])
+            sent += 1
         }
+        backlog.removeFirst(sent)
     }
 
     private func write(_ entry: PathHistoryEntry) {

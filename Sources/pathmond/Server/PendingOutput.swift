@@ -4,7 +4,8 @@ import SystemPackage
 /// yet sent. Empty almost always: a reply is written at once, and only what the socket refuses waits here.
 struct PendingOutput {
     private var chunks: [[UInt8]] = []
-    /// How much of `chunks[0]` was already sent.
+    /// The first chunk not yet sent whole, and how much of it was sent.
+    private var first = 0
     private var sentOfFirst = 0
     private(set) var byteCount = 0
 
@@ -23,19 +24,29 @@ struct PendingOutput {
 
     /// Writes what waits until the socket refuses more. True once nothing waits.
     mutating func flush(to descriptor: FileDescriptor) throws(Errno) -> Bool {
-        while let first = chunks.first {
-            let sent = try Self.writeSome(first[sentOfFirst...], to: descriptor)
+        while first < chunks.count {
+            let chunk = chunks[first]
+            let sent = try Self.writeSome(chunk[sentOfFirst...], to: descriptor)
             byteCount -= sent
             sentOfFirst += sent
-            guard sentOfFirst == first.count else { return false }
-            chunks.removeFirst()
+            guard sentOfFirst == chunk.count else {
+                // A client that reads slowly but never catches up: drop what it took, now and then, not per chunk.
+                if first >= 64 && first * 2 >= chunks.count {
+                    chunks.removeFirst(first)
+                    first = 0
+                }
+                return false
+            }
+            first += 1
             sentOfFirst = 0
         }
+        chunks.removeAll()
+        first = 0
         return true
     }
 
     private mutating func append(_ bytes: [UInt8], sent: Int) {
-        if chunks.isEmpty { sentOfFirst = sent }
+        if first == chunks.count { sentOfFirst = sent }
         chunks.append(bytes)
         byteCount += bytes.count - sent
     }
