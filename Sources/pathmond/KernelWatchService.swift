@@ -4,8 +4,8 @@ import PathModel
 import SDEvent
 
 /// Feeds the kernel's notifications into the hub, batch by batch. The watcher reads them on the daemon's main loop
-/// the moment epoll says so, and the hub's work runs right there: the only thread hop between the kernel and a
-/// subscriber's socket is the fan-out to the event loop that serves it.
+/// the moment epoll says so, and the hub's work runs right there, up to the write to each subscriber's socket: no
+/// thread hop between the kernel and a subscriber.
 struct KernelWatchService {
     let watcher: KernelWatcher
     let hub: PathHub

@@ -7,8 +7,8 @@ import Synchronization
 
 /// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
 /// the one in force, so a reply of success means the setting survives a crash. Writes run one at a time on the
-/// daemon's main loop, where every other change to the hub is made: fsync must not stall the event loop that serves
-/// clients, and a policy change is rare enough that kernel events can wait the few milliseconds it takes.
+/// daemon's main loop, where every other change to the hub is made: fsync must not stall the calls loop that answers
+/// clients, and a policy change is rare enough that kernel events and streams can wait the few milliseconds it takes.
 final class PolicyController: Sendable {
     private let hub: PathHub
     private let store: PolicyStore
@@ -121,8 +121,8 @@ final class PolicyController: Sendable {
         }
     }
 
-    /// Root or the admin group. Checked here, on the main loop: the group database may be remote (LDAP), and
-    /// a slow answer must not stall the event loop that serves other clients.
+    /// Root or the admin group. Checked here, on the main loop, one call at a time: the group database may be
+    /// remote (LDAP), and a slow answer must not stall the calls loop that answers other clients.
     private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
         if let refusal = authorizer.withLock({ $0 }).refusal(for: peer) {
             throw .pathmondPermissionDenied(reason: refusal)
