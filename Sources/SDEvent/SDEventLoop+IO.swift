@@ -55,4 +55,5 @@ extension SDEventSource {
     }
 }
 
+private let ioCallback: sd_event_io_handler_t = { _, _, events, userdata in call(userdata, events: events) }
 private let deferCallback: sd_event_handler_t = { _, userdata in call(userdata) }

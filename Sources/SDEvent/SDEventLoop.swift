@@ -90,11 +90,7 @@ public final class SDEventLoop: @unchecked Sendable {
     public func watchReadable(_ descriptor: Int32, _ handler: @escaping () -> Void) throws(SDEventError)
         -> SDEventSource
     {
-        let box = SDEventSource.Box { _ in handler() }
-        var source: OpaquePointer?
-        try SDEventError.check(
-            sd_event_add_io(event, &source, descriptor, UInt32(EPOLLIN.rawValue), ioCallback, box.pointer))
-        return SDEventSource(source!, box: box)
+        try watch(descriptor, for: .readable) { _ in handler() }
     }
 
     /// Calls `handler` once, on the loop, after `delay` (CLOCK_MONOTONIC). Dropping the source cancels it.
@@ -175,7 +171,6 @@ func call(_ userdata: UnsafeMutableRawPointer?, events: UInt32 = 0) -> Int32 {
     return 0
 }
 
-let ioCallback: sd_event_io_handler_t = { _, _, events, userdata in call(userdata, events: events) }
 private let timeCallback: sd_event_time_handler_t = { _, _, userdata in call(userdata) }
 private let signalCallback: sd_event_signal_handler_t = { _, _, userdata in call(userdata) }
 
