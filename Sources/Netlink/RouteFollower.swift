@@ -25,7 +25,11 @@ final class RouteFollower {
 
     /// The queries asked after every change, kept until links or flows change (deriving them anew for each batch
     /// of a route storm cost more than the look-ups themselves).
-    private var knownQueries: Set<RouteQuery>?
+    private var knownQueries: Set<RouteQuery>? {
+        didSet { if knownQueries == nil { decisionsMayBeStale = true } }
+    }
+    /// Whether the standing queries changed since the answers were last pruned to them.
+    private var decisionsMayBeStale = false
 
     var queries: Set<RouteQuery> {
         if let knownQueries { return knownQueries }
@@ -47,7 +51,8 @@ final class RouteFollower {
         state = KernelState(snapshot)
         knownQueries = nil
         resolving = []
-        decisions = askAll()
+        decisions = [:]
+        ask(queries)
         snapshot.decisions = decisions
         for event in resolveGateways() {
             if case .neighbourChanged(let neighbour) = event { snapshot.neighbours.append(neighbour) }
@@ -64,10 +69,7 @@ final class RouteFollower {
             if events.contains(where: Self.changesQueries) { knownQueries = nil }
             extra = resolveGateways()
         }
-        let asks =
-            !routingChange.isEmpty
-            && queries.contains { decisions[$0] == nil || routingChange.affects($0.destination) }
-        if asks, let decided = refresh(routingChange) { extra.append(decided) }
+        if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
         return extra
     }
 
@@ -78,33 +80,44 @@ final class RouteFollower {
         flowQueries = queries
         knownQueries = nil
         let wanted = self.queries
-        var fresh = decisions.filter { wanted.contains($0.key) }
-        if let lookup {
-            fresh.merge(lookup.decide(wanted.filter { fresh[$0] == nil })) { _, new in new }
-        }
-        guard fresh != decisions else { return nil }
-        decisions = fresh
-        state.apply(.routeDecisions(fresh))
-        return .routeDecisions(fresh)
+        return published(ask(wanted.filter { decisions[$0] == nil }))
     }
 
-    /// Asks again the queries the change may have affected (a route only those its prefix covers).
+    /// Asks again the queries the change may have affected (a route only those its prefix covers) and those still
+    /// without an answer.
     private func refresh(_ change: RoutingChange) -> KernelEvent? {
-        let fresh = askAll(affectedBy: change)
-        guard fresh != decisions else { return nil }
-        decisions = fresh
-        state.apply(.routeDecisions(fresh))
-        return .routeDecisions(fresh)
+        var asked: [RouteQuery] = []
+        for query in queries where decisions[query] == nil || change.affects(query.destination) { asked.append(query) }
+        return published(ask(asked))
     }
 
-    /// Asks every query; one the kernel did not answer keeps its last answer (a transient failure is not news).
-    /// The others keep their last answer.
-    private func askAll(affectedBy change: RoutingChange? = nil) -> [RouteQuery: RouteDecision] {
-        guard let lookup else { return [:] }
-        let asked = queries.filter { decisions[$0] == nil || change?.affects($0.destination) ?? true }
-        var answers = decisions.filter { queries.contains($0.key) }
-        answers.merge(lookup.decide(asked)) { _, new in new }
-        return answers
+    /// The event that tells the model the decisions, if they changed.
+    private func published(_ changed: Bool) -> KernelEvent? {
+        guard changed else { return nil }
+        state.apply(.routeDecisions(decisions))
+        return .routeDecisions(decisions)
+    }
+
+    /// Asks the kernel `asked` and keeps the answers; a query the kernel did not answer keeps its last answer (a
+    /// transient failure is not news), and answers to queries no longer standing are dropped. True if any answer
+    /// changed. Answers are stored in place: a change to a thousand flows is two thousand answers, and copying,
+    /// filtering and comparing whole tables for each cost more than the answers that changed.
+    @discardableResult
+    private func ask(_ asked: some Collection<RouteQuery>) -> Bool {
+        guard let lookup else { return false }
+        var changed = false
+        if decisions.count > 0 && decisionsMayBeStale {
+            let standing = queries
+            let before = decisions.count
+            decisions = decisions.filter { standing.contains($0.key) }
+            changed = decisions.count != before
+        }
+        decisionsMayBeStale = false
+        guard !asked.isEmpty else { return changed }
+        for (query, decision) in lookup.decide(asked) where decisions.updateValue(decision, forKey: query) != decision {
+            changed = true
+        }
+        return changed
     }
 
     /// For each gateway newly without a known neighbour: the kernel's entry if it has a usable one (it may have

@@ -19,7 +19,7 @@ enum RouteLookupMessage {
     /// built without an array per field.
     static func appendRequest(for query: RouteQuery, sequence: UInt32, to message: inout [UInt8]) {
         let family: UInt8 = query.destination.family == .ipv4 ? 2 : 10
-        let size = query.destination.bytes.count
+        let size = query.destination.byteCount
         let bits = UInt8(size * 8)
         let source = query.source.flatMap { $0.family == query.destination.family ? $0 : nil }
         let length = 16 + 12 + 4 + size + (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8)
@@ -34,17 +34,21 @@ enum RouteLookupMessage {
         // Addresses are 4 or 16 bytes: no padding needed.
         appendLittleEndian(UInt16(4 + size), to: &message)
         appendLittleEndian(UInt16(1), to: &message)  // RTA_DST
-        message += query.destination.bytes
+        appendBytes(of: query.destination, to: &message)
         if let source {
             appendLittleEndian(UInt16(4 + size), to: &message)
             appendLittleEndian(UInt16(2), to: &message)  // RTA_SRC
-            message += source.bytes
+            appendBytes(of: source, to: &message)
         }
         if let mark = query.mark {
             appendLittleEndian(UInt16(8), to: &message)
             appendLittleEndian(UInt16(16), to: &message)  // RTA_MARK
             appendLittleEndian(mark, to: &message)
         }
+    }
+
+    static func appendBytes(of address: IPAddress, to message: inout [UInt8]) {
+        for index in 0..<address.byteCount { message.append(address[byte: index]) }
     }
 
     static func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {

@@ -8,7 +8,7 @@ struct RoutingChange {
     /// A message that may change any decision arrived (or too many routes to keep apart).
     private(set) var isEverything = false
     /// The prefixes of the routes that came and went.
-    private(set) var prefixes: [(bytes: [UInt8], length: Int)] = []
+    private(set) var prefixes: [(address: IPAddress, length: Int)] = []
 
     /// Past this many routes in one batch, checking each query against each prefix costs more than asking again.
     static let maximumPrefixes = 64
@@ -19,7 +19,7 @@ struct RoutingChange {
 
     /// A change of one route's prefix (for tests and callers that know it already).
     init(prefix: [UInt8], length: Int) {
-        prefixes = [(prefix, length)]
+        append(prefix, length: length)
     }
 
     /// A change that may alter any decision.
@@ -64,8 +64,8 @@ struct RoutingChange {
     }
 
     private mutating func append(_ bytes: [UInt8], length: Int) {
-        guard prefixes.count < Self.maximumPrefixes else { return everything() }
-        prefixes.append((bytes, length))
+        guard prefixes.count < Self.maximumPrefixes, let address = IPAddress(bytes: bytes) else { return everything() }
+        prefixes.append((address, length))
     }
 
     private mutating func everything() {
@@ -75,17 +75,6 @@ struct RoutingChange {
 
     /// Whether the decision for `destination` may have changed.
     func affects(_ destination: IPAddress) -> Bool {
-        isEverything || prefixes.contains { Self.prefix($0.bytes, length: $0.length, covers: destination.bytes) }
-    }
-
-    /// Whether the first `length` bits of `prefix` equal those of `address` (of the same family: same size).
-    static func prefix(_ prefix: [UInt8], length: Int, covers address: [UInt8]) -> Bool {
-        guard prefix.count == address.count else { return false }
-        let whole = length / 8
-        for index in 0..<whole where prefix[index] != address[index] { return false }
-        let rest = length % 8
-        guard rest > 0 else { return true }
-        let mask = UInt8(0xFF) << (8 - rest)
-        return prefix[whole] & mask == address[whole] & mask
+        isEverything || prefixes.contains { destination.hasPrefix($0.address, length: $0.length) }
     }
 }

@@ -64,15 +64,6 @@ public enum FlowEvaluator {
 extension InterfaceAddress {
     /// Whether `other` lies in this address's on-link subnet.
     func contains(_ other: IPAddress) -> Bool {
-        guard other.family == family else { return false }
-        var remaining = Int(prefixLength)
-        for (mine, theirs) in zip(address.bytes, other.bytes) {
-            guard remaining > 0 else { return true }
-            let bits = min(8, remaining)
-            let mask = UInt8(truncatingIfNeeded: 0xff << (8 - bits))
-            if mine & mask != theirs & mask { return false }
-            remaining -= bits
-        }
-        return true
+        other.hasPrefix(address, length: Int(prefixLength))
     }
 }

@@ -4,13 +4,13 @@ extension IPAddress: CustomStringConvertible {
     /// Dotted quad for IPv4; the canonical compressed form for IPv6.
     public var description: String {
         switch family {
-        case .ipv4: return bytes.map(String.init).joined(separator: ".")
+        case .ipv4: return "\(self[byte: 0]).\(self[byte: 1]).\(self[byte: 2]).\(self[byte: 3])"
         case .ipv6: return ipv6Text
         }
     }
 
     private var ipv6Text: String {
-        let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+        let groups = stride(from: 0, to: 16, by: 2).map { UInt16(self[byte: $0]) << 8 | UInt16(self[byte: $0 + 1]) }
         // The longest run of two or more zero groups becomes "::" (the first such run on a tie).
         var best = (start: -1, length: 0)
         var index = 0

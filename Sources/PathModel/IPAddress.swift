@@ -1,47 +1,89 @@
-/// An IPv4 or IPv6 address, held as its network-order bytes.
+/// An IPv4 or IPv6 address, held inline as a 128-bit big-endian number (an IPv4 address in the low 32 bits), so
+/// that copying, comparing and hashing one touches no heap memory: a change to a thousand watched flows hashes and
+/// compares thousands of addresses.
 public struct IPAddress: Sendable, Hashable, Comparable {
     /// IPv4 or IPv6.
     public let family: AddressFamily
-    /// 4 bytes for IPv4, 16 for IPv6, in network order.
-    public let bytes: [UInt8]
+    /// The first and last eight bytes of the address as a big-endian number; for IPv4, `high` is 0.
+    private let high: UInt64
+    private let low: UInt64
 
-    /// Makes an address from its bytes; `nil` unless there are exactly 4 or 16.
-    public init?(bytes: [UInt8]) {
+    /// Makes an address from its network-order bytes; `nil` unless there are exactly 4 or 16.
+    public init?(bytes: some Collection<UInt8>) {
         switch bytes.count {
         case 4: family = .ipv4
         case 16: family = .ipv6
         default: return nil
         }
-        self.bytes = bytes
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for byte in bytes {
+            high = high << 8 | low >> 56
+            low = low << 8 | UInt64(byte)
+        }
+        self.high = high
+        self.low = low
+    }
+
+    /// 4 bytes for IPv4, 16 for IPv6, in network order.
+    public var bytes: [UInt8] { (0..<byteCount).map { self[byte: $0] } }
+
+    /// How many bytes the address has: 4 or 16.
+    public var byteCount: Int { family == .ipv4 ? 4 : 16 }
+
+    /// The byte at `index` (0 is the first on the wire), without making an array.
+    public subscript(byte index: Int) -> UInt8 {
+        let fromEnd = byteCount - 1 - index
+        let word = fromEnd < 8 ? low : high
+        return UInt8(truncatingIfNeeded: word >> (UInt64(fromEnd % 8) * 8))
+    }
+
+    /// Whether the first `length` bits equal those of `prefix` (false across families).
+    public func hasPrefix(_ prefix: IPAddress, length: Int) -> Bool {
+        guard prefix.family == family else { return false }
+        // Left-align both as 128 bits, so that `length` counts from the first bit on the wire.
+        func aligned(_ address: IPAddress) -> (UInt64, UInt64) {
+            address.family == .ipv6 ? (address.high, address.low) : (address.low << 32, 0)
+        }
+        let (mine, theirs) = (aligned(self), aligned(prefix))
+        let bits = max(0, min(length, byteCount * 8))
+        let highMask: UInt64 = bits >= 64 ? .max : (bits == 0 ? 0 : .max << UInt64(64 - bits))
+        let lowMask: UInt64 = bits <= 64 ? 0 : (bits >= 128 ? .max : .max << UInt64(128 - bits))
+        return mine.0 & highMask == theirs.0 & highMask && mine.1 & lowMask == theirs.1 & lowMask
     }
 
     /// True for 169.254/16 and fe80::/10, which never carry traffic beyond the link.
     public var isLinkLocal: Bool {
         switch family {
-        case .ipv4: return bytes[0] == 169 && bytes[1] == 254
-        case .ipv6: return bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80
+        case .ipv4: return low >> 16 == 0xA9FE
+        case .ipv6: return high >> 54 == 0xFE80 >> 6
         }
     }
 
     /// The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d), which dual-stack sockets report
     /// for IPv4 peers; any other address as it is.
     public var unmappingIPv4: IPAddress {
-        guard family == .ipv6, bytes[..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else {
-            return self
-        }
-        return IPAddress(bytes: Array(bytes[12...]))!  // four bytes always make an IPv4 address
+        guard family == .ipv6, high == 0, low >> 32 == 0xFFFF else { return self }
+        return IPAddress(family: .ipv4, high: 0, low: low & 0xFFFF_FFFF)
     }
 
     /// True for 127/8 and ::1.
     public var isLoopback: Bool {
         switch family {
-        case .ipv4: return bytes[0] == 127
-        case .ipv6: return bytes.dropLast().allSatisfy { $0 == 0 } && bytes[15] == 1
+        case .ipv4: return low >> 24 == 127
+        case .ipv6: return high == 0 && low == 1
         }
     }
 
     public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         if lhs.family != rhs.family { return lhs.family < rhs.family }
-        return lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        // Big-endian numbers of one size: numeric order is the bytes' lexicographic order.
+        return (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
+
+    private init(family: AddressFamily, high: UInt64, low: UInt64) {
+        self.family = family
+        self.high = high
+        self.low = low
     }
 }

@@ -21,8 +21,33 @@ import Testing
             ([0, 0, 0, 0], 0, [0x26, 0x06] + [UInt8](repeating: 0, count: 14), false),  // and no other
             ([UInt8](repeating: 0, count: 16), 0, [1, 1, 1, 1], false),
             ([0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), 32, [1, 1, 1, 1], false),  // another family
+            (
+                [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 12), 32,
+                [0x20, 0x01, 0x0d, 0xb8] + [1] + [UInt8](repeating: 0, count: 11), true
+            ),
+            (
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 6) + [0x80] + [UInt8](repeating: 0, count: 7), 65,
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 6) + [0xC0] + [UInt8](repeating: 0, count: 7), true
+            ),  // past the first word
+            (
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 6) + [0x80] + [UInt8](repeating: 0, count: 7), 65,
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 14), false
+            ),
+            (
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 13) + [1], 128,
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 13) + [1], true
+            ),
+            (
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 13) + [1], 128,
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 13) + [3], false
+            ),
+            (
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 13) + [1], 127,
+                [0x20, 0x01] + [UInt8](repeating: 0, count: 13) + [0], true
+            ),
         ] as [([UInt8], Int, [UInt8], Bool)])
-    func prefixCoversAddress(prefix: [UInt8], length: Int, address: [UInt8], covers: Bool) {
-        #expect(RoutingChange.prefix(prefix, length: length, covers: address) == covers)
+    func prefixCoversAddress(prefix: [UInt8], length: Int, address: [UInt8], covers: Bool) throws {
+        let destination = try #require(IPAddress(bytes: address))
+        #expect(RoutingChange(prefix: prefix, length: length).affects(destination) == covers)
     }
 }

@@ -88,4 +88,27 @@ import Testing
         let sorted = ["::1", "10.0.0.2", "2001:db8::1", "10.0.0.10", "9.255.255.255"].map(ip).sorted()
         #expect(sorted.map(\.description) == ["9.255.255.255", "10.0.0.2", "10.0.0.10", "::1", "2001:db8::1"])
     }
+
+    /// Held as two words, the address still reads back byte for byte, hashes by value, and unmaps IPv4.
+    @Test func bytesSurviveTheInlineForm() throws {
+        let v6 = ip("2001:db8:1:2:3:4:5:6")
+        #expect((0..<16).map { v6[byte: $0] } == v6.bytes)
+        #expect(IPAddress(bytes: v6.bytes) == v6)
+        #expect(Set([ip("10.0.0.1"), ip("10.0.0.1"), ip("::a00:1")]).count == 2)  // same number, other family
+        #expect(ip("::ffff:a01:203").unmappingIPv4 == ip("10.1.2.3"))
+        #expect(ip("::fffe:a01:203").unmappingIPv4 == ip("::fffe:a01:203"))
+        #expect(ip("10.0.0.1") != ip("::a00:1"))
+    }
+
+    @Test(arguments: [
+        ("10.1.2.3", "10.0.0.0", 8, true), ("10.1.2.3", "10.0.0.0", 16, false), ("10.1.2.3", "0.0.0.0", 0, true),
+        ("10.1.2.3", "10.1.2.3", 32, true), ("10.1.2.3", "10.1.2.2", 31, true), ("10.1.2.3", "10.1.2.2", 32, false),
+        ("10.1.2.3", "::", 0, false),  // never across families
+        ("2001:db8::1", "2001:db8::", 32, true), ("2001:db9::1", "2001:db8::", 32, false),
+        ("2001:db8:0:0:8000::", "2001:db8::", 64, true), ("2001:db8:0:0:8000::", "2001:db8::", 65, false),
+        ("2001:db8::1", "2001:db8::", 127, true), ("2001:db8::1", "2001:db8::", 128, false),
+    ])
+    func matchesPrefixes(_ text: String, _ prefix: String, _ length: Int, _ expected: Bool) {
+        #expect(ip(text).hasPrefix(ip(prefix), length: length) == expected)
+    }
 }
