@@ -3,10 +3,10 @@
 /// daemon's cost per event; JSONEncoder spends most of it on reflection and boxing. The output is byte for byte
 /// what `VarlinkCodec` writes (sorted keys, unescaped slashes, absent optionals left out), which the tests check.
 public enum StreamedReplyWriter {
-    /// `{"continues":true,"parameters":{"path":{...}}}` and its NUL.
-    public static func pathReply(_ path: WirePath) -> [UInt8] {
+    /// `{"continues":true,"parameters":{"path":{...}}}` and its NUL; without `continues`, GetPath's one reply.
+    public static func pathReply(_ path: WirePath, continues: Bool = true) -> [UInt8] {
         var out = JSONBytes()
-        out.raw("{\"continues\":true,\"parameters\":{\"path\":")
+        out.raw(continues ? "{\"continues\":true,\"parameters\":{\"path\":" : "{\"parameters\":{\"path\":")
         write(path, to: &out)
         out.raw("}}")
         return out.terminated()

@@ -10,8 +10,9 @@ import Testing
         var random = SplitMix(seed: 0x7061_7468)
         for _ in 0..<2_000 {
             let path = randomPath(&random)
-            let expected = VarlinkCodec().encodeReply(Methods.PathReply(path: path), continues: true)
-            let written = StreamedReplyWriter.pathReply(path)
+            let continues = random.next() % 2 == 0
+            let expected = VarlinkCodec().encodeReply(Methods.PathReply(path: path), continues: continues)
+            let written = StreamedReplyWriter.pathReply(path, continues: continues)
             #expect(written == expected, "\(String(decoding: written, as: UTF8.self))")
             if written != expected { return }
         }

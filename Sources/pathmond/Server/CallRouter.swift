@@ -78,7 +78,8 @@ struct CallRouter: Sendable {
         case "io.pathmond.GetPath", "io.pathmond.WatchPath":
             let parameters = try requirements(from: frame)
             guard call.methodName == "WatchPath", call.more == true else {
-                return .reply(codec.encodeReply(Methods.PathReply(path: WirePath(hub.path(for: parameters)))))
+                // The commonest call, answered by the writer the streams use rather than JSONEncoder.
+                return .reply(StreamedReplyWriter.pathReply(WirePath(hub.path(for: parameters)), continues: false))
             }
             return .startWatching(.path(parameters))
         case "io.pathmond.WatchFlow":
