@@ -12,10 +12,8 @@ final class PathHub: Sendable {
     private struct State {
         var tracker: PathTracker
         /// Live subscribers, grouped by what they watch: one evaluation and one encoding per group.
-        var subscribers: [Interest: [ObjectIdentifier: any Subscriber]] = [:]
+        var interests: [Interest: WatchedInterest] = [:]
         var subscriberCount = 0
-        /// The last update per interest with live subscribers.
-        var published: [Interest: Update] = [:]
         var generation: UInt64 = 0
         /// Counts changes to the tracker, so a value derived outside the lock can tell whether it is still current.
         var trackerVersion: UInt64 = 0
@@ -108,13 +106,19 @@ final class PathHub: Sendable {
     /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out.
     func subscribe(_ subscriber: any Subscriber) -> Update {
         let interest = subscriber.interest
-        var (existing, tracker, version) = state.withLock { state in
-            let isNewInterest = state.subscribers[interest] == nil
-            state.subscribers[interest, default: [:]][ObjectIdentifier(subscriber)] = subscriber
+        var (watched, existing, tracker, version) = state.withLock { state in
+            let watched: WatchedInterest
+            if let known = state.interests[interest] {
+                watched = known
+            } else {
+                watched = WatchedInterest(interest)
+                state.interests[interest] = watched
+                // Under the lock, so that the watcher hears the sets in order; the call only queues the work.
+                if case .flow = interest { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
+            }
+            watched.subscribers[ObjectIdentifier(subscriber)] = subscriber
             state.subscriberCount += 1
-            // Under the lock, so that the watcher hears the sets in order; the call only queues the work.
-            if isNewInterest, case .flow = interest { flowQueriesChanged(Self.flowQueries(state.subscribers.keys)) }
-            return (state.published[interest], state.tracker, state.trackerVersion)
+            return (watched, watched.published, state.tracker, state.trackerVersion)
         }
         while existing == nil {
             // A new interest, derived outside the lock. An update that ran meanwhile did not know the interest, so
@@ -122,11 +126,11 @@ final class PathHub: Sendable {
             let value = Self.value(for: interest, tracker: tracker)
             let bytes = encode(value)
             (existing, tracker, version) = state.withLock { state in
-                if let published = state.published[interest] { return (published, state.tracker, version) }
+                if let published = watched.published { return (published, state.tracker, version) }
                 guard state.trackerVersion == version else { return (nil, state.tracker, state.trackerVersion) }
                 state.generation += 1
                 let update = Update(generation: state.generation, value: value, streamedReply: bytes)
-                state.published[interest] = update
+                watched.published = update
                 return (update, state.tracker, version)
             }
         }
@@ -137,12 +141,13 @@ final class PathHub: Sendable {
     func unsubscribe(_ subscriber: any Subscriber) {
         let interest = subscriber.interest
         state.withLock { state in
-            guard state.subscribers[interest]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return }
+            guard let watched = state.interests[interest],
+                watched.subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil
+            else { return }
             state.subscriberCount -= 1
-            if state.subscribers[interest]?.isEmpty == true {
-                state.subscribers[interest] = nil
-                state.published[interest] = nil
-                if case .flow = interest { flowQueriesChanged(Self.flowQueries(state.subscribers.keys)) }
+            if watched.subscribers.isEmpty {
+                state.interests[interest] = nil
+                if case .flow = interest { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
             }
         }
     }
@@ -151,7 +156,7 @@ final class PathHub: Sendable {
     var subscriberCount: Int { state.withLock { $0.subscriberCount } }
 
     /// The number of distinct interests subscribers watch.
-    var interestCount: Int { state.withLock { $0.subscribers.count } }
+    var interestCount: Int { state.withLock { $0.interests.count } }
 
     /// Runs `change` on the tracker under the lock, re-derives every watched interest outside it, then publishes
     /// the changed ones under the lock again and hands them to the fan-out outside it. Generations keep a
@@ -173,27 +178,33 @@ final class PathHub: Sendable {
                     recorded = history.record(before: before, after: systemChange, cause: named)
                     DaemonCounters.bump(counters.pathChanges)
                 }
-                return (systemChange, state.tracker, state.published)
+                // The boxes, with what each last published: read here, compared outside the lock.
+                let watched = state.interests.values.map { ($0, $0.published) }
+                return (systemChange, state.tracker, watched)
             }
-            var changed: [(Interest, Published, [UInt8])] = []
+            var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
-            for (interest, published) in watched {
-                let value = Self.value(for: interest, tracker: tracker, paths: &paths)
+            for (box, published) in watched {
+                // Still being derived by its first subscriber, from a tracker this update will outdate: that one
+                // derives again.
+                guard let published else { continue }
+                let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
-                changed.append((interest, value, encode(value)))
+                changed.append((box, value, encode(value)))
             }
             let deliveries =
                 changed.isEmpty
                 ? []
                 : state.withLock { state -> [(any Subscriber, Update)] in
                     var deliveries: [(any Subscriber, Update)] = []
-                    for (interest, value, bytes) in changed {
+                    deliveries.reserveCapacity(changed.count)
+                    for (watched, value, bytes) in changed {
                         // Unsubscribed meanwhile: nobody to tell.
-                        guard let subscribers = state.subscribers[interest] else { continue }
+                        guard !watched.subscribers.isEmpty else { continue }
                         state.generation += 1
                         let update = Update(generation: state.generation, value: value, streamedReply: bytes)
-                        state.published[interest] = update
-                        for subscriber in subscribers.values { deliveries.append((subscriber, update)) }
+                        watched.published = update
+                        for subscriber in watched.subscribers.values { deliveries.append((subscriber, update)) }
                         if case .flow(let status) = value, status.betterPathAvailable {
                             DaemonCounters.bump(counters.betterPathEvents)
                         }
@@ -274,5 +285,19 @@ extension Path {
         case .unsatisfied:
             return "unsatisfied: \(unsatisfiedReason?.rawValue ?? "unknown")"
         }
+    }
+}
+
+/// One interest's subscribers and what they were last sent. A box, so that an update finds it again under the lock
+/// without hashing the interest (a flow's hash covers its addresses, interface name and parameters, and a change
+/// can reach a thousand of them). Touched only under the hub's lock.
+final class WatchedInterest: @unchecked Sendable {
+    let interest: Interest
+    var subscribers: [ObjectIdentifier: any Subscriber] = [:]
+    /// Nil until the first subscriber has derived it.
+    var published: Update?
+
+    init(_ interest: Interest) {
+        self.interest = interest
     }
 }

@@ -22,10 +22,18 @@ protocol Subscriber: AnyObject, Sendable {
 }
 
 /// A change ready to send: the value, its encoded streaming reply, and a generation that only grows, so a
-/// subscriber can drop an update older than one it already sent.
-struct Update: Sendable {
+/// subscriber can drop an update older than one it already sent. A class: one change reaches a thousand
+/// subscribers through the fan-out's queue, and passing a reference costs one retain where the value's fields
+/// cost several.
+final class Update: Sendable {
     let generation: UInt64
     let value: Published
-    /// Made once per change and shared by every subscriber's write (an array is copy-on-write: never copied).
+    /// Made once per change and shared by every subscriber's write.
     let streamedReply: [UInt8]
+
+    init(generation: UInt64, value: Published, streamedReply: [UInt8]) {
+        self.generation = generation
+        self.value = value
+        self.streamedReply = streamedReply
+    }
 }
