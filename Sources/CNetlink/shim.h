@@ -26,3 +26,11 @@
 
 // setns(2) sits behind _GNU_SOURCE in glibc's <sched.h>, which Swift's Glibc module is built without.
 extern int setns(int fd, int nstype);
+
+// recvmmsg(2) and struct mmsghdr sit behind _GNU_SOURCE too. The route look-ups read a batch of replies in one
+// call; the struct is the kernel's layout.
+struct pathmond_mmsghdr {
+    struct msghdr msg_hdr;
+    unsigned int msg_len;
+};
+extern int recvmmsg(int fd, struct pathmond_mmsghdr *messages, unsigned int count, int flags, struct timespec *timeout);
