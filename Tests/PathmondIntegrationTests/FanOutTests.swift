@@ -149,6 +149,15 @@ import Testing
             (try? String(contentsOfFile: "\(process)/task/\($0)/comm", encoding: .utf8)) ?? "?"
         }
         #expect(threads.count <= 3, "threads: \(names)")
+        // The calls loop asks EEVDF (Linux 6.12 and later) for a 0.1 ms slice, so that a GetPath does not wait for
+        // the end of a busy main loop's slice. The kernel's sched debug file shows each thread's slice.
+        if Self.kernelHasCustomSlices,
+            let calls = zip(threads, names).first(where: { $0.1.hasPrefix("pathmond-calls") }),
+            let sched = try? String(contentsOfFile: "\(process)/task/\(calls.0)/sched", encoding: .utf8),
+            let line = sched.split(separator: "\n").first(where: { $0.hasPrefix("se.slice") })
+        {
+            #expect(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) == "100000", "\(line)")
+        }
         // The kernel still has things to say for a while (IPv6 duplicate address detection, neighbour states),
         // each a real wake-up; a quiet 3 s must come within 30 s. With a thread pool's monitor ticking once a
         // second it never would.
@@ -160,6 +169,16 @@ import Testing
         }
         let quiet = window.count >= 4 && window[window.count - 1] == window[window.count - 4]
         #expect(quiet, "context switches per second: \(zip(window.dropFirst(), window).map { $0 - $1 })")
+    }
+
+    /// Whether the running kernel takes a fair thread's slice from sched_setattr (6.12 and later).
+    private static var kernelHasCustomSlices: Bool {
+        var names = utsname()
+        uname(&names)
+        let release = withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let numbers = release.split(separator: ".").prefix(2).map { Int($0.prefix { $0.isNumber }) ?? 0 }
+        guard numbers.count == 2 else { return false }
+        return (numbers[0], numbers[1]) >= (6, 12)
     }
 
     /// Voluntary and involuntary context switches of every thread of a process: each wake-up is one.
