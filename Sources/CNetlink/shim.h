@@ -28,9 +28,15 @@
 extern int setns(int fd, int nstype);
 
 // recvmmsg(2) and struct mmsghdr sit behind _GNU_SOURCE too. The route look-ups read a batch of replies in one
-// call; the struct is the kernel's layout.
+// call; the struct is the kernel's layout, and the call goes through syscall(2) so that no declaration of glibc's
+// can ever conflict with this one.
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 struct pathmond_mmsghdr {
     struct msghdr msg_hdr;
     unsigned int msg_len;
 };
-extern int recvmmsg(int fd, struct pathmond_mmsghdr *messages, unsigned int count, int flags, struct timespec *timeout);
+static inline int pathmond_recvmmsg(int fd, struct pathmond_mmsghdr *messages, unsigned int count, int flags) {
+    return (int)syscall(SYS_recvmmsg, fd, messages, count, flags, (void *)0);
+}

@@ -21,8 +21,9 @@ static inline int pathmond_accept_client(int listener) {
 
 // EEVDF's custom slice (Linux 6.12 and later): a thread that asks for a short slice gets an earlier deadline, so
 // when it wakes it runs before a busy thread's slice is over. sched_setattr has no glibc wrapper on Debian 12, and
-// its struct is declared here as the kernel defines it. The thread's nice value is kept. Returns -1 with errno
-// (EINVAL on older kernels, EPERM under a seccomp filter that forbids it); nothing else changes then.
+// its struct is declared here as the kernel defines it (SCHED_ATTR_SIZE_VER0). The thread keeps its policy
+// (SCHED_FLAG_KEEP_POLICY) and its nice value. Kernels before 6.12 ignore the slice and return 0; a seccomp filter
+// that forbids the call makes it return -1 with EPERM. Nothing else changes either way.
 #include <stdint.h>
 #include <errno.h>
 #include <sys/resource.h>
@@ -37,7 +38,7 @@ static inline int pathmond_request_slice(uint64_t nanoseconds) {
         uint64_t runtime, deadline, period;
     } attributes = {0};
     attributes.size = sizeof attributes;
-    attributes.policy = 0;  // SCHED_OTHER
+    attributes.flags = 0x08;  // SCHED_FLAG_KEEP_POLICY
     errno = 0;
     int nice = getpriority(PRIO_PROCESS, 0);  // the calling thread's, on Linux
     if (nice == -1 && errno != 0) return -1;

@@ -12,12 +12,16 @@ final class RouteLookupSocket {
     private var sequence: UInt32 = 0
     private var buffer = [UInt8](repeating: 0, count: 8192)
     /// Where a batch of replies is read in one recvmmsg: a slot per datagram, far larger than a reply (a route
-    /// look-up's is about 100 bytes); a reply cut short (MSG_TRUNC) counts as no answer.
-    private var slots = [UInt8](repeating: 0, count: RouteLookupSocket.slotCount * RouteLookupSocket.slotSize)
+    /// look-up's is about 100 bytes); a query whose reply did not fit (MSG_TRUNC: a long encapsulation, say) is
+    /// asked again alone, into the 8 KiB buffer.
+    private var slots: [UInt8]
+    private let slotSize: Int
     private static let slotCount = 64
-    private static let slotSize = 1024
 
-    init() throws(NetlinkError) {
+    /// `replySlotSize`: room for one reply in a batch read (tests make it small to cut replies short).
+    init(replySlotSize: Int = 1024) throws(NetlinkError) {
+        slotSize = replySlotSize
+        slots = [UInt8](repeating: 0, count: Self.slotCount * replySlotSize)
         let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
         guard descriptor >= 0 else { throw .system(errno: errno) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
@@ -78,33 +82,38 @@ final class RouteLookupSocket {
     private func readReplies(into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery]) {
         var headers = [pathmond_mmsghdr](repeating: pathmond_mmsghdr(), count: Self.slotCount)
         var vectors = [iovec](repeating: iovec(), count: Self.slotCount)
+        var truncated: [RouteQuery] = []
+        // Once the batch's replies are all read, so that no reply of it is skipped as another request's.
+        defer {
+            for query in truncated { if let decision = decide(query) { answers[query] = decision } }
+        }
         while !waiting.isEmpty {
             let wanted = min(waiting.count, Self.slotCount)
             let received = slots.withUnsafeMutableBytes { slots in
                 vectors.withUnsafeMutableBufferPointer { vectors in
                     for index in 0..<wanted {
                         vectors[index] = iovec(
-                            iov_base: slots.baseAddress! + index * Self.slotSize, iov_len: Self.slotSize)
+                            iov_base: slots.baseAddress! + index * slotSize, iov_len: slotSize)
                         headers[index] = pathmond_mmsghdr()
                         headers[index].msg_hdr.msg_iov = vectors.baseAddress! + index
                         headers[index].msg_hdr.msg_iovlen = 1
                     }
                     // MSG_WAITFORONE: block for the first reply only, then take what is queued.
-                    return recvmmsg(descriptor, &headers, UInt32(wanted), Int32(MSG_WAITFORONE), nil)
+                    return pathmond_recvmmsg(descriptor, &headers, UInt32(wanted), Int32(MSG_WAITFORONE))
                 }
             }
             // ENOBUFS: some replies were dropped, the ones queued before it are still there to read.
             if received < 0 && (errno == EINTR || errno == ENOBUFS) { continue }
             guard received > 0 else { return }
             for index in 0..<Int(received) {
-                let start = index * Self.slotSize
-                let bytes = Array(slots[start..<start + min(Int(headers[index].msg_len), Self.slotSize)])
+                let start = index * slotSize
+                let bytes = Array(slots[start..<start + min(Int(headers[index].msg_len), slotSize)])
                 // One reply per datagram; one that is not for this batch (a late reply) is skipped.
                 guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting[sequence] else { continue }
                 waiting[sequence] = nil
-                if headers[index].msg_hdr.msg_flags & Int32(MSG_TRUNC) == 0,
-                    case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence)
-                {
+                if headers[index].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 {
+                    truncated.append(query)
+                } else if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
                     answers[query] = decision
                 }
             }

@@ -33,6 +33,7 @@ public struct IPAddress: Sendable, Hashable, Comparable {
 
     /// The byte at `index` (0 is the first on the wire), without making an array.
     public subscript(byte index: Int) -> UInt8 {
+        precondition((0..<byteCount).contains(index), "byte \(index) of a \(byteCount)-byte address")
         let fromEnd = byteCount - 1 - index
         let word = fromEnd < 8 ? low : high
         return UInt8(truncatingIfNeeded: word >> (UInt64(fromEnd % 8) * 8))
