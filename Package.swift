@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "pathmond-bench",
             dependencies: [
-                "CBenchSupport", "Netlink", "PathMonitor", "PathModel",
+                "CBenchSupport", "Netlink", "PathMonitor", "PathModel", "PathProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "bench/Sources/pathmond-bench",

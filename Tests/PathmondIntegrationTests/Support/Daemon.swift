@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PathProtocol
 
 /// A real pathmond process inside a test namespace, serving on a socket in a temporary directory. `start()`
 /// returns once the daemon has said READY=1 over $NOTIFY_SOCKET, as it would to systemd.
@@ -146,14 +147,8 @@ final class NotifyListener {
     init(path: String) throws {
         self.path = path
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        guard let address = UnixSocketAddress(path: path) else { throw POSIXError(.ENAMETOOLONG) }
+        let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
         guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 

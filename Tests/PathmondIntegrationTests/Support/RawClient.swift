@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PathProtocol
 
 /// A deliberately bare Varlink client for misbehaving on purpose: raw bytes out, NUL-split JSON in.
 /// @unchecked Sendable: each instance is used by one task at a time.
@@ -12,14 +13,8 @@ final class RawClient: @unchecked Sendable {
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socketPath.utf8)) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        guard let address = UnixSocketAddress(path: socketPath) else { throw POSIXError(.ENAMETOOLONG) }
+        let result = address.withSocketAddress { connect(descriptor, $0, $1) }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 

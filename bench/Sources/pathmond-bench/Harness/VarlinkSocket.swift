@@ -1,3 +1,5 @@
+import PathProtocol
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -19,19 +21,11 @@ final class VarlinkSocket {
         var timeout = timeval(
             tv_sec: sendTimeoutMilliseconds / 1000, tv_usec: (sendTimeoutMilliseconds % 1000) * 1000)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             close(fd)
-            throw .setup("socket path too long: \(path)")
+            throw .setup("not a socket path (empty or too long): \(path)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.withSocketAddress { connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
             close(fd)
