@@ -4,7 +4,7 @@
 
 /// The few POSIX calls the store makes, each failure turned into a `PolicyStoreError` naming the path. Interrupted
 /// calls are retried: a signal must not turn into a lost write.
-enum FileSystem {
+public enum FileSystem {
     /// Writes `bytes` to a new file `path` (it must not exist), mode 0644 whatever the umask, and flushes it to disk.
     static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(PolicyStoreError) {
         let fd = try open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
@@ -95,8 +95,9 @@ enum FileSystem {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// The current UTC time as 20260102T030405Z, for names that sort by age.
-    static func timestamp() -> String {
+    /// The current UTC time as 20260102T030405Z, for names that sort by age: the policy file and the daemon's
+    /// history file are set aside under such names when they cannot be read.
+    public static func timestamp() -> String {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)

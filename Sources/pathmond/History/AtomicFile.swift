@@ -65,14 +65,4 @@ enum AtomicFile {
         fsync(descriptor)
         close(descriptor)
     }
-
-    /// "20261123T120000Z": UTC, sortable, safe in a file name.
-    static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
-    }
 }

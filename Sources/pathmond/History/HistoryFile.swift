@@ -106,7 +106,7 @@ struct HistoryFile: Sendable {
 
     /// Renames the file out of the way and says so; if even that fails, says that.
     private func setAside(because reason: String) -> String {
-        let destination = "\(path).corrupt-\(AtomicFile.timestamp())"
+        let destination = "\(path).corrupt-\(FileSystem.timestamp())"
         guard rename(path, destination) == 0 else {
             let failure = String(cString: strerror(errno))
             return "history file \(path) not used: \(reason); it could not be set aside (\(failure))"
