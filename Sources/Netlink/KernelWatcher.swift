@@ -185,11 +185,7 @@ public final class KernelWatcher: @unchecked Sendable {
             let result = calls.receiveNotifications(notifications)
             let received = notifications.sink.take()
             if result > 0 {
-                // The kernel sends each rule in a datagram of its own: a storm of rules is one cause, not one
-                // event per rule.
-                for event in received where !(event == .rulesChanged && events.last == .rulesChanged) {
-                    events.append(event)
-                }
+                events.appendMergingRules(received)
                 continue
             }
             if result == 0 || result == -NLE_AGAIN { break }

@@ -34,9 +34,7 @@ final class MessageSink {
 
     private func collect(_ conversion: KernelMessage.Conversion) {
         switch conversion {
-        case .converted([.rulesChanged]) where events.last == .rulesChanged:
-            break  // a storm of rules is one cause, not one event per rule
-        case .converted(let converted): events.append(contentsOf: converted)
+        case .converted(let converted): events.appendMergingRules(converted)
         case .notRelevant: break
         case .malformed: ignoredMessages += 1
         }
@@ -52,5 +50,13 @@ final class MessageSink {
         guard let message, let argument else { return Int32(NL_SKIP.rawValue) }
         Unmanaged<MessageSink>.fromOpaque(argument).takeUnretainedValue().receive(message)
         return Int32(NL_OK.rawValue)
+    }
+}
+
+extension [KernelEvent] {
+    /// Appends `events`, but a rule change right after another is dropped: the kernel sends each rule in a message
+    /// (and a datagram) of its own, and a storm of rules is one cause, not one event per rule.
+    mutating func appendMergingRules(_ events: some Sequence<KernelEvent>) {
+        for event in events where !(event == .rulesChanged && last == .rulesChanged) { append(event) }
     }
 }
