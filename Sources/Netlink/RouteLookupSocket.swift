@@ -16,6 +16,9 @@ final class RouteLookupSocket {
     /// asked again alone, into the 8 KiB buffer.
     private var slots: [UInt8]
     private let slotSize: Int
+    /// recvmmsg's headers and vectors, one per slot, kept for the socket's life like the slots.
+    private var headers = [pathmond_mmsghdr](repeating: pathmond_mmsghdr(), count: RouteLookupSocket.slotCount)
+    private var vectors = [iovec](repeating: iovec(), count: RouteLookupSocket.slotCount)
     private static let slotCount = 64
 
     /// `replySlotSize`: room for one reply in a batch read (tests make it small to cut replies short).
@@ -80,8 +83,6 @@ final class RouteLookupSocket {
     /// Reads replies until every request in `waiting` is answered or none comes (the receive timeout), up to
     /// `slotCount` datagrams per system call: one recv per reply cost a fifth of a flow look-up.
     private func readReplies(into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery]) {
-        var headers = [pathmond_mmsghdr](repeating: pathmond_mmsghdr(), count: Self.slotCount)
-        var vectors = [iovec](repeating: iovec(), count: Self.slotCount)
         var truncated: [RouteQuery] = []
         // Once the batch's replies are all read, so that no reply of it is skipped as another request's.
         defer {
