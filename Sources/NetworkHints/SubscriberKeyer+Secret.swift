@@ -7,6 +7,8 @@ public enum SubscriberSecretError: Error, Sendable, Hashable {
     case unreadable(path: String, errno: Int32)
     /// The file holds something other than exactly `SubscriberKeyer.secretCount` bytes.
     case malformed(path: String, byteCount: Int)
+    /// The name is taken by something other than a regular file (a FIFO would block the daemon's loop for ever).
+    case notRegularFile(path: String)
     /// The file could not be created (errno).
     case unwritable(path: String, errno: Int32)
     /// The kernel's random source could not be read (errno).
@@ -46,14 +48,18 @@ extension SubscriberKeyer {
         return secret
     }
 
-    /// The secret in `path`; nil when there is no file yet.
+    /// The secret in `path`; nil when there is no file yet. Opened without blocking and checked to be a regular
+    /// file before a byte is read: a FIFO planted under the name must not hang the daemon's main loop.
     private static func readSecret(_ path: String) throws(SubscriberSecretError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw .unreadable(path: path, errno: errno)
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
         // One byte more than a secret: a longer file is malformed, not silently truncated.
         var buffer = [UInt8](repeating: 0, count: secretCount + 1)
         var count = 0

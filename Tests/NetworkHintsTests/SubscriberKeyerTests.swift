@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Testing
 
@@ -73,5 +74,21 @@ private let imsi = "310150123456789"
         throws: SubscriberSecretError.unwritable(path: "/nonexistent/subscriber-secret.tmp-\(getpid())", errno: ENOENT)
     ) {
         try SubscriberKeyer.loadOrCreateSecret(stateDirectory: "/nonexistent")
+    }
+}
+
+/// A FIFO planted under the secret's name is refused at once: opened blocking, it hung the main loop for ever.
+/// (Should the open block, a writer arriving two seconds later releases it, and the test fails instead of hanging.)
+@Test func secretThatIsAFIFOIsRefusedWithoutBlocking() throws {
+    let directory = makeTemporaryDirectory()
+    defer { removeTree(directory) }
+    let path = directory + "/subscriber-secret"
+    #expect(mkfifo(path, 0o600) == 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+        let writer = open(path, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+    }
+    #expect(throws: SubscriberSecretError.notRegularFile(path: path)) {
+        try SubscriberKeyer.loadOrCreateSecret(stateDirectory: directory)
     }
 }
