@@ -56,6 +56,8 @@ struct ConfigurationParser {
     }
 
     private var section = Section.none
+    /// Where each section that may appear once began, to refuse a second one.
+    private var singleSectionLines: [Substring: Int] = [:]
     private var overrides: [InterfaceOverride] = []
     private var warnings: [ConfigurationWarning] = []
 
@@ -94,6 +96,12 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
+        if ["policy", "history", "metrics"].contains(name) && words.count == 1 {
+            if let firstLine = singleSectionLines[name] {
+                throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
+            }
+            singleSectionLines[name] = line
+        }
         if name == "policy" && words.count == 1 {
             section = .policy(keyLines: [:])
             return

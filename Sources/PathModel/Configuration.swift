@@ -62,8 +62,13 @@ public struct Configuration: Sendable, Hashable {
     /// - Throws: ``ConfigurationError`` for the first line that cannot be understood.
     public static func parse(_ text: String) throws(ConfigurationError) -> Configuration {
         var parser = ConfigurationParser()
-        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            try parser.consume(line, number: offset + 1)
+        // Lines end at "\n" alone, as editors and `sed -n Np` count them: vertical tab, form feed, a lone CR,
+        // NEL and U+2028 are characters within a line, so an error's line number is the one an editor shows.
+        // (A CRLF file's CR is trailing whitespace, trimmed with the rest.)
+        for (offset, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .enumerated()
+        {
+            try parser.consume(Substring(line), number: offset + 1)
         }
         return parser.finish()
     }

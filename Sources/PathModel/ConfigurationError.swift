@@ -29,6 +29,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidPattern(line: Int, pattern: String, reason: String)
     /// A value out of its range or of the wrong form (`[history] entries`, `[metrics] textfile`); says what fits.
     case invalidValue(line: Int, key: String, value: String, expected: String)
+    /// A second `[policy]`, `[history]` or `[metrics]` section: the later one would silently override the first.
+    case duplicateSection(line: Int, name: String, firstLine: Int)
 
     /// The 1-based line number of the offending line.
     public var line: Int {
@@ -37,17 +39,18 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             .extraPattern(let line, _), .keyOutsideSection(let line, _), .missingValue(let line, _),
             .invalidInterfaceType(let line, _), .loopbackNotAllowed(let line), .invalidBoolean(let line, _, _),
             .duplicateKey(let line, _, _), .invalidNetworkKey(let line, _), .invalidGroupName(let line, _),
-            .invalidPattern(let line, _, _), .invalidValue(let line, _, _, _):
+            .invalidPattern(let line, _, _), .invalidValue(let line, _, _, _), .duplicateSection(let line, _, _):
             return line
         }
     }
 
     /// "line N: what is wrong", in words an administrator can act on.
     public var description: String {
-        "line \(line): " + problem
+        "line \(line): " + message
     }
 
-    private var problem: String {
+    /// What is wrong, without the line number (for "FILE:LINE: message", as compilers write it).
+    public var message: String {
         switch self {
         case .malformedLine(_, let text):
             return "expected \"[section]\" or \"key = value\", found \(Self.quoted(text))"
@@ -79,6 +82,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return "the interface pattern \(Self.quoted(pattern)) cannot be used: \(reason)"
         case .invalidValue(_, let key, let value, let expected):
             return "\(Self.quoted(key)) must be \(expected), not \(Self.quoted(value))"
+        case .duplicateSection(_, let name, let firstLine):
+            return "[\(name)] appears again (first on line \(firstLine)); set each of its keys once, in one section"
         }
     }
 

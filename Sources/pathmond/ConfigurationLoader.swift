@@ -38,7 +38,8 @@ struct ConfigurationLoader: Sendable {
             let configuration = try Configuration.parse(text)
             return (configuration, configuration.warnings.map { "\(path): \($0)" })
         } catch {
-            throw ConfigurationLoadError(message: "\(path): \(error)")
+            // FILE:LINE: message, as compilers write it: editors and `journalctl -p err` readers jump to the line.
+            throw ConfigurationLoadError(message: "\(path):\(error.line): \(error.message)")
         }
     }
 }

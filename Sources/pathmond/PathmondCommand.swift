@@ -5,6 +5,7 @@ import NetworkHints
 import PathModel
 import PolicyStore
 import SDEvent
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -72,6 +73,25 @@ struct PathmondCommand: ParsableCommand {
     @Flag(help: "Do not follow NetworkManager and ModemManager on the system bus.")
     var noSystemBus = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Check the configuration file (FILE, else --config, else /etc/pathmond.conf) and exit: 0 if pathmond "
+                + "would accept it, 78 (EX_CONFIG) with FILE:LINE: why on stderr if not."))
+    var checkConfig = false
+
+    @Argument(help: ArgumentHelp("The file --check-config checks.", valueName: "file"))
+    var checkedFile: String?
+
+    /// sysexits.h's EX_CONFIG: the unit does not restart on it (RestartPreventExitStatus=), since a restart reads
+    /// the same file again.
+    static let configurationExitCode: Int32 = 78
+
+    func validate() throws {
+        if checkedFile != nil && !checkConfig {
+            throw ValidationError("a file argument is only taken with --check-config; use --config FILE to run with it")
+        }
+    }
+
     func run() throws {
         // Before any thread exists, so that every thread inherits the mask: these signals arrive only through the
         // main loop's signalfd (a SIGHUP sent while the daemon starts waits there instead of killing it).
@@ -80,6 +100,7 @@ struct PathmondCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         bootstrapLogging()
         let logger = Logger(label: "pathmond")
+        if checkConfig { return try check(ConfigurationLoader(explicitPath: checkedFile ?? config)) }
         let loader = ConfigurationLoader(explicitPath: config)
         let configuration: Configuration
         do {
@@ -87,7 +108,10 @@ struct PathmondCommand: ParsableCommand {
             for warning in warnings { logger.warning("\(warning)") }
             configuration = loaded
         } catch {
-            throw ValidationError("\(error)")
+            // Once, at err, with FILE:LINE; no usage text (the command line was fine), and an exit status the unit
+            // does not restart on.
+            logger.error("configuration refused, not starting: \(error)")
+            throw ExitCode(Self.configurationExitCode)
         }
         let loop = try SDEventLoop()
         let probe = SysfsDeviceProbe(root: sysfsRoot)
@@ -106,6 +130,14 @@ struct PathmondCommand: ParsableCommand {
                 atPath: stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             logger.warning("cannot create the state directory \(stateDir): \(error)")
+        }
+        // Before anything in the directory is read or written: a second daemon must not touch the first one's files.
+        let stateLock: StateDirectoryLock
+        do {
+            stateLock = try StateDirectoryLock(directory: stateDir)
+        } catch {
+            logger.error("not starting: \(error)")
+            throw ExitCode(1)
         }
         let store = PolicyStore(stateDirectory: stateDir)
         let (policy, loadProblem) = loadPolicy(store, logger: logger)
@@ -180,7 +212,25 @@ struct PathmondCommand: ParsableCommand {
         resolver.stop()
         hints.stop()
         stateWriter.stop()
+        withExtendedLifetime(stateLock) {}
         if let failure { throw failure }
+    }
+
+    /// `--check-config`: says whether the daemon would accept the file, as `ExecReload=` and the package's
+    /// postinst ask before they make a running pathmond read it.
+    private func check(_ loader: ConfigurationLoader) throws {
+        do {
+            let (_, warnings) = try loader.load()
+            for warning in warnings { printToStandardError("warning: \(warning)") }
+            print("\(loader.path ?? "no configuration file (built-in rules)"): accepted")
+        } catch {
+            printToStandardError("\(error)")
+            throw ExitCode(Self.configurationExitCode)
+        }
+    }
+
+    private func printToStandardError(_ line: String) {
+        _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
     }
 
     /// Loads the policy. A damaged file does not stop the daemon: it was kept aside, what could be salvaged is in

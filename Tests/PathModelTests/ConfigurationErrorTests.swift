@@ -33,6 +33,19 @@ import Testing
         ("[interface x]\ntype = wifi\n\ntype = wired", .duplicateKey(line: 4, key: "type", firstLine: 2)),
         ("[interface x]\r\nexpensive = 1\r\nexpensive = 1", .duplicateKey(line: 3, key: "expensive", firstLine: 2)),
         ("[routing]\nnot an assignment", .malformedLine(line: 2, text: "not an assignment")),
+        // A second single section would silently override the first.
+        (
+            "[history]\nentries = 5\n[metrics]\n[history]\nentries = 6",
+            .duplicateSection(line: 4, name: "history", firstLine: 1)
+        ),
+        ("[metrics]\n\n[metrics]", .duplicateSection(line: 3, name: "metrics", firstLine: 1)),
+        ("[policy]\n[interface x]\ntype = wifi\n[policy]", .duplicateSection(line: 4, name: "policy", firstLine: 1)),
+        // Only "\n" ends a line: the number is the one an editor shows, whatever VT, FF, CR, NEL or U+2028 say.
+        (
+            "[interface x]\u{0B}\u{0C}\r\u{85}\u{2028}\u{2029}\ntype = ethernet",
+            .invalidInterfaceType(line: 2, value: "ethernet")
+        ),
+        ("x\ry\n[interface x]\ntype = ethernet", .malformedLine(line: 1, text: "x\ry")),
     ])
     func refuses(_ text: String, _ expected: ConfigurationError) {
         #expect(throws: expected) { try Configuration.parse(text) }
