@@ -3,6 +3,7 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
+#include <systemd/sd-id128.h>
 // For sd-event's loop: the eventfd that wakes it from other threads, and naming its thread (the Glibc module
 // exports neither).
 #include <sys/eventfd.h>

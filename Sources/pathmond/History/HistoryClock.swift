@@ -1,3 +1,5 @@
+internal import CSystemd
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,11 +7,42 @@
 /// The times a history entry carries: wall clock (what people read) and CLOCK_MONOTONIC (what intervals are
 /// measured with), with the boot they belong to.
 struct HistoryClock: Sendable {
-    /// The kernel's random boot ID, read once; empty if /proc cannot say.
+    /// The kernel's random boot ID in its UUID form (as /proc/sys/kernel/random/boot_id writes it), read once;
+    /// empty if nothing can say.
     let bootID: String
 
-    init(bootIDPath: String = "/proc/sys/kernel/random/boot_id") {
-        bootID = Self.readLine(bootIDPath) ?? ""
+    /// The variable the unit sets from its `%b` specifier. `ProcSubset=pid` hides /proc/sys, where the kernel
+    /// publishes the boot ID and where `sd_id128_get_boot()` reads it, so the sandboxed service learns it from
+    /// systemd instead.
+    static let environmentVariable = "PATHMOND_BOOT_ID"
+
+    init(environment: [String: String]) {
+        bootID = Self.kernelBootID() ?? environment[Self.environmentVariable].flatMap(Self.uuidForm) ?? ""
+    }
+
+    /// With the process's own environment.
+    init() {
+        let variable = getenv(Self.environmentVariable).map { String(cString: $0) }
+        self.init(environment: variable.map { [Self.environmentVariable: $0] } ?? [:])
+    }
+
+    /// What the kernel says, through libsystemd.
+    private static func kernelBootID() -> String? {
+        var id = sd_id128_t()
+        guard sd_id128_get_boot(&id) >= 0 else { return nil }
+        return format(id)
+    }
+
+    /// A boot ID in either of systemd's spellings (32 hex digits, or the UUID form), as the UUID form.
+    static func uuidForm(_ text: String) -> String? {
+        var id = sd_id128_t()
+        guard sd_id128_from_string(text, &id) >= 0 else { return nil }
+        return format(id)
+    }
+
+    private static func format(_ id: sd_id128_t) -> String {
+        var text = [CChar](repeating: 0, count: Int(SD_ID128_UUID_STRING_MAX))
+        return String(cString: sd_id128_to_uuid_string(id, &text))
     }
 
     /// Both clocks now, in microseconds.
@@ -22,15 +55,5 @@ struct HistoryClock: Sendable {
             Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_nsec) / 1000,
             UInt64(monotonic.tv_sec) * 1_000_000 + UInt64(monotonic.tv_nsec) / 1000
         )
-    }
-
-    /// The first line of a small /proc file.
-    private static func readLine(_ path: String) -> String? {
-        guard let file = fopen(path, "re") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return line.hasSuffix("\n") ? String(line.dropLast()) : line
     }
 }
