@@ -101,6 +101,12 @@ import Testing
         let served = try Self.scrape(port: port)
         let changes = served.split(separator: "\n").first { $0.hasPrefix("pathmond_path_changes_total ") }
         #expect((changes.flatMap { Double($0.split(separator: " ")[1]) } ?? 0) >= 3)
+
+        // Stopped, pathmond takes its file away: node_exporter must not go on serving its last word.
+        #expect(scenario.daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try !Self.scrape(port: port).contains("pathmond_"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty, "no temporary file left")
     }
 
     @Test func aReaderNeverSeesTheFileHalfWritten() async throws {

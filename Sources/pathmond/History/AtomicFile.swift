@@ -23,15 +23,23 @@ enum AtomicFile {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(directory.isEmpty ? "" : directory)/.\(name).\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        // A fresh name, created exclusively: the directory may be writable by others (node_exporter's), and a
+        // predictable name opened with O_TRUNC would let them plant a link there and have pathmond truncate or
+        // fill the file it points at.
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<8 where descriptor < 0 {
+            temporary = "\(directory.isEmpty ? "" : directory)/.\(name).\(UInt64.random(in: 0...UInt64.max)).tmp"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+            if descriptor < 0 && errno != EEXIST { break }
+        }
         guard descriptor >= 0 else { throw AtomicFileError(operation: "create", path: temporary, errno: errno) }
         if let failure = writeAll(bytes, to: descriptor) {
             close(descriptor)
             unlink(temporary)
             throw AtomicFileError(operation: "write", path: temporary, errno: failure)
         }
-        // O_TRUNC on a file left by a crash keeps its mode; the mode must be ours.
+        // The umask narrowed the mode at creation; the mode must be ours.
         fchmod(descriptor, mode)
         if sync { fsync(descriptor) }
         close(descriptor)

@@ -59,7 +59,12 @@ final class StateWriters: StateSink, @unchecked Sendable {
         guard let metrics else { return historyDue }
         let metricsDue: ContinuousClock.Instant?
         do {
-            metricsDue = try metrics.writeIfDue(now: now, force: final)
+            if final {
+                try metrics.remove()
+                metricsDue = nil
+            } else {
+                metricsDue = try metrics.writeIfDue(now: now)
+            }
             succeeded(metrics.path)
         } catch {
             failed(metrics.path, "cannot write the metrics file: \(error)")

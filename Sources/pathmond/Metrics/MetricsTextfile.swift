@@ -1,5 +1,9 @@
 import PathModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The metrics file node_exporter's textfile collector reads (`[metrics] textfile`): rewritten atomically when
 /// something it shows changed, at most once a second. Synchronous and free of timers: the state writer's thread
 /// calls `writeIfDue(now:)` (after a path change, and again at the instant it returns), so a burst of changes
@@ -31,17 +35,16 @@ final class MetricsTextfile: @unchecked Sendable {
     }
 
     /// Writes the file if it is behind (the state or a counter changed) and a second has passed since the last
-    /// write, or whatever the time with `force` (the daemon stops). Returns when to call again if a write is owed
-    /// but not yet allowed; nil if nothing is owed.
+    /// write. Returns when to call again if a write is owed but not yet allowed; nil if nothing is owed.
     @discardableResult
-    func writeIfDue(now: ContinuousClock.Instant, force: Bool = false) throws(AtomicFileError)
+    func writeIfDue(now: ContinuousClock.Instant) throws(AtomicFileError)
         -> ContinuousClock.Instant?
     {
         let snapshot = counters.snapshot
         // A file claiming "no path" while pathmond starts would page someone: nothing is written until it knows.
         guard let current = state() else { return nil }
         if let written, written.0 == current, written.1 == snapshot { return nil }
-        if !force, let lastWrite, now < lastWrite + Self.interval { return lastWrite + Self.interval }
+        if let lastWrite, now < lastWrite + Self.interval { return lastWrite + Self.interval }
         let bytes = renderer.render(
             path: current.path, interfaces: current.interfaces, counters: snapshot,
             lastChangeSeconds: current.lastChangeSeconds)
@@ -50,6 +53,17 @@ final class MetricsTextfile: @unchecked Sendable {
         try AtomicFile.write(bytes, to: path, mode: 0o644)
         written = (current, snapshot)
         return nil
+    }
+}
+
+extension MetricsTextfile {
+    /// Takes the file away when the daemon stops: node_exporter would otherwise serve its last values (an
+    /// expensive path, a satisfied one) for as long as the file stays, as if pathmond still said so. Without the
+    /// file the series disappear, which is what alerting on `absent(pathmond_path_satisfied)` expects.
+    func remove() throws(AtomicFileError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw AtomicFileError(operation: "remove", path: path, errno: errno)
+        }
     }
 }
 
