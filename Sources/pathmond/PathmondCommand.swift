@@ -180,6 +180,8 @@ struct PathmondCommand: ParsableCommand {
             loop: loop, logger: logger)
         let wifi = WiFiIdentityService(source: NL80211IdentityWatcher(loop: loop), hub: hub, logger: logger)
         var failure: (any Error)?
+        // Before the kernel's first snapshot, so that the path it yields already has its resolvers.
+        resolver.start()
         KernelWatchService(
             watcher: watcher, hub: hub, logger: logger, afterBatch: { hints.kernelChanged() },
             afterFirstSnapshot: {
@@ -195,7 +197,6 @@ struct PathmondCommand: ParsableCommand {
             }
         ).start()
         hints.start()
-        resolver.start()
         // Without Wi-Fi (no nl80211) this does nothing; the daemon goes on.
         wifi.start()
         let signals = [

@@ -19,10 +19,15 @@ final class ResolverService {
         self.logger = logger
     }
 
-    /// Reads the configuration now and follows it from then on; on the main loop.
+    /// Reads the configuration now and follows it from then on; on the main loop, before the kernel's first
+    /// snapshot is applied. The first read is applied here, synchronously: left to the watcher's first event, it
+    /// arrived after the snapshot and every start was recorded as two path changes (the second one "resolver
+    /// configuration changed"). The watcher's own first read then finds the same configuration and changes nothing.
     func start() {
         let hub = hub
         let logger = logger
+        let initial = reader.read()
+        hub.updateContext(cause: .resolverChange) { $0.resolvers = initial }
         do {
             let watcher = try ResolverWatcher(reader: reader, loop: loop)
             watcher.start(
@@ -40,8 +45,6 @@ final class ResolverService {
             self.watcher = watcher
         } catch {
             logger.warning("cannot watch the resolver configuration (\(error)); read once")
-            let configuration = reader.read()
-            hub.updateContext(cause: .resolverChange) { $0.resolvers = configuration }
         }
     }
 
