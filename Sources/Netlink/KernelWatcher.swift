@@ -34,6 +34,10 @@ public final class KernelWatcher: @unchecked Sendable {
     private let routing: RouteFollower
     private var source: SDEventSource?
     private var retry: SDEventSource?
+    /// The one-shot timer for the next gateway to ask again (`RouteFollower.nextResolveRetry`), and its instant.
+    private var resolveRetry: (source: SDEventSource, due: ContinuousClock.Instant)?
+    /// Told once, on the loop, when the kernel refuses to resolve gateways (the errno).
+    private let resolutionRefused: @Sendable (Int32) -> Void
     /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
     private var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
     private var isStopped = false
@@ -55,20 +59,26 @@ public final class KernelWatcher: @unchecked Sendable {
     ///   - loop: The loop that reads notifications and runs the handler; nil: a loop on a thread of its own.
     ///   - deviceFacts: Called on the watcher's loop when a link is first seen or renamed, to fill in
     ///     `Link.device` from sysfs; the answer is cached per (index, name).
+    ///   - resolutionRefused: Called once, on the watcher's loop, if the kernel refuses to resolve a gateway's
+    ///     link-layer address (EPERM without CAP_NET_ADMIN): wired networks are then identified only when other
+    ///     traffic makes the kernel learn their gateway.
     public convenience init(
         receiveBufferSize: Int = 32 << 20, namespacePath: String? = nil, loop: SDEventLoop? = nil,
-        deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts = { _, _ in .unknown }
+        deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts = { _, _ in .unknown },
+        resolutionRefused: @escaping @Sendable (_ errno: Int32) -> Void = { _ in }
     ) throws(NetlinkError) {
         try self.init(
             receiveBufferSize: receiveBufferSize, namespacePath: namespacePath, loop: loop, deviceFacts: deviceFacts,
-            calls: .live)
+            resolutionRefused: resolutionRefused, calls: .live)
     }
 
     /// The seam for tests: `calls` replaces the libnl receive and dump calls.
     init(
         receiveBufferSize: Int, namespacePath: String?, loop: SDEventLoop? = nil,
-        deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts, calls: NetlinkCalls
+        deviceFacts: @escaping @Sendable (_ index: Int32, _ name: String) -> DeviceFacts,
+        resolutionRefused: @escaping @Sendable (Int32) -> Void = { _ in }, calls: NetlinkCalls
     ) throws(NetlinkError) {
+        self.resolutionRefused = resolutionRefused
         if let loop {
             self.loop = loop
             ownsLoop = false
@@ -102,7 +112,7 @@ public final class KernelWatcher: @unchecked Sendable {
     deinit {
         delivery?.finish()
         // The sources go on the loop's thread, before the sockets they watch are closed.
-        loop.dispose([source, retry], keepingUntilThen: notifications)
+        loop.dispose([source, retry, resolveRetry?.source], keepingUntilThen: notifications)
         if ownsLoop { loop.exit() }
     }
 
@@ -168,6 +178,7 @@ public final class KernelWatcher: @unchecked Sendable {
         source?.cancel()
         source = nil
         retry = nil
+        resolveRetry = nil
         delivery?.finish()
         delivery = nil
     }
@@ -209,6 +220,28 @@ public final class KernelWatcher: @unchecked Sendable {
         }
         events += routing.follow(events, routingChange: routingChange)
         deliver(KernelBatch(events: events))
+        followResolution()
+    }
+
+    /// After the follower asked the kernel to resolve gateways: says once if the kernel refused, and keeps a
+    /// one-shot timer for the next gateway to ask again (none while every gateway is known).
+    private func followResolution() {
+        if let refusal = routing.takeRefusal() { resolutionRefused(refusal) }
+        let due = routing.nextResolveRetry
+        guard due != resolveRetry?.due else { return }
+        resolveRetry = nil
+        guard let due else { return }
+        let delay = max(due - .now, .zero)
+        if let source = try? loop.schedule(after: delay, { [weak self] in self?.resolveAgain() }) {
+            resolveRetry = (source, due)
+        }
+    }
+
+    private func resolveAgain() {
+        resolveRetry = nil
+        guard !isStopped else { return }
+        deliver(KernelBatch(events: routing.retryResolving()))
+        followResolution()
     }
 
     /// Empties the receive queue before a resync dump. The kernel reports ENOBUFS once per episode of congestion
@@ -237,6 +270,7 @@ public final class KernelWatcher: @unchecked Sendable {
             let reported: ResyncReason =
                 reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
             deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))
+            followResolution()
             if source == nil { startReading() }
         case .failure(let error):
             if error != .dumpInterrupted { replaceRequestSocket() }

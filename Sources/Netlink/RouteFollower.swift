@@ -16,8 +16,25 @@ final class RouteFollower {
     private var flowQueries: Set<RouteQuery> = []
     /// The last answers reported.
     private(set) var decisions: [RouteQuery: RouteDecision] = [:]
-    /// Gateways the kernel was asked to resolve, until they are resolved or no route uses them.
-    private var resolving: Set<GatewayKey> = []
+    /// Gateways the kernel was asked to resolve, until they are resolved or no route uses them, with when to ask
+    /// again: a gateway that did not answer (its entry FAILED) is asked again after 1 s, 2 s, 4 s, ... up to
+    /// `longestResolveInterval`, so a router that comes up late is still found. Not a poll: nothing is asked for a
+    /// gateway whose address is known, and the kernel's neighbour notifications end the wait the moment it learns
+    /// the address by any means.
+    private var resolving: [GatewayKey: ResolveAttempt] = [:]
+    /// The errno with which the kernel refused to resolve (EPERM without CAP_NET_ADMIN), until taken. Then
+    /// nothing is asked to be resolved any more: a refusal does not go away by asking again.
+    private var refusal: Int32?
+    private var refusalReported = false
+
+    static let firstResolveInterval = Duration.seconds(1)
+    static let longestResolveInterval = Duration.seconds(64)
+
+    /// One gateway being resolved: how often it was asked, and when to ask again (nil: never).
+    private struct ResolveAttempt {
+        var count: Int
+        var due: ContinuousClock.Instant?
+    }
 
     init(lookup: (any RouteLookup)?) {
         self.lookup = lookup
@@ -47,14 +64,14 @@ final class RouteFollower {
     }
 
     /// Starts over from a dump: fills in its decisions and the gateways' neighbours the kernel already knows.
-    func restart(from snapshot: inout KernelSnapshot) {
+    func restart(from snapshot: inout KernelSnapshot, now: ContinuousClock.Instant = .now) {
         state = KernelState(snapshot)
         knownQueries = nil
-        resolving = []
+        resolving = [:]
         decisions = [:]
         ask(queries)
         snapshot.decisions = decisions
-        for event in resolveGateways() {
+        for event in resolveGateways(now: now) {
             if case .neighbourChanged(let neighbour) = event { snapshot.neighbours.append(neighbour) }
         }
     }
@@ -62,12 +79,14 @@ final class RouteFollower {
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
     /// A batch of routes the model does not keep (a host-route storm) changes no state and, unless one covers a
     /// query's destination (or a query still lacks an answer), asks nothing.
-    func follow(_ events: [KernelEvent], routingChange: RoutingChange) -> [KernelEvent] {
+    func follow(
+        _ events: [KernelEvent], routingChange: RoutingChange, now: ContinuousClock.Instant = .now
+    ) -> [KernelEvent] {
         var extra: [KernelEvent] = []
         if !events.isEmpty {
             state.apply(events)
             if events.contains(where: Self.changesQueries) { knownQueries = nil }
-            extra = resolveGateways()
+            extra = resolveGateways(now: now)
         }
         if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
         return extra
@@ -122,22 +141,67 @@ final class RouteFollower {
 
     /// For each gateway newly without a known neighbour: the kernel's entry if it has a usable one (it may have
     /// been resolved before the route came, when the model did not keep it), else a request to resolve it.
-    private func resolveGateways() -> [KernelEvent] {
-        guard let lookup else { return [] }
+    private func resolveGateways(now: ContinuousClock.Instant) -> [KernelEvent] {
+        guard lookup != nil else { return [] }
         let unresolved = state.unresolvedGateways
-        resolving.formIntersection(unresolved)
+        resolving = resolving.filter { unresolved.contains($0.key) }
+        return lookUpOrResolve(unresolved.filter { resolving[$0] == nil }, now: now)
+    }
+
+    /// When a gateway being resolved is next to be asked again; nil if none is.
+    var nextResolveRetry: ContinuousClock.Instant? {
+        resolving.values.compactMap(\.due).min()
+    }
+
+    /// Asks again for the gateways whose wait is over: the kernel's entry if it learnt the address meanwhile
+    /// without a notification the model kept, else another request. Returns the neighbours found.
+    func retryResolving(now: ContinuousClock.Instant = .now) -> [KernelEvent] {
+        let due = resolving.filter { $0.value.due.map { $0 <= now } == true }.map(\.key)
+        return lookUpOrResolve(due, now: now)
+    }
+
+    /// The errno of the kernel's refusal to resolve, once: for the daemon to say what it costs.
+    func takeRefusal() -> Int32? {
+        guard let refusal, !refusalReported else { return nil }
+        refusalReported = true
+        return refusal
+    }
+
+    private func lookUpOrResolve(_ gateways: some Sequence<GatewayKey>, now: ContinuousClock.Instant) -> [KernelEvent] {
+        guard let lookup else { return [] }
         var found: [KernelEvent] = []
-        for gateway in unresolved.subtracting(resolving) {
+        for gateway in gateways {
             if let neighbour = lookup.neighbour(gateway) {
                 found.append(.neighbourChanged(neighbour))
-            } else {
-                lookup.resolve(gateway)
-                resolving.insert(gateway)
+                resolving[gateway] = nil
+                continue
             }
+            let count = (resolving[gateway]?.count ?? 0) + 1
+            guard refusal == nil else {
+                resolving[gateway] = ResolveAttempt(count: count, due: nil)
+                continue
+            }
+            if case .refused(let errno) = lookup.resolve(gateway) {
+                refusal = errno
+                resolving[gateway] = ResolveAttempt(count: count, due: nil)
+                continue
+            }
+            let interval = min(Self.firstResolveInterval * (1 << min(count - 1, 16)), Self.longestResolveInterval)
+            resolving[gateway] = ResolveAttempt(count: count, due: now + interval)
         }
         state.apply(found)
         return found
     }
+}
+
+/// What became of a request to resolve a gateway.
+enum GatewayResolution: Equatable {
+    /// The kernel took it: its answer comes as a neighbour notification.
+    case requested
+    /// The kernel refused it (errno): EPERM without CAP_NET_ADMIN.
+    case refused(errno: Int32)
+    /// No reply came (a lost datagram); asked again later like an unanswered one.
+    case noReply
 }
 
 /// What the follower asks of the kernel: `RouteLookupSocket`, or a stand-in that counts the questions in tests.
@@ -147,7 +211,7 @@ protocol RouteLookup: AnyObject {
     /// The gateway's neighbour entry if the kernel has resolved it.
     func neighbour(_ gateway: GatewayKey) -> Neighbour?
     /// Asks the kernel to resolve the gateway.
-    func resolve(_ gateway: GatewayKey)
+    func resolve(_ gateway: GatewayKey) -> GatewayResolution
 }
 
 extension RouteLookupSocket: RouteLookup {}

@@ -134,12 +134,18 @@ final class RouteLookupSocket {
         } ?? nil
     }
 
-    /// Asks the kernel to resolve the gateway (NTF_USE); the result comes as a neighbour notification.
-    func resolve(_ gateway: GatewayKey) {
+    /// Asks the kernel to resolve the gateway (NTF_USE); the result comes as a neighbour notification. The
+    /// acknowledgement says whether the kernel took the request: without CAP_NET_ADMIN it refuses with EPERM.
+    func resolve(_ gateway: GatewayKey) -> GatewayResolution {
         sequence &+= 1
-        _ = exchange(NeighbourRequestMessage.resolve(gateway, sequence: sequence)) { reply, sequence in
-            RouteLookupMessage.u32(reply, 8) == sequence ? .some(()) : nil
+        let code = exchange(NeighbourRequestMessage.resolve(gateway, sequence: sequence)) { reply, sequence in
+            guard RouteLookupMessage.u32(reply, 8) == sequence else { return Int32?.none }
+            guard RouteLookupMessage.u16(reply, 4) == RouteLookupMessage.error else { return 0 }
+            // nlmsgerr: a negative errno after the header, 0 for an acknowledgement.
+            return RouteLookupMessage.u32(reply, 16).map { Int32(bitPattern: $0) } ?? 0
         }
+        guard let code else { return .noReply }
+        return code < 0 ? .refused(errno: -code) : .requested
     }
 
     /// Sends one request and reads datagrams until `read` recognises the reply to it (non-nil); nil when the

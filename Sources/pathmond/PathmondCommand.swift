@@ -117,9 +117,17 @@ struct PathmondCommand: ParsableCommand {
         let probe = SysfsDeviceProbe(root: sysfsRoot)
         let watcher: KernelWatcher
         do {
-            watcher = try KernelWatcher(receiveBufferSize: receiveBuffer, loop: loop) { _, name in
-                probe.facts(forInterfaceNamed: name)
-            }
+            watcher = try KernelWatcher(
+                receiveBufferSize: receiveBuffer, loop: loop,
+                deviceFacts: { _, name in probe.facts(forInterfaceNamed: name) },
+                resolutionRefused: { number in
+                    let reason = String(cString: strerror(number))
+                    let cost =
+                        "pathmond runs without CAP_NET_ADMIN (a container without it, or a unit that drops it). A "
+                        + "wired network is identified, and its policy applied, only once other traffic makes the "
+                        + "kernel learn its gateway"
+                    logger.warning("the kernel refused to resolve a gateway's address (\(reason)): \(cost)")
+                })
         } catch {
             throw ValidationError("cannot open the netlink socket: \(error)")
         }

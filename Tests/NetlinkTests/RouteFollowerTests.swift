@@ -15,7 +15,7 @@ import Testing
             return Dictionary(uniqueKeysWithValues: queries.map { ($0, .via(interfaceIndex: 2, gateway: nil)) })
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
-        func resolve(_ gateway: GatewayKey) {}
+        func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
     }
 
     let eth = Link(index: 2, name: "eth0", flags: [.up, .running], linkKind: "veth")

@@ -17,12 +17,18 @@ final class Daemon: @unchecked Sendable {
     /// The resolv.conf this daemon reads (absent at first).
     var resolvConfPath: String { directory.appending(path: "resolv.conf").path }
     private let extraArguments: [String]
+    /// A command the daemon is started through inside the namespace (setpriv, to drop a capability).
+    private let launcher: [String]
     private var process: Process?
 
-    init(in namespace: NetworkNamespace, configuration: String? = nil, arguments: [String] = []) throws {
+    init(
+        in namespace: NetworkNamespace, configuration: String? = nil, arguments: [String] = [],
+        launcher: [String] = []
+    ) throws {
         self.namespace = namespace
         self.configuration = configuration
         self.extraArguments = arguments
+        self.launcher = launcher
         // Short path: sun_path holds 108 bytes.
         directory = URL(filePath: "/tmp/pmit-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,7 +42,7 @@ final class Daemon: @unchecked Sendable {
         let notify = try NotifyListener(path: directory.appending(path: "notify").path)
         defer { notify.close() }
         var arguments =
-            namespace.exec + [
+            namespace.exec + launcher + [
                 product("pathmond"), "--socket", socketPath, "--state-dir", stateDirectory, "--log-level", "debug",
                 // The host's resolver must not leak into the tests: no resolv.conf until a test writes one.
                 "--resolv-conf", resolvConfPath, "--resolved-dir", directory.appending(path: "resolve").path,

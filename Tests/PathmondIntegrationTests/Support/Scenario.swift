@@ -19,13 +19,14 @@ struct Scenario {
     /// Creates the namespace, lets `prepare` build links before the daemon starts, then starts the daemon and
     /// subscribes a client.
     static func start(
-        configuration: String = testConfiguration, arguments: [String] = [],
+        configuration: String = testConfiguration, arguments: [String] = [], launcher: [String] = [],
         prepare: (NetworkNamespace) throws -> Void = { _ in }
     ) throws -> Scenario {
         let namespace = try NetworkNamespace()
         do {
             try prepare(namespace)
-            let daemon = try Daemon(in: namespace, configuration: configuration, arguments: arguments)
+            let daemon = try Daemon(
+                in: namespace, configuration: configuration, arguments: arguments, launcher: launcher)
             do {
                 try daemon.start()
             } catch {
