@@ -19,12 +19,13 @@ public struct NetworkPolicy: Sendable, Hashable {
     /// The longest name, in bytes of UTF-8: a table column, not a document.
     public static let maximumNameLength = 64
 
-    /// Whether `name` may name a network: 1 to 64 bytes of UTF-8, not only spaces, and no control characters
-    /// (C0, DEL, C1), which would garble a terminal or a log line.
+    /// Whether `name` may name a network: 1 to 64 bytes of UTF-8, not only spaces, and nothing a person would not
+    /// see as itself (`HiddenText`: control, bidirectional and invisible characters), which would garble a terminal
+    /// or a log line, or make one network's name pass for another's.
     public static func isValidName(_ name: String) -> Bool {
         (1...maximumNameLength).contains(name.utf8.count)
             && name.unicodeScalars.contains { $0 != " " }
-            && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7f..<0xa0).contains($0.value) }
+            && HiddenText.isVisible(name)
     }
 }
 

@@ -209,7 +209,8 @@ public enum VarlinkInterfaces {
         method SetExpensive(interface: ?string, key: ?string, expensive: ?bool) -> (network: Network)
 
         # Names the network on an interface, or the one a key names ("Office"), or removes its name (name
-        # absent). The name is shown instead of the key. At most 64 bytes of UTF-8, no control characters.
+        # absent). The name is shown instead of the key. At most 64 bytes of UTF-8, no control,
+        # bidirectional or invisible characters.
         # Same targets and rights as SetConstrained.
         method SetNetworkName(interface: ?string, key: ?string, name: ?string) -> (network: Network)
 

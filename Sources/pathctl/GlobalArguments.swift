@@ -1,3 +1,5 @@
+import PathProtocol
+
 /// Puts pathctl's command line in the shape swift-argument-parser reads, so pathctl follows networkctl's and
 /// resolvectl's conventions: global options (`--socket`, `--json`, `--no-legend`, `--no-pager`) may come before
 /// the verb as well as after it, no verb means `status`, and a word that is not a verb is an error naming the verbs
@@ -58,7 +60,7 @@ enum GlobalArguments {
         }
         guard verbs.contains(first) else {
             let list = verbs.joined(separator: ", ")
-            return .usageError("unknown verb '\(TerminalText.escaped(first))'; the verbs are: \(list)")
+            return .usageError("unknown verb '\(HumanText.escaped(first))'; the verbs are: \(list)")
         }
         return .run([first] + globals + normalizeAfterVerb(Array(rest.dropFirst()), terminal: standardOutputIsTerminal))
     }

@@ -76,9 +76,9 @@ enum LogLine {
     /// eth0".
     static func text(_ entry: WireHistoryEntry) -> String {
         let time = LogTime.format(entry.realtimeUsec)
-        let before = (try? entry.before.summary()).map { TerminalText.escaped($0.description) } ?? entry.before.status
-        let after = (try? entry.after.summary()).map { TerminalText.escaped($0.description) } ?? entry.after.status
-        return "\(time) \(before) → \(after) ← \(TerminalText.escaped(entry.cause.description))"
+        let before = (try? entry.before.summary()).map { HumanText.escaped($0.description) } ?? entry.before.status
+        let after = (try? entry.after.summary()).map { HumanText.escaped($0.description) } ?? entry.after.status
+        return "\(time) \(before) → \(after) ← \(HumanText.escaped(entry.cause.description))"
     }
 
     /// One entry per line, the Varlink field names (JSON lines: `jq` reads a followed log as it grows).

@@ -8,7 +8,8 @@ struct Name: ParsableCommand {
         abstract: "Give a network a name (shown instead of its key), or remove it with --remove.",
         discussion: """
             TARGET is a network key from 'pathctl networks' (it holds a colon, e.g. wired:de:b0:5b:9a:11:94) \
-            or an interface, for the network on it now. A name is 1 to 64 bytes, without control characters.
+            or an interface, for the network on it now. A name is 1 to 64 bytes, \
+            without control, bidirectional or invisible characters (such as U+202E or U+200B).
             """)
 
     @Argument(help: "A network key, or an interface whose current network to name.")
@@ -28,8 +29,8 @@ struct Name: ParsableCommand {
         case (_?, true): throw ValidationError("Give a name or --remove, not both.")
         case (let name?, false) where !NetworkPolicy.isValidName(name):
             throw ValidationError(
-                "A network's name is 1 to \(NetworkPolicy.maximumNameLength) bytes, not only spaces, without control"
-                    + " characters.")
+                "A network's name is 1 to \(NetworkPolicy.maximumNameLength) bytes, not only spaces, without control,"
+                    + " bidirectional or invisible characters.")
         default: break
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PathMonitor
+import PathProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -95,7 +96,7 @@ struct ConnectionOptions: ParsableArguments {
 /// Turns a client error into a plain message on stderr and a non-zero exit (69, EX_UNAVAILABLE, when the
 /// daemon cannot be reached).
 func fail(_ error: PathmondClientError) -> ExitCode {
-    printError("pathctl: \(error)")
+    printError("pathctl: " + HumanText.escaped("\(error)"))
     switch error {
     case .daemonNotRunning:
         printError("Start it with 'systemctl start pathmond', or name its socket with --socket or $PATHMOND_SOCKET.")

@@ -90,7 +90,7 @@ struct Forget: ParsableCommand {
     func run() throws {
         do {
             try options.connect().forgetNetwork(key: key)
-            if options.jsonMode == nil { print("Forgot \(TerminalText.escaped(key)).") }
+            if options.jsonMode == nil { print("Forgot \(HumanText.escaped(key)).") }
         } catch {
             throw fail(error)
         }

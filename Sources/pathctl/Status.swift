@@ -45,8 +45,8 @@ struct Status: ParsableCommand {
 extension Status {
     /// `line` cut to the terminal's width with "…" (whole when piped).
     static func fitted(_ line: String, width: Int?) -> String {
-        guard let width, line.count > width, width > 1 else { return line }
-        return String(line.prefix(width - 1)) + "…"
+        guard let width, HumanText.displayWidth(line) > width, width > 1 else { return line }
+        return HumanText.prefix(line, displayWidth: width - 1) + "…"
     }
 }
 

@@ -1,3 +1,5 @@
+import PathModel
+import PathProtocol
 import Testing
 
 @testable import pathctl
@@ -61,5 +63,37 @@ import Testing
 
     @Test func noLegendLeavesOutTheHeader() {
         #expect(table.render(width: nil, legend: false).hasPrefix("1"))
+    }
+}
+
+@Suite struct TextTableDisplayWidthTests {
+    /// The column where `needle` starts on `line`, in terminal columns.
+    private func column(of needle: String, in line: Substring) -> Int? {
+        guard let range = line.firstRange(of: needle) else { return nil }
+        return HumanText.displayWidth(line[..<range.lowerBound])
+    }
+
+    @Test(arguments: ["eth0", "東京オフィス", "Cafe\u{301}", "eth0\u{200B}", "\u{202E}0hte", "📶📶", "ｗｌａｎ０"])
+    func columnsLineUpWhateverTheNames(name: String) {
+        let text = TextTable.render(header: ["NAME", "TYPE"], rows: [["lo", "loopback"], [name, "wired"]])
+        let lines = text.split(separator: "\n")
+        let columns = lines.map { line in
+            column(of: line.hasPrefix("NAME") ? "TYPE" : (line.hasPrefix("lo") ? "loopback" : "wired"), in: line)
+        }
+        #expect(Set(columns).count == 1, "\(text)")
+        #expect(lines.allSatisfy { HiddenText.isVisible(String($0)) }, "\(text)")
+    }
+
+    @Test func aWideNameIsCutToTheWidthInColumns() {
+        let table = TextTable(
+            header: ["NAME", "NETWORK"], rows: [["eth0", "東京オフィスの有線ネットワーク"]], shrinkable: [1], minimumWidth: 8)
+        let lines = table.render(width: 20, legend: true).split(separator: "\n")
+        #expect(lines.allSatisfy { HumanText.displayWidth($0) <= 20 }, "\(lines)")
+        #expect(lines[1].hasSuffix("…"))
+    }
+
+    @Test func hiddenCharactersInCellsAreEscaped() {
+        let text = TextTable.render(header: ["NAME"], rows: [["eth0\u{200B}"], ["ssid\u{202E}x"], ["e\u{1B}[2J"]])
+        #expect(text.contains(#"eth0\u{200B}"#) && text.contains(#"ssid\u{202E}x"#) && text.contains(#"e\x1b[2J"#))
     }
 }

@@ -9,7 +9,7 @@ enum StatusTable {
         switch path.status {
         case .satisfied:
             let via = path.availableInterfaces.map {
-                "\(TerminalText.escaped($0.name)) (\($0.kind.rawValue)\($0.isTunnel ? ", tunnel" : ""))"
+                "\(HumanText.escaped($0.name)) (\($0.kind.rawValue)\($0.isTunnel ? ", tunnel" : ""))"
             }
             .joined(separator: ", ")
             var facts = [
@@ -47,7 +47,9 @@ enum StatusTable {
     ) -> String {
         var lines = ["Path: " + summary(path)]
         if let problem = status?.policyProblem {
-            lines.append("Warning: the policy file \(status?.policyFile ?? "") was damaged: \(problem)")
+            lines.append(
+                "Warning: the policy file \(HumanText.escaped(status?.policyFile ?? "")) was damaged: "
+                    + HumanText.escaped(problem))
         }
         guard !interfaces.isEmpty else {
             if legend { lines += ["", "No interfaces match."] }
@@ -95,7 +97,7 @@ enum StatusTable {
         case "interfaceClass": source = interface.type == "cellular" ? "cellular" : "type"
         case "dhcpLease": source = "DHCP"
         case "networkManager": source = "NetworkManager"
-        case "tunnelCarrier": source = "carrier " + TerminalText.escaped(interface.tunnelCarrier ?? "?")
+        case "tunnelCarrier": source = "carrier " + HumanText.escaped(interface.tunnelCarrier ?? "?")
         case let other?: source = other
         case nil: return value
         }

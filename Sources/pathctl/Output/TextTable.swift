@@ -1,5 +1,8 @@
+import PathProtocol
+
 /// Columns padded to their widest cell, two spaces apart, as networkctl prints them. Cells are escaped for the
-/// terminal: names come from the daemon, and through it from whoever named an interface or a network.
+/// terminal: names come from the daemon, and through it from whoever named an interface or a network. Widths are
+/// terminal columns (`HumanText.displayWidth`): a CJK character takes two, a combining accent none.
 ///
 /// Given a width, the table fits it: the widest of the shrinkable columns loses a character at a time (its cells
 /// ellipsized with "…") until the lines fit or every such column is down to its minimum; if that is not enough,
@@ -22,9 +25,9 @@ struct TextTable {
 
     /// The lines; `width` nil means as wide as the cells; without `legend` the header line is left out.
     func render(width: Int?, legend: Bool) -> String {
-        let rows = rows.map { $0.map(TerminalText.escaped) }
+        let rows = rows.map { $0.map(HumanText.escaped) }
         let natural = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+            ([header] + rows).map { HumanText.displayWidth($0[column]) }.max() ?? 0
         }
         var columns = Array(header.indices)
         var widths = natural
@@ -46,8 +49,10 @@ struct TextTable {
             let cells = columns.map { cells[$0] }
             let widths = columns.map { widths[$0] }
             var text = zip(cells, widths).map { cell, width in
-                let fitted = cell.count > width ? String(cell.prefix(max(0, width - 1))) + "…" : cell
-                return fitted + String(repeating: " ", count: max(0, width - fitted.count))
+                let cellWidth = HumanText.displayWidth(cell)
+                let fitted =
+                    cellWidth > width ? HumanText.prefix(cell, displayWidth: max(0, width - 1)) + "…" : cell
+                return fitted + String(repeating: " ", count: max(0, width - HumanText.displayWidth(fitted)))
             }
             .joined(separator: "  ")
             while text.last == " " { text.removeLast() }
@@ -62,7 +67,7 @@ struct TextTable {
     /// `floor` (nor below its header).
     private func fitted(_ natural: [Int], columns: [Int], width: Int, floor: Int) -> [Int] {
         var widths = natural
-        let floors = header.indices.map { max(header[$0].count, min(floor, natural[$0])) }
+        let floors = header.indices.map { max(HumanText.displayWidth(header[$0]), min(floor, natural[$0])) }
         while total(widths, columns) > width {
             let candidates = shrinkable.filter { columns.contains($0) && widths[$0] > floors[$0] }
             guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
