@@ -99,6 +99,20 @@ import Testing
         #expect(try Self.promtool(bytes) == nil)
     }
 
+    /// `curl :9100/metrics` on a terminal must not run what a name holds: ESC, BEL, C1 and bidirectional or
+    /// invisible characters reach the label as the escapes pathctl prints.
+    @Test func labelValuesCannotDriveATerminal() throws {
+        let renderer = MetricsRenderer(version: "1", startTimeSeconds: 0)
+        let interfaces = [Self.status(2, "eth0\u{1B}]0;PWN\u{07}\u{9B}\u{202E}\u{200B}", kind: .other)]
+        let bytes = renderer.render(
+            path: .unsatisfied(.noAddress), interfaces: interfaces, counters: .init(), lastChangeSeconds: nil)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) })
+        #expect(!text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{200B}" })
+        #expect(text.contains(#"interface="eth0\\x1b]0;PWN\\x07\\u{009B}\\u{202E}\\u{200B}""#), "\(text)")
+        #expect(try Self.promtool(bytes) == nil)
+    }
+
     @Test func writesAtMostOnceASecondAndNeverLosesTheLastChange() throws {
         let directory = "/tmp/pmmetrics-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

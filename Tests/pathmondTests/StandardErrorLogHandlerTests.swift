@@ -23,6 +23,15 @@ import Testing
         #expect(line == "<3>policy file damaged: line 2 a=two lines z=1\n")
     }
 
+    /// An interface name or an SSID may hold ESC, BEL, C1, bidirectional and invisible characters: the journal
+    /// line shows them as escapes, the way pathctl prints them, instead of handing them to a terminal.
+    @Test func textFromOutsideCannotDriveATerminal() {
+        let line = StandardErrorLogHandler.line(
+            level: .info, message: "path changed via eth0\u{1B}]0;PWN\u{07}\u{9B}",
+            metadata: ["ssid": "ab\u{202E}cd\u{200B}"])
+        #expect(line == #"<6>path changed via eth0\x1b]0;PWN\x07\u{009B} ssid=ab\u{202E}cd\u{200B}"# + "\n")
+    }
+
     @Test func anInheritedJournalStreamThatIsNotStderrIsNotTheJournal() {
         #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: [:]))
         #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "1:2"]))

@@ -1,4 +1,5 @@
 import PathModel
+import PathProtocol
 import Prometheus
 
 /// Renders pathmond's state in Prometheus's text exposition format through swift-prometheus: a registry of its
@@ -130,9 +131,12 @@ final class MetricsRenderer {
     }
 
     private func makeSeries(name: String, type: String) -> InterfaceSeries {
-        let info = registry.makeGauge(descriptor: Self.interfaceInfo, labels: [("interface", name), ("type", type)])
+        // The kernel lets a name hold ESC, BEL, C1, bidirectional and invisible characters: `curl .../metrics` on a
+        // terminal would run them. The label carries the name as pathctl and the journal print it.
+        let label = HumanText.escaped(name)
+        let info = registry.makeGauge(descriptor: Self.interfaceInfo, labels: [("interface", label), ("type", type)])
         info.set(Double(1))
-        let gauges = Self.interfaceGauges.map { registry.makeGauge(descriptor: $0, labels: [("interface", name)]) }
+        let gauges = Self.interfaceGauges.map { registry.makeGauge(descriptor: $0, labels: [("interface", label)]) }
         return InterfaceSeries(type: type, info: info, gauges: gauges)
     }
 

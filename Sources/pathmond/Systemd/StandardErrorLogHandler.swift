@@ -1,4 +1,5 @@
 import Logging
+import PathProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -126,11 +127,14 @@ struct StandardErrorLogHandler: LogHandler {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The text's UTF-8, with CR and LF as spaces (journald splits entries at LF only; CR would garble a terminal).
+    /// The text's UTF-8 on one line: CR and LF as spaces (journald splits entries at LF only), every other
+    /// character a terminal would act on or hide (ESC, BEL, C1, bidirectional and invisible ones, which an
+    /// interface name or an SSID may hold) written as the visible escape pathctl prints (`HumanText`), so that
+    /// `journalctl` shows a hostile name as it is instead of running it.
     private static func appendOneLine(_ text: String, to bytes: inout [UInt8]) {
-        for byte in text.utf8 {
-            bytes.append(byte == 0x0A || byte == 0x0D ? UInt8(ascii: " ") : byte)
-        }
+        var line = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { line.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
+        bytes += HumanText.escaped(String(line)).utf8
     }
 
     /// One write(2) per line, so lines of concurrent loggers never interleave.
