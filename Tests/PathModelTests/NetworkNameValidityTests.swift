@@ -27,3 +27,27 @@ import Testing
         }
     }
 }
+
+@Suite struct NetworkPolicyDescriptionTests {
+    @Test(arguments: [
+        (NetworkPolicy(), "constrained: not set, expensive: detection, name: none"),
+        (NetworkPolicy(isConstrained: true), "constrained: yes, expensive: detection, name: none"),
+        (
+            NetworkPolicy(isConstrained: false, isExpensive: true, name: "Office"),
+            "constrained: no, expensive: yes, name: \"Office\""
+        ),
+        (NetworkPolicy(isExpensive: false), "constrained: not set, expensive: no, name: none"),
+    ])
+    func aLogLineNamesEachSettingWithoutSwiftsOptional(policy: NetworkPolicy, text: String) {
+        #expect("\(policy)" == text)
+        #expect(!"\(policy)".contains("Optional"))
+    }
+
+    @Test func anSSIDWithHiddenCharactersIsShownEscaped() {
+        let ssid = Array("Home\u{202E}lasrever".utf8)
+        #expect(NetworkIdentity.wifi(ssid: ssid).displayName == "Wi-Fi \"Home%E2%80%AElasrever\"")
+        #expect(NetworkIdentity.wifi(ssid: Array("Home\u{200B}".utf8)).displayName == "Wi-Fi \"Home%E2%80%8B\"")
+        #expect(NetworkIdentity.wifi(ssid: Array("Home\u{85}".utf8)).displayName == "Wi-Fi \"Home%C2%85\"")
+        #expect(NetworkIdentity.wifi(ssid: Array("東京".utf8)).displayName == "Wi-Fi \"東京\"")
+    }
+}
