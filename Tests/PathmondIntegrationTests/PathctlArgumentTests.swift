@@ -94,3 +94,77 @@ import Testing
         #expect(none.status == 0 && none.output.isEmpty && none.errorOutput.isEmpty, "\(none.errorOutput)")
     }
 }
+
+/// The man pages: generate-manual's output finished by scripts/finish-manual (issue 21: pathmond(8) showed a
+/// "subcommand", and neither page documented an exit status beyond "0 on success").
+@Suite struct ManualTests {
+    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The shape generate-manual gives a command without verbs, and one with.
+    static let daemonPage = """
+        .Sh SYNOPSIS
+        .Nm
+        .Ar subcommand
+        .Op Fl -socket Ar socket
+        .Sh DESCRIPTION
+        .Bl -tag -width 6n
+        .It Fl -socket Ar socket
+        The socket.
+        .It Em help
+        Show subcommand help information.
+        .Bl -tag -width 6n
+        .It Ar subcommands...
+        .It Fl -version
+        Show the version.
+        .El
+        .El
+        .Sh "EXIT STATUS"
+        .Ex -std
+        """
+    static let verbsPage = """
+        .Sh SYNOPSIS
+        .Nm
+        .Ar subcommand
+        .Sh DESCRIPTION
+        .Bl -tag -width 6n
+        .It Em status
+        Show.
+        .It Em help
+        Show subcommand help information.
+        .Bl -tag -width 6n
+        .It Ar subcommands...
+        .El
+        .El
+        .Sh "EXIT STATUS"
+        .Ex -std
+        """
+
+    func finish(_ page: String, with sections: String) throws -> String {
+        let directory = "/tmp/pmit-manual-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try page.write(toFile: directory + "/page", atomically: true, encoding: .utf8)
+        let result = try runCommand([
+            Self.root.appending(path: "scripts/finish-manual").path, directory + "/page",
+            Self.root.appending(path: sections).path,
+        ])
+        #expect(result.status == 0)
+        return try String(contentsOfFile: directory + "/page", encoding: .utf8)
+    }
+
+    @Test func theDaemonsPageHasNoSubcommandAndItsExitStatuses() throws {
+        let page = try finish(Self.daemonPage, with: "docs/man/pathmond.8.exit")
+        #expect(!page.contains("subcommand") && !page.contains(".Ex -std"), "\(page)")
+        #expect(page.contains(".It Fl -socket Ar socket\nThe socket.\n.El\n.Sh \"EXIT STATUS\""), "\(page)")
+        #expect(page.contains(".It 64") && page.contains(".Xr pathmond.conf 5"))
+    }
+
+    @Test func pathctlsPageKeepsItsVerbsAndDocumentsEveryExitStatus() throws {
+        let page = try finish(Self.verbsPage, with: "docs/man/pathctl.1.exit")
+        #expect(page.contains(".Ar subcommand") && page.contains(".It Em help"))
+        #expect(!page.contains(".Ex -std"))
+        // Every status pathctl exits with (see `fail`, `ConditionFailure` and `ExitCode.validationFailure`).
+        for status in [0, 1, 2, 3, 64, 69, 77] { #expect(page.contains(".It \(status)\n"), "\(status)") }
+    }
+}
