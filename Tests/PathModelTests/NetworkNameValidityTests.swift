@@ -4,6 +4,7 @@ import Testing
 @Suite struct NetworkNameValidityTests {
     @Test(arguments: [
         "Office", "Café", "東京オフィス", "📶 Home", "a", String(repeating: "x", count: 64), "❤️ Home", "x y",
+        "👨\u{200D}👩\u{200D}👧 Home",
     ])
     func ordinaryNamesAreValid(name: String) {
         #expect(NetworkPolicy.isValidName(name))
@@ -13,7 +14,8 @@ import Testing
         "", " ", "   ", String(repeating: "x", count: 65), "Off\u{1B}[2Jice", "Office\u{7}", "Office\u{85}",
         "Office\u{7F}", "Office\n", "Office\u{200B}", "Office\u{200C}", "Office\u{200D}", "\u{202E}eciffO",
         "Office\u{2066}", "Office\u{2069}", "\u{FEFF}Office", "Off\u{AD}ice", "Office\u{2028}", "Office\u{2029}",
-        "Office\u{2060}", "Office\u{61C}", "Office\u{200E}", "Office\u{3164}", "Office\u{FE0F}", "Office\u{E0001}",
+        "Office\u{2060}", "Office\u{61C}", "Off\u{200D}ice", "📶\u{200D}", "Office\u{200E}", "Office\u{3164}",
+        "Office\u{FE0F}", "Office\u{E0001}",
     ])
     func hiddenCharactersAreRefused(name: String) {
         #expect(!NetworkPolicy.isValidName(name), "\(name.unicodeScalars.map(\.value))")
