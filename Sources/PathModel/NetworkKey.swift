@@ -85,13 +85,10 @@ public struct NetworkKey: Sendable, Hashable, Comparable, CustomStringConvertibl
         return bytes
     }
 
-    /// An SSID for display: as text if it is valid UTF-8 without control characters, else the escaped form.
+    /// An SSID for display: as text if it is valid UTF-8 that a person sees as itself (`HiddenText`: no control,
+    /// bidirectional or invisible characters), else the escaped form.
     static func displaySSID(_ ssid: [UInt8]) -> String {
-        if let text = String(validating: ssid, as: UTF8.self),
-            !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
-        {
-            return text
-        }
+        if let text = String(validating: ssid, as: UTF8.self), HiddenText.isVisible(text) { return text }
         return escape(ssid)
     }
 

@@ -7,9 +7,11 @@ public struct Path: Sendable, Hashable {
     public var unsatisfiedReason: UnsatisfiedReason?
     /// The usable interfaces, most preferred first.
     public var availableInterfaces: [PathInterface]
-    /// The preferred interface is expensive (cellular, tethering, or marked so).
+    /// Traffic of some IP version leaves by an expensive interface (cellular, tethering, or marked so): the
+    /// preferred interface, or the one another family's default route uses (IPv4 over cellular while IPv6 goes
+    /// over wired). As Network.framework puts it, the path uses an interface that is considered expensive.
     public var isExpensive: Bool
-    /// The preferred interface's network is in Low Data Mode.
+    /// Traffic of some IP version leaves by an interface whose network is in Low Data Mode (the same rule).
     public var isConstrained: Bool
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool

@@ -108,7 +108,7 @@ public struct PathEvaluator: Sendable, Hashable {
             return .unsatisfied(Self.reason(furthest))
         }
         let allowed = Self.narrow(Self.kernelFirst(usable, families: wanted), to: parameters)
-        guard let primary = allowed.interfaces.first else { return .unsatisfied(allowed.reason) }
+        guard !allowed.interfaces.isEmpty else { return .unsatisfied(allowed.reason) }
         let available = allowed.interfaces
         let families = available.reduce(into: Set<AddressFamily>()) { $0.formUnion($1.supportedFamilies) }
             .intersection(parameters.family.families)
@@ -118,6 +118,12 @@ public struct PathEvaluator: Sendable, Hashable {
                     ?? status.routes.filter { $0.family == family }.compactMap(\.gateway)
             } ?? []
         }
+        // Per family, the interface its traffic leaves by: the kernel's pick when the kernel was asked (and the
+        // parameters allow it), else the first available interface serving the family.
+        let carriers = families.compactMap { family in
+            available.first { $0.kernelPreferredFamilies.contains(family) }
+                ?? available.first { $0.supportedFamilies.contains(family) }
+        }
         return Path(
             status: .satisfied,
             availableInterfaces: available.map {
@@ -126,8 +132,10 @@ public struct PathEvaluator: Sendable, Hashable {
                     isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
                     isTunnel: $0.isTunnel)
             },
-            isExpensive: primary.isExpensive,
-            isConstrained: primary.isConstrained,
+            // Costly when any family's traffic leaves by a costly interface: with IPv4 over cellular and IPv6 over
+            // wired, every IPv4 packet is metered, whatever the primary. The primary carries a family, so it counts.
+            isExpensive: carriers.contains { $0.isExpensive },
+            isConstrained: carriers.contains { $0.isConstrained },
             supportsIPv4: families.contains(.ipv4),
             supportsIPv6: families.contains(.ipv6),
             supportsDNS: resolvers.supportsDNS(over: available.map(\.link.index)),

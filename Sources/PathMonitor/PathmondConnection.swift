@@ -3,6 +3,12 @@ import PathProtocol
 
 /// A blocking connection to pathmond for one-shot calls and a path stream; `pathctl` is built on it.
 /// For an app, `NetworkPathMonitor` is the friendlier interface: asynchronous, and it reconnects.
+///
+/// Varlink answers calls in order and its replies name no call, so a reply left unread would be taken for the
+/// answer to the next call. A connection is therefore given up once that can happen: after a call times out (its
+/// reply may still arrive), after a stream (`watchPath`, `watchFlow`, `followHistory`) ends, and after a reply
+/// that could not be framed. Every later call on it throws the same error again (`.timedOut`, `.disconnected`,
+/// `.invalidReply`) without sending anything; make a new connection.
 public final class PathmondConnection: Sendable {
     /// Where pathmond listens unless told otherwise.
     public static let defaultSocketPath = "/run/pathmond/io.pathmond"
@@ -103,6 +109,8 @@ public final class PathmondConnection: Sendable {
     ) throws(PathmondClientError) {
         socket.setReceiveTimeout(nil)
         try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters, more: true)))
+        // However the stream ends, pathmond goes on with it until the connection closes.
+        defer { socket.abandon(.disconnected) }
         while true {
             let (parameters, continues) = try receive(reply)
             guard try handler(parameters) else { return }

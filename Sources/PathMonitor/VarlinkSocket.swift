@@ -12,6 +12,10 @@ final class VarlinkSocket: Sendable {
     /// Reads happen on one thread at a time (the caller's); the framer is guarded only to satisfy Sendable. Replies
     /// may be large (a host with a thousand interfaces), so the bound is the reply bound, not the call bound.
     private let framer = Mutex(NULFramer(maximumSize: VarlinkCodec.maximumReplySize))
+    /// Set once a reply was left unread (a call timed out, a stream was left, a frame could not be read): what
+    /// arrives next would answer that earlier call, and Varlink replies carry nothing to match them to their call.
+    /// The connection is then shut down, and every later send or receive throws this error instead.
+    private let abandonment = Mutex<PathmondClientError?>(nil)
 
     /// How long connecting may block: a listener whose queue is full (a stuck daemon, or one flooded with
     /// connections) would otherwise hold the caller for ever.
@@ -51,8 +55,20 @@ final class VarlinkSocket: Sendable {
         close(descriptor)
     }
 
+    /// Gives the connection up: shuts it down (pathmond sees it close and stops any stream), and makes every later
+    /// call throw `error` rather than read a reply meant for an earlier one. The first reason given stays.
+    func abandon(_ error: PathmondClientError) {
+        abandonment.withLock { if $0 == nil { $0 = error } }
+        shutdown()
+    }
+
+    private func checkNotAbandoned() throws(PathmondClientError) {
+        if let error = abandonment.withLock({ $0 }) { throw error }
+    }
+
     /// Sends one encoded message (NUL included).
     func send(_ bytes: [UInt8]) throws(PathmondClientError) {
+        try checkNotAbandoned()
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { buffer in
@@ -68,12 +84,15 @@ final class VarlinkSocket: Sendable {
 
     /// Blocks until one whole message has arrived; returns it without its NUL.
     func receive() throws(PathmondClientError) -> [UInt8] {
+        try checkNotAbandoned()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let message: [UInt8]?
             do {
                 message = try framer.withLock { framer throws(FramingError) in try framer.nextMessage() }
             } catch {
+                // Where the next reply begins is lost with the frame.
+                abandon(.invalidReply(error.description))
                 throw .invalidReply(error.description)
             }
             if let message { return message }
@@ -81,7 +100,11 @@ final class VarlinkSocket: Sendable {
             if count == 0 { throw .disconnected }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut(socketPath: path) }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // The reply may still come, late: it must not be read as the next call's.
+                    abandon(.timedOut(socketPath: path))
+                    throw .timedOut(socketPath: path)
+                }
                 throw errno == ECONNRESET ? .disconnected : .system(operation: "recv", errno: errno)
             }
             framer.withLock { $0.append(chunk[..<count]) }

@@ -12,17 +12,16 @@ import PathModel
 public enum HumanText {
     /// `text` with every hidden character, and every backslash, escaped.
     public static func escaped(_ text: String) -> String {
-        var previous: Unicode.Scalar?
-        let isPlain = text.unicodeScalars.allSatisfy { scalar in
-            defer { previous = scalar }
-            return scalar != "\\" && !HiddenText.isHidden(scalar, after: previous)
-        }
-        if isPlain { return text }
+        if !text.unicodeScalars.contains("\\") && HiddenText.isVisible(text) { return text }
         var result = ""
-        previous = nil
-        for scalar in text.unicodeScalars {
-            append(scalar, after: previous, to: &result)
+        var previous: Unicode.Scalar?
+        var scalars = text.unicodeScalars.makeIterator()
+        var current = scalars.next()
+        while let scalar = current {
+            let next = scalars.next()
+            append(scalar, after: previous, before: next, to: &result)
             previous = scalar
+            current = next
         }
         return result
     }
@@ -40,9 +39,9 @@ public enum HumanText {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
                 let scalar = Unicode.UTF8.decode(encoded)
-                append(scalar, after: previous, to: &result)
-                previous = scalar
                 rest = rest.dropFirst(encoded.count)
+                append(scalar, after: previous, before: firstScalar(of: rest), to: &result)
+                previous = scalar
             case .error(let length):
                 for byte in rest.prefix(length) { result += "\\x" + hex(UInt32(byte), digits: 2, uppercase: false) }
                 previous = nil
@@ -104,10 +103,21 @@ public enum HumanText {
         0x20000...0x2fffd, 0x30000...0x3fffd,
     ]
 
-    private static func append(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?, to result: inout String) {
+    /// The character `bytes` begin with, if they begin with valid UTF-8.
+    private static func firstScalar(of bytes: some Collection<UInt8>) -> Unicode.Scalar? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        guard case .valid(let encoded) = parser.parseScalar(from: &iterator) else { return nil }
+        return Unicode.UTF8.decode(encoded)
+    }
+
+    private static func append(
+        _ scalar: Unicode.Scalar, after previous: Unicode.Scalar?, before next: Unicode.Scalar?,
+        to result: inout String
+    ) {
         if scalar == "\\" {
             result += "\\\\"
-        } else if !HiddenText.isHidden(scalar, after: previous) {
+        } else if !HiddenText.isHidden(scalar, after: previous, before: next) {
             result.unicodeScalars.append(scalar)
         } else if scalar.value < 0x80 {
             result += "\\x" + hex(scalar.value, digits: 2, uppercase: false)

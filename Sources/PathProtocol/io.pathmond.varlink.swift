@@ -44,9 +44,11 @@ public enum VarlinkInterfaces {
             onlyProhibitedInterfaces, familyUnavailable, onlyExpensiveInterfaces, onlyConstrainedInterfaces),
           # The usable interfaces, most preferred first.
           availableInterfaces: []PathInterface,
-          # The preferred interface is expensive.
+          # The path uses an expensive interface: the one some IP version's traffic leaves by (the
+          # preferred interface, or another family's: IPv4 over cellular while IPv6 goes over wired makes
+          # the path expensive). An app that must not pay binds to a cheap interface of the list.
           isExpensive: bool,
-          # The preferred interface's network is in Low Data Mode.
+          # The same for Low Data Mode: some IP version's traffic leaves by a constrained network.
           isConstrained: bool,
           # IPv4 traffic can leave: a usable IPv4 address and an IPv4 default route on one interface.
           supportsIPv4: bool,

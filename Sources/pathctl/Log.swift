@@ -16,14 +16,18 @@ struct Log: ParsableCommand {
 
     @OptionGroup var options: ConnectionOptions
 
+    // Unconditional: the value may begin with a dash ("--since -1h", the help's own example), which the parser
+    // would otherwise take for an option.
     @Option(
-        name: .shortAndLong,
+        name: .shortAndLong, parsing: .unconditional,
         help: ArgumentHelp(
             "Only changes at or after this time: \"2026-11-23 14:00[:SS]\", \"2026-11-23\", \"today\", \"yesterday\", "
                 + "\"-1h\", \"-30min\", \"-2d\", or \"@EPOCH-SECONDS\" (local time).", valueName: "TIME"))
     var since: String?
 
-    @Option(name: .shortAndLong, help: "Only changes that concern this interface (before, after or as the cause).")
+    @Option(
+        name: .shortAndLong, help: "Only changes that concern this interface (before, after or as the cause).",
+        completion: Completions.interface)
     var interface: String?
 
     @Option(name: [.customShort("n"), .long], help: "Only the newest N stored changes.")
@@ -34,15 +38,24 @@ struct Log: ParsableCommand {
 
     func validate() throws {
         if let lines, lines < 0 { throw ValidationError("--lines must be 0 or more, not \(lines)") }
-        if let since, LogTime.parse(since, now: LogTime.now()) == nil {
-            throw ValidationError(
-                "--since \(since.debugDescription) is not a time; try \"2026-11-23 14:00\", \"today\" or \"-1h\"")
+        if let since {
+            do {
+                _ = try LogTime.parse(since, now: LogTime.now())
+            } catch .notATime {
+                throw ValidationError(
+                    "--since \"\(HumanText.escaped(since))\" is not a time; try \"2026-11-23 14:00\","
+                        + " \"today\" or \"-1h\"")
+            } catch .outOfRange {
+                throw ValidationError(
+                    "--since \"\(HumanText.escaped(since))\" is out of range: the time must be after"
+                        + " 1970-01-01")
+            }
         }
     }
 
     func run() throws {
         let query = PathHistoryQuery(
-            sinceWallMicroseconds: since.flatMap { LogTime.parse($0, now: LogTime.now()) }, interface: interface,
+            sinceWallMicroseconds: since.flatMap { try? LogTime.parse($0, now: LogTime.now()) }, interface: interface,
             limit: lines)
         let json = options.json
         let print = { (entry: WireHistoryEntry) in writeLine(json ? LogLine.json(entry) : LogLine.text(entry)) }

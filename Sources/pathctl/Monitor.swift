@@ -34,7 +34,7 @@ enum MonitorLine {
     static func text(_ update: NetworkPathMonitor.Update) -> String {
         switch update {
         case .path(let path): return StatusTable.summary(path)
-        case .unavailable(let error): return "unknown: \(error)"
+        case .unavailable(let error): return "unknown: " + HumanText.escaped("\(error)")
         }
     }
 

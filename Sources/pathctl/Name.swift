@@ -12,7 +12,9 @@ struct Name: ParsableCommand {
             without control, bidirectional or invisible characters (such as U+202E or U+200B).
             """)
 
-    @Argument(help: "A network key, or an interface whose current network to name.")
+    @Argument(
+        help: "A network key, or an interface whose current network to name.",
+        completion: Completions.networkKeyOrInterface)
     var target: String
 
     @Argument(help: "The name, e.g. \"Office\".")

@@ -9,7 +9,7 @@ struct PathOptions: ParsableArguments {
     @Option(help: "Not this interface type (repeatable).")
     var prohibit: [InterfaceKind] = []
 
-    @Option(name: .customLong("interface"), help: "Only the interface of this name.")
+    @Option(name: .customLong("interface"), help: "Only the interface of this name.", completion: Completions.interface)
     var requiredInterface: String?
 
     @Flag(help: "No expensive interfaces (cellular, tethering, marked expensive).")

@@ -79,7 +79,7 @@ struct ConnectionOptions: ParsableArguments {
     private static let defaultSocket = PathmondConnection.defaultSocketPath
 
     /// $PATHMOND_SOCKET, when set and not empty.
-    private static var environmentSocket: String? {
+    static var environmentSocket: String? {
         guard let value = getenv("PATHMOND_SOCKET"), value.pointee != 0 else { return nil }
         return String(cString: value)
     }

@@ -4,10 +4,12 @@ import PathProtocol
 
 /// Which network a policy verb is about: the one on an interface now, or one named by its key.
 struct NetworkTarget: ParsableArguments {
-    @Argument(help: "The interface whose current network to mark, e.g. wlan0.")
+    @Argument(help: "The interface whose current network to mark, e.g. wlan0.", completion: Completions.interface)
     var interface: String?
 
-    @Option(help: "A network key from 'pathctl networks', for a network that is not attached now.")
+    @Option(
+        help: "A network key from 'pathctl networks', for a network that is not attached now.",
+        completion: Completions.networkKey)
     var key: String?
 
     func validate() throws {
@@ -84,7 +86,8 @@ struct Networks: ParsableCommand {
 struct Forget: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Forget what was set for a network.")
 
-    @Argument(help: "The network key, as 'pathctl networks' shows it.") var key: String
+    @Argument(help: "The network key, as 'pathctl networks' shows it.", completion: Completions.networkKey)
+    var key: String
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {

@@ -101,7 +101,7 @@ struct ReferenceKernel {
                 $1.splitDefault ? 0 : 1, $1.kind.kind.preferenceRank, $1.metric, $1.link.index
             )
         }
-        guard let primary = available.first else {
+        guard !available.isEmpty else {
             let reasons: [UnsatisfiedReason] = [.interfacesDown, .noCarrier, .noAddress, .noDefaultRoute]
             guard let furthest = candidates.map(\.stage).max() else { return .unsatisfied(.noInterfaces) }
             return .unsatisfied(reasons[furthest])
@@ -143,7 +143,10 @@ struct ReferenceKernel {
                     index: $0.link.index, name: $0.link.name, kind: $0.kind.kind, isExpensive: isExpensive($0),
                     isTunnel: isTunnel($0.link))
             },
-            isExpensive: isExpensive(primary),
+            // Expensive when any family's traffic leaves by an expensive interface; the primary carries one.
+            isExpensive: AddressFamily.allCases.contains { family in
+                available.first { $0.families.contains(family) }.map(isExpensive) ?? false
+            },
             supportsIPv4: available.contains { $0.families.contains(.ipv4) },
             supportsIPv6: available.contains { $0.families.contains(.ipv6) },
             gateways: gateways)

@@ -49,6 +49,7 @@ import Testing
     @Test(arguments: [
         "eth0", "wlp3s0", "Café", "Ünïcödé", "東京オフィス", "Кафе", "שלום", "مرحبا", "Office ☕", "📶 Home",
         "Gäste-WLAN 2,4 GHz", "a b", "x̃", "👍🏽", "❤️", "©️ 2026", "Mitarbeiter\u{3000}Netz", "under_score-dash.dot",
+        "👩\u{200D}💻", "❤\u{FE0F}\u{200D}🔥", "👨🏽\u{200D}💻", "🏳\u{FE0F}\u{200D}🌈 Pride", "👨\u{200D}👩\u{200D}👧 Home",
     ])
     func visibleTextIsUnchanged(text: String) {
         #expect(HumanText.escaped(text) == text)
@@ -72,6 +73,16 @@ import Testing
         #expect(HumanText.escaped(utf8: [0xed, 0xa0, 0x80]) == #"\xed\xa0\x80"#)  // a surrogate
         #expect(HumanText.escaped(utf8: [0xe2, 0x80, 0xae, 0x41]) == #"\u{202E}A"#)
         #expect(HumanText.escaped(utf8: []) == "")
+    }
+
+    @Test func aJoinerIsKeptOnlyBetweenEmoji() {
+        #expect(HumanText.escaped("eth0\u{200D}") == #"eth0\u{200D}"#)
+        #expect(HumanText.escaped("a\u{200D}b") == #"a\u{200D}b"#)
+        #expect(HumanText.escaped("👩\u{200D}") == #"👩\u{200D}"#)
+        #expect(HumanText.escaped("\u{200D}👩") == #"\u{200D}👩"#)
+        #expect(HumanText.escaped("1\u{200D}👩") == #"1\u{200D}👩"#)
+        #expect(HumanText.escaped(utf8: Array("👩\u{200D}💻".utf8)) == "👩\u{200D}💻")
+        #expect(HumanText.escaped(utf8: Array("👩\u{200D}".utf8) + [0xff]) == #"👩\u{200D}\xff"#)
     }
 
     @Test func aVariationSelectorIsKeptOnlyAfterAnEmoji() {

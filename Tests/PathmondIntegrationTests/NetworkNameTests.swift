@@ -63,12 +63,20 @@ import Testing
         defer { #expect(scenario.tearDown() == 0) }
         let socket = scenario.daemon.socketPath
         let control = try Self.pathctl(["name", key, "Evil\u{1b}[2J"], socket)
-        #expect(control.status == 64 && control.errorOutput.contains("without control characters"))
+        #expect(control.status == 64 && control.errorOutput.contains("without control,"))
+        let hidden = try Self.pathctl(["name", key, "Off\u{202E}ice"], socket)
+        #expect(hidden.status == 64 && hidden.errorOutput.contains("bidirectional or invisible characters"))
         let long = try Self.pathctl(["name", key, String(repeating: "x", count: 65)], socket)
         #expect(long.status == 64)
         // The daemon checks too: another client may send anything.
         #expect(throws: PathmondClientError.remote(.invalidParameter(parameter: "name"))) {
             try PathmondConnection(socketPath: socket).setNetworkName("a\nb", key: key)
+        }
+        // Characters a person cannot see are refused by the daemon as well (issue 21).
+        for name in ["Off\u{202E}ice", "Office\u{200B}", "\u{FEFF}Office", "Off\u{2066}ice"] {
+            #expect(throws: PathmondClientError.remote(.invalidParameter(parameter: "name"))) {
+                try PathmondConnection(socketPath: socket).setNetworkName(name, key: key)
+            }
         }
         let neither = try Self.pathctl(["name", key], socket)
         #expect(neither.status == 64 && neither.errorOutput.contains("Give a name for the network, or --remove"))

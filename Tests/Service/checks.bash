@@ -90,6 +90,15 @@ check_files() {
     done
     [ $pages -eq 3 ] && pass "man pathctl, man 8 pathmond and man 5 pathmond.conf render" ||
         fail "man pathctl, man 8 pathmond and man 5 pathmond.conf render" "$(inside sh -c 'man pathctl 2>&1 | head -5')"
+    local manuals
+    manuals=$(inside sh -c 'MANWIDTH=200 man pathctl 2>&1; MANWIDTH=200 man 8 pathmond 2>&1')
+    if grep -q '^ *77 ' <<<"$manuals" && grep -q '^ *69 ' <<<"$manuals" && ! grep -q 'subcommand' <<<"$(
+        inside sh -c 'man 8 pathmond 2>&1'
+    )" && ! grep -q 'docs/' <<<"$manuals"; then
+        pass "the manuals document every exit status and point at no unshipped docs"
+    else
+        fail "the manuals document every exit status and point at no unshipped docs" "$(grep -n 'subcommand\|docs/' <<<"$manuals" | head -3)"
+    fi
     local completions
     completions=$(inside bash -c '. /usr/share/bash-completion/completions/pathctl && complete -p pathctl' 2>&1)
     if [[ $completions == complete* ]] && inside test -s /usr/share/zsh/vendor-completions/_pathctl &&
