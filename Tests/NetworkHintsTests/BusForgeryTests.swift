@@ -1,0 +1,101 @@
+import DBus
+import Synchronization
+import Testing
+
+@testable import NetworkHints
+
+/// Issue 22, item 1: on a bus with Debian's system-bus policy, where any user may send any signal, `nobody` forges
+/// NetworkManager's and ModemManager's signals (PropertiesChanged, DeviceRemoved, InterfacesAdded/Removed, the bus's
+/// NameOwnerChanged), each addressed to the watcher's connection and as a broadcast. Nothing changes, the refusal is
+/// reported once (not once per signal), and what the real owner says next still counts.
+@Suite(.serialized, .enabled(if: canForgeAsNobody)) struct BusForgeryTests {
+    @Test func forgedNetworkManagerSignalsChangeNothing() async throws {
+        let bus = try PrivateBus(policy: .system)
+        defer { bus.stop() }
+        let networkManager = try StandIn("networkmanager", bus: bus)
+        defer { networkManager.stop() }
+        try networkManager.send("add wwan0 1")
+
+        let box = WatcherBox<NetworkManagerWatcher>()
+        let published = Published { box.watcher?.meteredInterfaces ?? [:] }
+        let problems = ProblemLog()
+        let watcher = NetworkManagerWatcher(onChange: published.record, onProblem: problems.append)
+        box.watcher = watcher
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
+        watch.start()
+        defer { watch.stop() }
+        #expect(await published.changes.until { $0 == ["wwan0": .yes] } != nil)
+
+        let before = published.values.count
+        let forger = try forgeSignalsAsNobody("networkmanager", bus: bus, rounds: 20)
+        // NetworkManager's own signal reaches the watcher after every forged one (the forger's last round trip).
+        try networkManager.send("metered wwan0 4")
+        #expect(await published.changes.until { $0 == ["wwan0": .guessNo] } != nil, "\(forger)")
+        #expect(Array(published.values.dropFirst(before)) == [["wwan0": .guessNo]])
+        let refusals = problems.entries.filter { $0.hasPrefix("ignoring ") }
+        #expect(refusals.count == 1, "one line a minute at most: \(refusals)")
+        #expect(refusals.first?.contains("PropertiesChanged on /org/freedesktop/NetworkManager/Devices/1") == true)
+
+        // The bus's own NameOwnerChanged still counts: NetworkManager stops, its devices are forgotten.
+        networkManager.stop()
+        #expect(await published.changes.until { $0.isEmpty } != nil)
+    }
+
+    @Test func forgedModemManagerSignalsChangeNothing() async throws {
+        let bus = try PrivateBus(policy: .system)
+        defer { bus.stop() }
+        let modemManager = try StandIn("modemmanager", bus: bus)
+        defer { modemManager.stop() }
+        try modemManager.send("modem wwan0 356938035643809 8944110068256270054 262011234567890")
+
+        let box = WatcherBox<ModemManagerWatcher>()
+        let published = Published { () -> [String: CellularSubscriber]? in
+            try? box.watcher?.subscribers(forInterfaces: ["wwan0"])
+        }
+        let problems = ProblemLog()
+        let watcher = ModemManagerWatcher(onChange: published.record, onProblem: problems.append)
+        box.watcher = watcher
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: nil, modemManager: watcher, onProblem: problems.append)
+        watch.start()
+        defer { watch.stop() }
+        let first = CellularSubscriber(
+            iccid: "8944110068256270054", imsi: "262011234567890", hardwareIdentity: "imei:356938035643809")
+        #expect(await published.changes.until { $0 == ["wwan0": first] } != nil)
+
+        let before = published.values.count
+        let forger = try forgeSignalsAsNobody("modemmanager", bus: bus, rounds: 20)
+        try modemManager.send("simread wwan0 8944110068256270070 262010000000000")
+        let second = CellularSubscriber(
+            iccid: "8944110068256270070", imsi: "262010000000000", hardwareIdentity: "imei:356938035643809")
+        #expect(await published.changes.until { $0 == ["wwan0": second] } != nil, "\(forger)")
+        #expect(Array(published.values.dropFirst(before)) == [["wwan0": second]])
+        let refusals = problems.entries.filter { $0.hasPrefix("ignoring ") }
+        #expect(refusals.count == 1, "one line a minute at most: \(refusals)")
+        #expect(refusals.first?.contains("PropertiesChanged on /org/freedesktop/ModemManager1/SIM/0") == true)
+        // Identifiers stay out of the log: the line names the signal and its sender, never its body.
+        #expect(!problems.entries.contains { $0.contains("8949000000000000666") || $0.contains("001010000000666") })
+    }
+}
+
+/// Every value a watcher published, in order, and the stream `Changes` waits on.
+final class Published<Value: Sendable & Equatable>: Sendable {
+    let changes: Changes<Value>
+    private let stored = Mutex<[Value]>([])
+
+    init(_ read: @escaping @Sendable () -> Value) {
+        changes = Changes(read)
+    }
+
+    /// For the watcher's `onChange`, which runs on the bus's loop thread right after the value changed.
+    var record: @Sendable () -> Void {
+        { [self] in
+            let value = changes.read()
+            stored.withLock { $0.append(value) }
+            changes.continuation.yield()
+        }
+    }
+
+    var values: [Value] { stored.withLock { $0 } }
+}
