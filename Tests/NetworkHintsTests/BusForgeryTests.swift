@@ -10,20 +10,15 @@ import Testing
 /// reported once (not once per signal), and what the real owner says next still counts.
 @Suite(.serialized, .enabled(if: canForgeAsNobody)) struct BusForgeryTests {
     @Test func forgedNetworkManagerSignalsChangeNothing() async throws {
-        let bus = try PrivateBus(policy: .system)
+        let (bus, networkManager) = try Self.systemBus(with: "networkmanager", "add wwan0 1")
         defer { bus.stop() }
-        let networkManager = try StandIn("networkmanager", bus: bus)
         defer { networkManager.stop() }
-        try networkManager.send("add wwan0 1")
-
         let box = WatcherBox<NetworkManagerWatcher>()
         let published = Published { box.watcher?.meteredInterfaces ?? [:] }
         let problems = ProblemLog()
         let watcher = NetworkManagerWatcher(onChange: published.record, onProblem: problems.append)
         box.watcher = watcher
-        let watch = SystemBusWatch(
-            address: bus.address, networkManager: watcher, modemManager: nil, onProblem: problems.append)
-        watch.start()
+        let watch = Self.watch(bus, networkManager: watcher, problems: problems)
         defer { watch.stop() }
         #expect(await published.changes.until { $0 == ["wwan0": .yes] } != nil)
 
@@ -43,12 +38,10 @@ import Testing
     }
 
     @Test func forgedModemManagerSignalsChangeNothing() async throws {
-        let bus = try PrivateBus(policy: .system)
+        let (bus, modemManager) = try Self.systemBus(
+            with: "modemmanager", "modem wwan0 356938035643809 8944110068256270054 262011234567890")
         defer { bus.stop() }
-        let modemManager = try StandIn("modemmanager", bus: bus)
         defer { modemManager.stop() }
-        try modemManager.send("modem wwan0 356938035643809 8944110068256270054 262011234567890")
-
         let box = WatcherBox<ModemManagerWatcher>()
         let published = Published { () -> [String: CellularSubscriber]? in
             try? box.watcher?.subscribers(forInterfaces: ["wwan0"])
@@ -56,9 +49,7 @@ import Testing
         let problems = ProblemLog()
         let watcher = ModemManagerWatcher(onChange: published.record, onProblem: problems.append)
         box.watcher = watcher
-        let watch = SystemBusWatch(
-            address: bus.address, networkManager: nil, modemManager: watcher, onProblem: problems.append)
-        watch.start()
+        let watch = Self.watch(bus, modemManager: watcher, problems: problems)
         defer { watch.stop() }
         let first = CellularSubscriber(
             iccid: "8944110068256270054", imsi: "262011234567890", hardwareIdentity: "imei:356938035643809")
@@ -76,6 +67,31 @@ import Testing
         #expect(refusals.first?.contains("PropertiesChanged on /org/freedesktop/ModemManager1/SIM/0") == true)
         // Identifiers stay out of the log: the line names the signal and its sender, never its body.
         #expect(!problems.entries.contains { $0.contains("8949000000000000666") || $0.contains("001010000000666") })
+    }
+
+    /// A bus with the system policy, and a stand-in of `kind` owning its name there (as root) after `command`.
+    private static func systemBus(with kind: String, _ command: String) throws -> (PrivateBus, StandIn) {
+        let bus = try PrivateBus(policy: .system)
+        do {
+            let standIn = try StandIn(kind, bus: bus)
+            try standIn.send(command)
+            return (bus, standIn)
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    /// A started watch of the watchers given, reporting to `problems`.
+    private static func watch(
+        _ bus: PrivateBus, networkManager: NetworkManagerWatcher? = nil, modemManager: ModemManagerWatcher? = nil,
+        problems: ProblemLog
+    ) -> SystemBusWatch {
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: networkManager, modemManager: modemManager,
+            onProblem: problems.append)
+        watch.start()
+        return watch
     }
 }
 

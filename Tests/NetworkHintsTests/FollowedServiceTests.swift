@@ -48,11 +48,16 @@ import Testing
 
     @Test func newOwnerFromNameOwnerChanged() {
         let bus = "org.freedesktop.DBus"
-        #expect(FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: ":1.7"), of: Self.service) == ":1.7")
-        #expect(FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: ""), of: Self.service) == .some(nil))
+        #expect(
+            FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: ":1.7"), of: Self.service) == ":1.7"
+        )
+        #expect(
+            FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: ""), of: Self.service) == .some(nil)
+        )
         // Another name's change, or an owner that is not a unique name: not a change of this one.
         #expect(FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: ":1.7"), of: "a.b") == nil)
-        #expect(FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: "a.b"), of: Self.service) == nil)
+        #expect(
+            FollowedService.newOwner(in: Self.nameOwnerChanged(from: bus, newOwner: "a.b"), of: Self.service) == nil)
     }
 
     @Test func refusalsAreLoggedOnceAMinute() {
@@ -61,7 +66,8 @@ import Testing
         #expect(throttle.line("forged", at: start) == "forged")
         #expect(throttle.line("forged", at: start + .seconds(1)) == nil)
         #expect(throttle.line("forged", at: start + .seconds(59)) == nil)
-        #expect(throttle.line("forged", at: start + .seconds(61)) == "forged (and 2 more like it since the last such line)")
+        #expect(
+            throttle.line("forged", at: start + .seconds(61)) == "forged (and 2 more like it since the last such line)")
         #expect(throttle.line("forged", at: start + .seconds(122)) == "forged")
     }
 }
