@@ -30,7 +30,8 @@ import Testing
         #expect(Array(published.values.dropFirst(before)) == [["wwan0": .guessNo]])
         let refusals = problems.entries.filter { $0.hasPrefix("ignoring ") }
         #expect(refusals.count == 1, "one line a minute at most: \(refusals)")
-        #expect(refusals.first?.contains("PropertiesChanged on /org/freedesktop/NetworkManager/Devices/1") == true)
+        // The first forgery: the bus's NameOwnerChanged, from the forger, to this connection alone.
+        #expect(refusals.first?.contains("ignoring NameOwnerChanged on /org/freedesktop/DBus from :1.") == true)
 
         // The bus's own NameOwnerChanged still counts: NetworkManager stops, its devices are forgotten.
         networkManager.stop()
@@ -64,7 +65,7 @@ import Testing
         #expect(Array(published.values.dropFirst(before)) == [["wwan0": second]])
         let refusals = problems.entries.filter { $0.hasPrefix("ignoring ") }
         #expect(refusals.count == 1, "one line a minute at most: \(refusals)")
-        #expect(refusals.first?.contains("PropertiesChanged on /org/freedesktop/ModemManager1/SIM/0") == true)
+        #expect(refusals.first?.contains("ignoring NameOwnerChanged on /org/freedesktop/DBus from :1.") == true)
         // Identifiers stay out of the log: the line names the signal and its sender, never its body.
         #expect(!problems.entries.contains { $0.contains("8949000000000000666") || $0.contains("001010000000666") })
     }

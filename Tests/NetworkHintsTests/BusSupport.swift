@@ -55,12 +55,14 @@ final class PrivateBus {
         try #require(access(socketPath, F_OK) == 0, "dbus-daemon made no socket")
     }
 
-    /// Debian's system bus, plus what ModemManager's own policy file (org.freedesktop.ModemManager1.conf) grants.
+    /// Debian's system bus, plus what ModemManager's own policy file (org.freedesktop.ModemManager1.conf) grants;
+    /// the activation helper replaced, so that no call starts one of the host's services.
     private static let systemConfiguration = """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
           <include>/usr/share/dbus-1/system.conf</include>
+          <servicehelper>/bin/false</servicehelper>
           <policy user="root">
             <allow own="org.freedesktop.ModemManager1"/>
           </policy>

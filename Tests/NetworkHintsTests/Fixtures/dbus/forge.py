@@ -33,23 +33,21 @@ def name_owner_changed(name, owner, forger):
 def networkmanager(bus, owner, forger):
     # NetworkManager lets anyone read its properties: its device list.
     devices = bus.get_object(NM, "/org/freedesktop/NetworkManager").Get(NM, "Devices", dbus_interface=PROPS)
-    forgeries = []
-    for device in devices:
-        forgeries += [
-            # The metered LTE link is not metered (NM_METERED_NO).
-            (device, PROPS, "PropertiesChanged", "sa{sv}as",
-             ["org.freedesktop.NetworkManager.Device", {"Metered": dbus.UInt32(2, variant_level=1)}, []]),
-            # Or NetworkManager no longer knows the device.
-            ("/org/freedesktop/NetworkManager", NM, "DeviceRemoved", "o", [dbus.ObjectPath(device)]),
-        ]
-    return forgeries + name_owner_changed(NM, owner, forger)
+    # The metered LTE link is not metered (NM_METERED_NO)...
+    metered_no = [(device, PROPS, "PropertiesChanged", "sa{sv}as",
+                   ["org.freedesktop.NetworkManager.Device", {"Metered": dbus.UInt32(2, variant_level=1)}, []])
+                  for device in devices]
+    # ... or NetworkManager no longer knows the device: either way, believed, the round ends with a cheap link.
+    removed = [("/org/freedesktop/NetworkManager", NM, "DeviceRemoved", "o", [dbus.ObjectPath(device)])
+               for device in devices]
+    return name_owner_changed(NM, owner, forger) + metered_no + removed
 
 
 def modemmanager(bus, owner, forger):
     modem = "/org/freedesktop/ModemManager1/Modem/0"
     other_modem = "/org/freedesktop/ModemManager1/Modem/7"
     ports = dbus.Array([dbus.Struct(("wwan0", dbus.UInt32(2)))], signature="(su)", variant_level=1)
-    return [
+    return name_owner_changed(MM, owner, forger) + [
         # The SIM in the modem is another subscriber's.
         ("/org/freedesktop/ModemManager1/SIM/0", PROPS, "PropertiesChanged", "sa{sv}as",
          ["org.freedesktop.ModemManager1.Sim",
@@ -68,7 +66,7 @@ def modemmanager(bus, owner, forger):
         # The modem is gone.
         ("/org/freedesktop/ModemManager1", OBJECT_MANAGER, "InterfacesRemoved", "oas",
          [dbus.ObjectPath(modem), ["org.freedesktop.ModemManager1.Modem"]]),
-    ] + name_owner_changed(MM, owner, forger)
+    ]
 
 
 def main():
