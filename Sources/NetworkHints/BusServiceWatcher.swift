@@ -3,8 +3,9 @@ import DBus
 /// Follows one service on the system bus through its signals. `SystemBusWatch` attaches it to each new connection
 /// and detaches it when the connection is lost; both happen on the connection's queue.
 protocol BusServiceWatcher: AnyObject, Sendable {
-    /// Adds the watcher's match rules, then reads the service's current state (rules first, so that no change
-    /// falls between the read and the signals). On the connection's loop thread.
+    /// Adds the watcher's match rules, then asks the bus who owns the service's name and reads its current state
+    /// from that owner (rules first, so that no change falls between the read and the signals). On the connection's
+    /// loop thread.
     func attach(to connection: BusConnection) throws(BusError)
     /// The connection is gone: forget everything learnt through it and publish that. On its loop thread.
     func detach()

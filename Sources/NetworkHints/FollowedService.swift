@@ -96,7 +96,9 @@ final class FollowedService {
             destination: owner, path: path, interface: interface, member: member, arguments: arguments)
     }
 
-    /// Whether `signal` is a broadcast by `sender`; a refusal is reported (throttled).
+    /// Whether `signal` is a broadcast by `sender`; a refusal is reported (throttled). The line names the member,
+    /// path and bus names only, never the body (a SIM's identifiers), and the D-Bus specification restricts those to
+    /// [A-Za-z0-9_/.:-], so a forger cannot put a line break or a control character in the log.
     private func admits(_ signal: BusSignal, from sender: String?) -> Bool {
         guard let reason = Self.refusal(of: signal, expectedSender: sender, service: name) else { return true }
         let line = "ignoring \(signal.member) on \(signal.path) from \(signal.sender): \(reason)"
