@@ -100,24 +100,39 @@ final class FollowedService {
     /// path and bus names only, never the body (a SIM's identifiers), and the D-Bus specification restricts those to
     /// [A-Za-z0-9_/.:-], so a forger cannot put a line break or a control character in the log.
     private func admits(_ signal: BusSignal, from sender: String?) -> Bool {
-        guard let reason = Self.refusal(of: signal, expectedSender: sender, service: name) else { return true }
-        let line = "ignoring \(signal.member) on \(signal.path) from \(signal.sender): \(reason)"
-        if let line = refusals.line(line) { report(line) }
+        guard let refusal = Self.refusal(of: signal, expectedSender: sender) else { return true }
+        // Formatted only when written: a flood costs a comparison per signal, not a string.
+        let line = refusals.line(
+            "ignoring \(signal.member) on \(signal.path) from \(signal.sender): \(refusal.text(service: name))")
+        if let line { report(line) }
         return false
     }
 
-    /// Why `signal` cannot be an announcement by `expectedSender` (the owner of `service`, or the bus daemon; nil:
-    /// nobody owns it); nil when it can.
-    static func refusal(of signal: BusSignal, expectedSender: String?, service: String) -> String? {
-        if let destination = signal.destination {
-            return "sent to \(destination) alone, where \(service) announces to everyone"
+    /// Why a signal is not taken as the announcement it claims to be.
+    enum Refusal: Hashable {
+        /// Addressed to one connection: services announce to everyone.
+        case unicast(destination: String)
+        /// Nobody owns the name (or GetNameOwner has not answered yet).
+        case noOwner
+        /// Sent by someone else than the owner (or, for NameOwnerChanged, than the bus daemon).
+        case notFrom(expectedSender: String)
+
+        func text(service: String) -> String {
+            switch self {
+            case .unicast(let destination): "sent to \(destination) alone, where \(service) announces to everyone"
+            case .noOwner: "\(service) has no owner on the bus"
+            case .notFrom(FollowedService.busName): "not sent by the bus (\(FollowedService.busName))"
+            case .notFrom(let owner): "not sent by the owner of \(service) (\(owner))"
+            }
         }
-        guard let expectedSender else { return "\(service) has no owner on the bus" }
-        guard signal.sender == expectedSender else {
-            return expectedSender == busName
-                ? "not sent by the bus (\(busName))" : "not sent by the owner of \(service) (\(expectedSender))"
-        }
-        return nil
+    }
+
+    /// Why `signal` cannot be an announcement by `expectedSender` (the name's owner, or the bus daemon; nil: nobody
+    /// owns the name); nil when it can.
+    static func refusal(of signal: BusSignal, expectedSender: String?) -> Refusal? {
+        if let destination = signal.destination { return .unicast(destination: destination) }
+        guard let expectedSender else { return .noOwner }
+        return signal.sender == expectedSender ? nil : .notFrom(expectedSender: expectedSender)
     }
 
     /// The new owner a NameOwnerChanged of `service` (body `sss`: name, old owner, new owner) names: a unique name,

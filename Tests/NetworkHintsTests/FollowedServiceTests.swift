@@ -23,26 +23,27 @@ import Testing
     }
 
     @Test func onlyTheOwnersBroadcastsPass() {
-        func refusal(_ signal: BusSignal, owner: String? = Self.owner) -> String? {
-            FollowedService.refusal(of: signal, expectedSender: owner, service: Self.service)
+        func refusal(_ signal: BusSignal, owner: String? = Self.owner) -> FollowedService.Refusal? {
+            FollowedService.refusal(of: signal, expectedSender: owner)
         }
         #expect(refusal(Self.properties(from: Self.owner)) == nil)
         // A broadcast any user sent: dbus-daemon lets anyone emit one, with any path and interface.
-        #expect(refusal(Self.properties(from: ":1.9"))?.contains("not sent by the owner") == true)
+        #expect(refusal(Self.properties(from: ":1.9")) == .notFrom(expectedSender: Self.owner))
         // A unicast, even from the owner: services announce to everyone.
-        #expect(refusal(Self.properties(from: ":1.9", to: ":1.4"))?.contains("alone") == true)
-        #expect(refusal(Self.properties(from: Self.owner, to: ":1.4")) != nil)
+        #expect(refusal(Self.properties(from: ":1.9", to: ":1.4")) == .unicast(destination: ":1.4"))
+        #expect(refusal(Self.properties(from: Self.owner, to: ":1.4")) == .unicast(destination: ":1.4"))
         // Nobody owns the name (or GetNameOwner has not answered): nothing passes.
-        #expect(refusal(Self.properties(from: Self.owner), owner: nil) != nil)
+        #expect(refusal(Self.properties(from: Self.owner), owner: nil) == .noOwner)
     }
 
     @Test func onlyTheBusSaysWhoOwnsAName() {
-        func refusal(_ signal: BusSignal) -> String? {
-            FollowedService.refusal(of: signal, expectedSender: FollowedService.busName, service: Self.service)
+        func refusal(_ signal: BusSignal) -> FollowedService.Refusal? {
+            FollowedService.refusal(of: signal, expectedSender: FollowedService.busName)
         }
         #expect(refusal(Self.nameOwnerChanged(from: "org.freedesktop.DBus", newOwner: "")) == nil)
         // A peer's NameOwnerChanged comes from its unique name, whatever it claims.
-        #expect(refusal(Self.nameOwnerChanged(from: ":1.9", newOwner: ":1.9"))?.contains("not sent by the bus") == true)
+        let forged = refusal(Self.nameOwnerChanged(from: ":1.9", newOwner: ":1.9"))
+        #expect(forged?.text(service: Self.service) == "not sent by the bus (org.freedesktop.DBus)")
         #expect(refusal(Self.nameOwnerChanged(from: "org.freedesktop.DBus", to: ":1.4", newOwner: "")) != nil)
     }
 
