@@ -156,7 +156,7 @@ public final class BusConnection: @unchecked Sendable {
         let signal = BusSignal(
             sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)),
             interface: text(sd_bus_message_get_interface(message)), member: text(sd_bus_message_get_member(message)),
-            body: body)
+            destination: sd_bus_message_get_destination(message).map { String(cString: $0) }, body: body)
         pendingSignals.append((box, signal))
         if pendingSignals.count == 1 {
             let connection = UncheckedTransfer(self)
@@ -170,14 +170,33 @@ public final class BusConnection: @unchecked Sendable {
     }
 }
 
-/// A signal a match rule let through.
+/// A signal a match rule let through. Not proof of who sent it: dbus-daemon hands a signal addressed to this
+/// connection (a destination) to it whatever its match rules say, and sd-bus compares a rule's sender='well.known'
+/// with nothing (dbus-daemon's messages name only the unique sender), so any peer allowed to send signals gets
+/// through any rule that names a service by its well-known name. The bus daemon does stamp `sender` itself:
+/// checking it against the service's current owner is what makes a signal trustworthy.
 public struct BusSignal: Sendable, Hashable {
-    /// The sender's unique name (":1.42").
+    /// The sender's unique name (":1.42"), or "org.freedesktop.DBus" for the bus daemon's own signals. Set by the
+    /// bus daemon, never by the sender.
     public var sender: String
     public var path: String
     public var interface: String
     public var member: String
+    /// The connection the signal was addressed to (a unicast); nil for a broadcast, as services announce changes.
+    public var destination: String?
     public var body: [BusValue]
+
+    public init(
+        sender: String, path: String, interface: String, member: String, destination: String? = nil,
+        body: [BusValue]
+    ) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.destination = destination
+        self.body = body
+    }
 }
 
 /// The sd_bus pointer. @unchecked Sendable: used only on the connection's loop thread, and freed there once, by the

@@ -3,14 +3,16 @@ import DBus
 /// Follows one service on the system bus through its signals. `SystemBusWatch` attaches it to each new connection
 /// and detaches it when the connection is lost; both happen on the connection's queue.
 protocol BusServiceWatcher: AnyObject, Sendable {
-    /// Adds the watcher's match rules, then reads the service's current state (rules first, so that no change
-    /// falls between the read and the signals). On the connection's loop thread.
+    /// Adds the watcher's match rules, then asks the bus who owns the service's name and reads its current state
+    /// from that owner (rules first, so that no change falls between the read and the signals). On the connection's
+    /// loop thread.
     func attach(to connection: BusConnection) throws(BusError)
     /// The connection is gone: forget everything learnt through it and publish that. On its loop thread.
     func detach()
 }
 
-/// Match rules shared by the watchers.
+/// Match rules shared by the watchers. They narrow what the bus daemon sends this connection; they prove nothing about
+/// who sent what arrives (see `BusSignal`): `FollowedService` checks every signal they let through.
 enum BusMatchRules {
     /// The bus's NameOwnerChanged for one well-known name: the service starting, stopping or being replaced.
     static func nameOwnerChanged(_ name: String) -> String {
@@ -27,24 +29,5 @@ enum BusMatchRules {
     /// One signal of the owner of `sender` on one object.
     static func signal(sender: String, path: String, interface: String, member: String) -> String {
         "type='signal',sender='\(sender)',path='\(path)',interface='\(interface)',member='\(member)'"
-    }
-
-    /// The new owner from a NameOwnerChanged body (`sss`: name, old owner, new owner); empty when it stopped.
-    static func newOwner(fromBody body: [BusValue]) -> String? {
-        guard body.count == 3, case .string(let owner) = body[2] else { return nil }
-        return owner
-    }
-}
-
-extension BusConnection {
-    /// Follows a well-known name's owner: `appeared` when the service starts (or is replaced), `vanished` when it
-    /// stops. On the connection's loop thread, like every handler.
-    func followOwner(
-        of service: String, appeared: @escaping () -> Void, vanished: @escaping () -> Void
-    ) throws(BusError) {
-        try addMatch(BusMatchRules.nameOwnerChanged(service)) { signal in
-            guard let owner = BusMatchRules.newOwner(fromBody: signal.body) else { return }
-            if owner.isEmpty { vanished() } else { appeared() }
-        }
     }
 }

@@ -5,17 +5,19 @@ import Synchronization
 /// again and again: the bus's NameOwnerChanged (ModemManager starting or stopping), the ObjectManager's
 /// InterfacesAdded and InterfacesRemoved (modems coming and going), and PropertiesChanged on modems (ports, SIM
 /// swapped) and SIMs (ICCID and IMSI read once the SIM is unlocked). Identifiers stay in memory, in this object;
-/// the daemon keys them at once with `SubscriberKeyer`.
+/// the daemon keys them at once with `SubscriberKeyer`. Only what ModemManager itself broadcast counts
+/// (`FollowedService`): any local user can send a PropertiesChanged naming another SIM.
 ///
-/// @unchecked Sendable: `connection`, `modems`, `sims` and `isRunning` are used only on the connection's loop thread
+/// @unchecked Sendable: `service`, `modems`, `sims` and `isRunning` are used only on the connection's loop thread
 /// (signal handlers, `attach`, `detach`); other threads read `published`, behind a lock.
 public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySource, @unchecked Sendable {
-    private var connection: BusConnection?
+    private var service: FollowedService?
     private var modems: [String: ModemRecord] = [:]
     private var sims: [String: SimRecord] = [:]
     private var isRunning = false
     private let published = Mutex<Snapshot>(Snapshot())
     private let onChange: @Sendable () -> Void
+    private let onProblem: @Sendable (String) -> Void
 
     /// What other threads see: whether the bus and ModemManager are there, and the subscriber of each port.
     private struct Snapshot: Equatable {
@@ -24,9 +26,14 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         var subscribers: [String: CellularSubscriber] = [:]
     }
 
-    /// `onChange` is called (on the bus's loop thread) whenever what `subscribers(forInterfaces:)` answers changes.
-    public init(onChange: @escaping @Sendable () -> Void) {
+    /// `onChange` is called (on the bus's loop thread) whenever what `subscribers(forInterfaces:)` answers changes;
+    /// `onProblem` when a signal that did not come from ModemManager was ignored (once a minute at most), for the log
+    /// at warning.
+    public init(
+        onChange: @escaping @Sendable () -> Void, onProblem: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.onChange = onChange
+        self.onProblem = onProblem
     }
 
     /// From memory, without a bus call: `noBus` while no system bus is connected, `serviceNotRunning` while
@@ -41,24 +48,26 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     }
 
     func attach(to connection: BusConnection) throws(BusError) {
-        self.connection = connection
-        let service = ModemManagerObjects.service
-        try connection.followOwner(
-            of: service, appeared: { [weak self] in self?.reload() }, vanished: { [weak self] in self?.forgetModems() })
+        let name = ModemManagerObjects.service
+        let service = FollowedService(name: name, connection: connection, report: onProblem)
+        self.service = service
+        // A new owner is read afresh; no owner any more: `reload` forgets every modem.
+        try service.followOwner { [weak self] in self?.reload() }
         for member in ["InterfacesAdded", "InterfacesRemoved"] {
             let rule = BusMatchRules.signal(
-                sender: service, path: ModemManagerObjects.rootPath,
+                sender: name, path: ModemManagerObjects.rootPath,
                 interface: ModemManagerObjects.objectManagerInterface, member: member)
-            try connection.addMatch(rule) { [weak self] signal in self?.objectsChanged(signal) }
+            try service.addMatch(rule) { [weak self] signal in self?.objectsChanged(signal) }
         }
         let properties = BusMatchRules.propertiesChanged(
-            sender: service, pathNamespace: ModemManagerObjects.rootPath, interface: nil)
-        try connection.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+            sender: name, pathNamespace: ModemManagerObjects.rootPath, interface: nil)
+        try service.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+        try service.resolveOwner()
         reload()
     }
 
     func detach() {
-        connection = nil
+        service = nil
         forgetModems()
     }
 
@@ -69,13 +78,14 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         publish()
     }
 
+    /// Reads every modem from ModemManager's current owner: at attach time and whenever the owner changes.
     private func reload() {
-        guard let connection else { return }
+        guard let service else { return }
         modems = [:]
         sims = [:]
         do {
-            let body = try connection.call(
-                destination: ModemManagerObjects.service, path: ModemManagerObjects.rootPath,
+            let body = try service.call(
+                path: ModemManagerObjects.rootPath,
                 interface: ModemManagerObjects.objectManagerInterface, member: "GetManagedObjects")
             isRunning = true
             for modem in (try? ModemManagerObjects.modems(fromBody: body)) ?? [] { modems[modem.path] = modem }
@@ -89,12 +99,12 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     }
 
     private func readSim(_ path: String) {
-        guard let connection else { return }
+        guard let service else { return }
         // A SIM that cannot be read (locked, being swapped) leaves the modem's hardware identity.
         guard
-            let body = try? connection.call(
-                destination: ModemManagerObjects.service, path: path, interface: "org.freedesktop.DBus.Properties",
-                member: "GetAll", arguments: [ModemManagerObjects.simInterface]),
+            let body = try? service.call(
+                path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                arguments: [ModemManagerObjects.simInterface]),
             body.count == 1, let properties = body[0].dictionaryByText
         else {
             sims[path] = nil
@@ -159,7 +169,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
                 iccid: sim?.iccid, imsi: sim?.imsi, hardwareIdentity: modem.equipmentIdentifier.map { "imei:" + $0 })
             for port in modem.networkPorts { subscribers[port] = subscriber }
         }
-        let snapshot = Snapshot(isAttached: connection != nil, isRunning: isRunning, subscribers: subscribers)
+        let snapshot = Snapshot(isAttached: service != nil, isRunning: isRunning, subscribers: subscribers)
         let changed = published.withLock { current in
             guard current != snapshot else { return false }
             current = snapshot

@@ -4,12 +4,13 @@ import Synchronization
 /// NetworkManager's `Metered` for every device it manages, followed through its signals, never polled: the
 /// bus's NameOwnerChanged (NetworkManager starting or stopping), DeviceAdded and DeviceRemoved, and
 /// PropertiesChanged on the device objects. When NetworkManager is not running there is nothing to follow and
-/// nothing is asked until it starts.
+/// nothing is asked until it starts. Only what NetworkManager itself broadcast counts (`FollowedService`): any
+/// local user can send a PropertiesChanged that says Metered NO.
 ///
-/// @unchecked Sendable: `connection` and `devices` are used only on the connection's loop thread (every entry point is a
+/// @unchecked Sendable: `service` and `devices` are used only on the connection's loop thread (every entry point is a
 /// signal handler or `attach`/`detach`, all called there); what other threads read is `published`, behind a lock.
 public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable {
-    private var connection: BusConnection?
+    private var service: FollowedService?
     /// By object path.
     private var devices: [String: NetworkManagerDevice] = [:]
     private let published = Mutex<[String: NetworkManagerMetered]>([:])
@@ -17,7 +18,8 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     private let onProblem: @Sendable (String) -> Void
 
     /// `onChange` is called (on the bus's loop thread) whenever `meteredInterfaces` changes; `onProblem` when
-    /// NetworkManager answered something unusable (never for NetworkManager not running).
+    /// NetworkManager answered something unusable (never for NetworkManager not running), or a signal that did not
+    /// come from NetworkManager was ignored (once a minute at most): both for the log at warning.
     public init(
         onChange: @escaping @Sendable () -> Void, onProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -29,26 +31,27 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     public var meteredInterfaces: [String: NetworkManagerMetered] { published.withLock { $0 } }
 
     func attach(to connection: BusConnection) throws(BusError) {
-        self.connection = connection
-        let service = NetworkManagerObjects.service
-        try connection.followOwner(
-            of: service, appeared: { [weak self] in self?.reload() }, vanished: { [weak self] in self?.forgetDevices() }
-        )
+        let name = NetworkManagerObjects.service
+        let service = FollowedService(name: name, connection: connection, report: onProblem)
+        self.service = service
+        // A new owner is read afresh; no owner any more: `reload` forgets every device.
+        try service.followOwner { [weak self] in self?.reload() }
         for member in ["DeviceAdded", "DeviceRemoved"] {
             let rule = BusMatchRules.signal(
-                sender: service, path: NetworkManagerObjects.rootPath,
+                sender: name, path: NetworkManagerObjects.rootPath,
                 interface: NetworkManagerObjects.managerInterface, member: member)
-            try connection.addMatch(rule) { [weak self] signal in self?.deviceListChanged(signal) }
+            try service.addMatch(rule) { [weak self] signal in self?.deviceListChanged(signal) }
         }
         let properties = BusMatchRules.propertiesChanged(
-            sender: service, pathNamespace: NetworkManagerObjects.devicePathPrefix,
+            sender: name, pathNamespace: NetworkManagerObjects.devicePathPrefix,
             interface: NetworkManagerObjects.deviceInterface)
-        try connection.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+        try service.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+        try service.resolveOwner()
         reload()
     }
 
     func detach() {
-        connection = nil
+        service = nil
         forgetDevices()
     }
 
@@ -57,14 +60,18 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
         publish()
     }
 
-    /// Reads every device: at attach time and whenever NetworkManager (re)starts.
+    /// Reads every device from NetworkManager's current owner: at attach time and whenever the owner changes.
     private func reload() {
-        guard let connection else { return }
+        guard let service else { return }
         devices = [:]
+        guard service.owner != nil else {
+            publish()  // not running: nothing to ask, and NameOwnerChanged says when it starts
+            return
+        }
         let body: [BusValue]
         do {
-            body = try connection.call(
-                destination: NetworkManagerObjects.service, path: NetworkManagerObjects.rootPath,
+            body = try service.call(
+                path: NetworkManagerObjects.rootPath,
                 interface: "org.freedesktop.DBus.Properties", member: "Get",
                 arguments: [NetworkManagerObjects.managerInterface, "Devices"])
         } catch {
@@ -86,11 +93,11 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     }
 
     private func readDevice(_ path: String) -> NetworkManagerDevice? {
-        guard let connection else { return nil }
+        guard let service else { return nil }
         do {
-            let body = try connection.call(
-                destination: NetworkManagerObjects.service, path: path, interface: "org.freedesktop.DBus.Properties",
-                member: "GetAll", arguments: [NetworkManagerObjects.deviceInterface])
+            let body = try service.call(
+                path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                arguments: [NetworkManagerObjects.deviceInterface])
             guard body.count == 1, let properties = body[0].dictionaryByText,
                 let device = NetworkManagerObjects.device(fromProperties: properties)
             else {

@@ -5,21 +5,47 @@ import Testing
 let canRunBusTests =
     access("/usr/bin/dbus-daemon", X_OK) == 0 && access("/usr/lib/python3/dist-packages/dbus", F_OK) == 0
 
+/// Whether the bus tests can also play another user: root, with setpriv, and Debian's system-bus policy.
+let canForgeAsNobody =
+    canRunBusTests && getuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0
+    && access("/usr/share/dbus-1/system.conf", R_OK) == 0
+
 /// A private dbus-daemon on a socket in a fresh directory, killed at `stop()`.
 final class PrivateBus {
+    /// Who may do what on the bus.
+    enum Policy {
+        /// The session bus's: anyone owns any name. Enough to follow a service.
+        case session
+        /// Debian's system bus's (/usr/share/dbus-1/system.conf and the system.d files it includes, among them
+        /// NetworkManager's, which lets root own its name), and ModemManager's as its own file grants (not installed
+        /// here): any user may send signals; only root owns the two services' names. The daemon runs as
+        /// messagebus, as on a real system.
+        case system
+    }
+
     let directory: String
     let socketPath: String
     var address: String { "unix:path=" + socketPath }
     private let daemon: pid_t
 
     /// A bus in a fresh directory, or in `directory` (its socket is then `directory/bus`).
-    init(directory: String? = nil) throws {
+    init(directory: String? = nil, policy: Policy = .session) throws {
         self.directory = directory ?? makeTemporaryDirectory()
         socketPath = self.directory + "/bus"
+        var configuration = ["--session"]
+        if policy == .system {
+            // Reachable by other users (mkdtemp made it 0700); --address overrides the system socket <listen>, and
+            // --nofork and --nopidfile its <fork/> and <pidfile>.
+            chmod(self.directory, 0o755)
+            let path = self.directory + "/system.conf"
+            try #require(writeText(Self.systemConfiguration, to: path))
+            configuration = ["--config-file=" + path]
+        }
         daemon = try #require(
-            spawnProcess([
-                "/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=unix:path=" + socketPath,
-            ]))
+            spawnProcess(
+                ["/usr/bin/dbus-daemon"] + configuration + [
+                    "--nofork", "--nopidfile", "--address=unix:path=" + socketPath,
+                ]))
         // The daemon creates its socket soon after start; poll briefly rather than sleep a fixed time.
         var tries = 0
         while access(socketPath, F_OK) != 0 && tries < 500 {
@@ -28,6 +54,24 @@ final class PrivateBus {
         }
         try #require(access(socketPath, F_OK) == 0, "dbus-daemon made no socket")
     }
+
+    /// Debian's system bus, plus what ModemManager's own policy file (org.freedesktop.ModemManager1.conf) grants;
+    /// the activation helper replaced, so that no call starts one of the host's services.
+    private static let systemConfiguration = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <include>/usr/share/dbus-1/system.conf</include>
+          <servicehelper>/bin/false</servicehelper>
+          <policy user="root">
+            <allow own="org.freedesktop.ModemManager1"/>
+          </policy>
+          <policy context="default">
+            <allow send_destination="org.freedesktop.ModemManager1"/>
+          </policy>
+        </busconfig>
+
+        """
 
     func stop() {
         // SIGKILL: a test must not wait on how the daemon handles SIGTERM.
@@ -44,6 +88,7 @@ final class StandIn {
     private let pid: pid_t
     private let input: Int32
     private let output: UnsafeMutablePointer<FILE>
+    private var isStopped = false
 
     init(_ kind: String, bus: PrivateBus) throws {
         var toChild: [Int32] = [0, 0]
@@ -85,6 +130,8 @@ final class StandIn {
 
     /// Ends the stand-in as a stopping service would: its name leaves the bus.
     func stop() {
+        guard !isStopped else { return }
+        isStopped = true
         close(input)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -137,6 +184,29 @@ final class Changes<Value: Sendable>: Sendable {
             return first
         }
     }
+}
+
+/// Runs Fixtures/dbus/forge.py as nobody (no groups): it sends `rounds` times each forged signal of `kind`
+/// ("networkmanager" or "modemmanager") to every connection of this process and as a broadcast. Returns what it
+/// printed; fails the test if it did not exit 0.
+func forgeSignalsAsNobody(_ kind: String, bus: PrivateBus, rounds: Int) throws -> String {
+    let output = bus.directory + "/forge.out"
+    let command =
+        "exec /usr/bin/setpriv --reuid nobody --regid nogroup --clear-groups /usr/bin/python3 "
+        + "\(fixtureRoot)/dbus/forge.py \(kind) \(bus.address) \(getpid()) \(rounds) >\(output) 2>&1"
+    let child = try #require(spawnProcess(["/bin/sh", "-c", command]))
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    let printed = String(decoding: HintFilesForTests.read(output) ?? [], as: UTF8.self)
+    try #require(status == 0, "forge.py: \(printed)")
+    return printed
+}
+
+/// Writes `text` to a new file at `path`; false if it cannot.
+private func writeText(_ text: String, to path: String) -> Bool {
+    guard let file = fopen(path, "w") else { return false }
+    let written = fputs(text, file) >= 0
+    return fclose(file) == 0 && written
 }
 
 func spawnProcess(_ arguments: [String]) -> pid_t? {

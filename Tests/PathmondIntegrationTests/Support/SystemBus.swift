@@ -2,20 +2,40 @@ import Foundation
 import Glibc
 
 /// A private dbus-daemon standing in for the machine's system bus: pathmond is pointed at it with
-/// `--system-bus`, NetworkManager and nmcli with DBUS_SYSTEM_BUS_ADDRESS. Its policy (the session
-/// configuration) lets anyone own any name, which is all a test needs.
+/// `--system-bus`, NetworkManager and nmcli with DBUS_SYSTEM_BUS_ADDRESS. Its policy is the session
+/// configuration's (anyone owns any name), or with `debianPolicy` Debian's system bus's: system.conf and the
+/// system.d files it includes (NetworkManager's lets root own its name; any user may send signals), the daemon
+/// running as messagebus, its socket open to every user.
 final class PrivateSystemBus: @unchecked Sendable {
     // @unchecked: set in init, read only after; Process is thread-safe.
     let directory: URL
     var address: String { "unix:path=" + directory.appending(path: "bus").path }
     private let process: Process
 
-    init() throws {
+    init(debianPolicy: Bool = false) throws {
         directory = URL(filePath: "/tmp/pmbus-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        var configuration = ["--session"]
+        if debianPolicy {
+            // --address, --nofork and --nopidfile override system.conf's <listen>, <fork/> and <pidfile>. The
+            // activation helper is replaced so that no call starts one of the host's services, and activation gives
+            // up at once: the daemon inherits this process's blocked signals, may miss the helper's exit, and
+            // NetworkManager's start would wait 25 s for hostnamed.
+            let path = directory.appending(path: "system.conf")
+            try Data(
+                """
+                <busconfig><include>/usr/share/dbus-1/system.conf</include>\
+                <servicehelper>/bin/false</servicehelper>\
+                <limit name="service_start_timeout">100</limit></busconfig>
+
+                """.utf8
+            ).write(to: path)
+            configuration = ["--config-file=" + path.path]
+        }
         process = Process()
         process.executableURL = URL(filePath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--address=" + address]
+        process.arguments = configuration + ["--nofork", "--nopidfile", "--address=" + address]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
