@@ -54,7 +54,8 @@ final class NetworkHintsService {
         let refresh = UncheckedTransfer(self)
         let networkManager = NetworkManagerWatcher(
             onChange: { refresh.value.kernelChanged() }, onProblem: { logger.warning("NetworkManager: \($0)") })
-        let modemManager = ModemManagerWatcher(onChange: { refresh.value.kernelChanged() })
+        let modemManager = ModemManagerWatcher(
+            onChange: { refresh.value.kernelChanged() }, onProblem: { logger.warning("ModemManager: \($0)") })
         if usesSystemBus {
             let bus = SystemBusWatch(
                 address: systemBusAddress, networkManager: networkManager, modemManager: modemManager, loop: loop,

@@ -25,13 +25,21 @@ struct PathmondCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pathmond",
         abstract: "Network path monitor: serves the system's network path over Varlink.",
+        discussion: """
+            pathmond follows the kernel's links, addresses, routes and rules through rtnetlink, derives the \
+            system's network path (satisfied or not, which interfaces, expensive, constrained) and serves it, and \
+            each client's own path and flows, on a Varlink socket. NetworkManager's Metered and ModemManager's SIM \
+            identities come from the system bus. It runs as the service pathmond.service (socket-activated, user \
+            pathmond); pathctl(1) shows and sets what it serves, pathmond.conf(5) configures it, and SIGHUP \
+            rereads the configuration. One pathmond serves a state directory: a second one exits.
+            """,
         version: version
     )
 
     @Option(help: "The Unix socket to serve io.pathmond on.")
     var socket = "/run/pathmond/io.pathmond"
 
-    @Option(help: "The configuration file (INI; docs/configuration.md). Default: /etc/pathmond.conf, if it exists.")
+    @Option(help: "The configuration file (INI; see pathmond.conf(5)). Default: /etc/pathmond.conf, if it exists.")
     var config: String?
 
     @Option(help: "Where the policy (the networks the user marked) is kept.")
