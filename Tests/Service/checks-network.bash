@@ -31,6 +31,9 @@ eth0_field_is() { [ "$(eth0_field "$1")" = "$2" ]; }
 # A DynamicUser= unit of an older package kept its state in /var/lib/private/pathmond, with /var/lib/pathmond a
 # symlink to it, owned by a uid that no longer exists. Made before install; check_migrated looks at it after.
 seed_dynamic_user_state() {
+    # The root may have /var/lib/private already (systemd makes it for DynamicUser= units): then it stays.
+    private_made=yes
+    ! inside test -d /var/lib/private || private_made=no
     inside sh -c 'mkdir -p -m 0700 /var/lib/private/pathmond &&
         echo left-by-a-DynamicUser-unit >/var/lib/private/pathmond/pathmond-test-seed &&
         chown -R 61183:61183 /var/lib/private/pathmond && ln -s private/pathmond /var/lib/pathmond'
@@ -48,9 +51,9 @@ check_migrated() {
         fail "a DynamicUser-era /var/lib/private/pathmond is moved back to /var/lib/pathmond, owned by pathmond" \
             "$listing" "$(inside journalctl -u pathmond -o cat | grep -i -m3 -E 'private|migrat|chown')"
     fi
-    # The test made /var/lib/private; what is left of it is the test's to clear.
+    # The seed is the test's to clear, and /var/lib/private if the test made it.
     inside rm -f /var/lib/pathmond/pathmond-test-seed
-    inside rmdir /var/lib/private 2>/dev/null
+    [ "$private_made" = no ] || inside rmdir /var/lib/private 2>/dev/null
 }
 
 # The static user, the daemon running as it, and pathmond on the real system bus (Debian's dbus-daemon hung up on a
@@ -67,7 +70,10 @@ check_user_and_bus() {
     else
         fail "pathmond runs as the system user pathmond" "passwd: '$entry'; MainPID $pid runs as '$user'"
     fi
-    connected() { inside busctl --system list --unique --no-legend 2>/dev/null | awk -v pid="$pid" '$2 == pid'; }
+    connected() {
+        [ "$pid" -gt 0 ] 2>/dev/null &&
+            inside busctl --system list --unique --no-legend 2>/dev/null | awk -v pid="$pid" '$2 == pid' | grep .
+    }
     local line
     if eventually 10 connected >/dev/null; then
         line=$(connected | awk '{ print $1, $3, $4, $6 }')

@@ -19,14 +19,16 @@ eth0_type_is() { [ "$(eth0_type)" = "$1" ]; }
 write_config() { inside sh -c 'cat >/etc/pathmond.conf'; }
 # What the root holds, for comparing before install with after purge: every path with its type, mode and
 # owner, the contents of /etc, and the installed packages. Logs, caches and apt's and dpkg's own books (and apt's
-# backup of them in /var/backups) are left out, and so is NetworkManager's state, which the test itself changes.
+# backup of them in /var/backups) are left out, and so are NetworkManager's state, which the test itself changes,
+# and the PrivateTmp= directories of services started on demand (systemd-hostnamed, asked by NetworkManager).
 # The user databases are compared without the pathmond user, which stays after purge as Debian keeps system users
 # (and without their "-" backups, which adding it makes).
 snapshot() {
     inside sh -c '
         find / -xdev \( -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg \
             -o -path /var/backups -o -path /var/lib/systemd/timers -o -path /var/lib/systemd/random-seed \
-            -o -path /var/lib/NetworkManager -o -path /etc/NetworkManager \) -prune \
+            -o -path /var/lib/NetworkManager -o -path /etc/NetworkManager -o -path "/var/tmp/systemd-private-*" \) \
+            -prune \
             -o -printf "%p %y %m %u %g\n" | grep -v -E "^/etc/(passwd|group|shadow|gshadow)- " | sort
         find /etc -xdev \( -path /etc/NetworkManager \) -prune -o -type f ! -name ld.so.cache \
             ! -name passwd ! -name group ! -name shadow ! -name gshadow ! -name "*-" -exec sha256sum {} + | sort -k2
