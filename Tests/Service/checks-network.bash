@@ -121,8 +121,8 @@ check_metered() {
     output=$(inside sh -c 'nmcli connection modify eth0 connection.metered yes && nmcli device reapply eth0' 2>&1)
     start=$(now_ms)
     if eventually 15 eth0_field_is expensiveSource '"networkManager"' && eth0_field_is isExpensive true; then
-        pass "nmcli connection.metered yes: pathctl status --json shows eth0 expensive from NetworkManager" \
-            "($(elapsed "$start") ms after reapply)"
+        pass "nmcli connection.metered yes: pathctl status --json: eth0 expensive from NetworkManager ($(
+            elapsed "$start") ms after reapply)"
     else
         fail "nmcli connection.metered yes: pathctl status --json shows eth0 expensive from NetworkManager" \
             "isExpensive $(eth0_field isExpensive), source $(eth0_field expensiveSource); $output" \

@@ -296,8 +296,8 @@ check_upgrade_and_remove() {
     after=$(main_pid)
     if [ "$after" = "$before" ] && active && grep -q 'pathmond.conf is refused' <<<"$output" &&
         grep -q '/etc/pathmond.conf:2:' <<<"$output"; then
-        pass "upgrade with a refused /etc/pathmond.conf keeps the running pathmond (MainPID $before) and warns:" \
-            "$(grep -m1 'refused' <<<"$output")"
+        pass "upgrade with a refused /etc/pathmond.conf keeps the running pathmond (MainPID $before) and warns: $(
+            grep -m1 'refused' <<<"$output")"
     else
         fail "upgrade with a refused /etc/pathmond.conf keeps the running pathmond and warns" \
             "MainPID $before -> $after, $(prop pathmond.service ActiveState)" "$(tail -n 6 <<<"$output")"
@@ -345,8 +345,7 @@ check_purge() {
     local difference
     difference=$(diff "$work/before" "$work/after")
     if [ -z "$difference" ] && ! inside test -e /var/lib/pathmond && ! inside test -e "$metrics_file"; then
-        pass "apt-get purge leaves the root as it was (files, /etc, packages; /var/lib/pathmond and" \
-            "$metrics_file gone; the system user pathmond stays)"
+        pass "apt-get purge leaves the root as it was (files, /etc, packages; state, pathmond.prom gone; user kept)"
     else
         fail "apt-get purge leaves the root as it was" "$(head -n 20 <<<"$difference")"
     fi
