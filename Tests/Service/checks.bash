@@ -111,6 +111,15 @@ check_files() {
     else
         fail "bash completion loads; zsh and fish completions installed" "$completions"
     fi
+    # The licences (lintian checks the DEP-5 form when scripts/package builds the package).
+    local copyright=/usr/share/doc/pathmond/copyright licences
+    licences=$(inside sed -n 's/^License: //p' "$copyright" | sort -u | paste -sd';')
+    if [[ ";$licences;" == *";Apache-2.0;"* && ";$licences;" == *";LGPL-2.1+;"* ]] &&
+        ! inside grep -q UNSPECIFIED "$copyright"; then
+        pass "$copyright names the licences: $licences"
+    else
+        fail "$copyright names Apache-2.0 and LGPL-2.1+ (the GIO module)" "licences: $licences"
+    fi
 }
 
 check_status() {
