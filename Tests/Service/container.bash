@@ -62,10 +62,13 @@ container_root() { # container_root DEB [SUITE]   (default: the host's suite)
         rm -rf "$root.sources"
         mv "$root.tmp" "$root"
         echo "$suite" >"$root.suite"
-        # Roots of this suite for other package lists (an older package's dependencies) would only fill the disk.
-        for other in "$container_cache"/root-*.suite; do
-            [ "$other" != "$root.suite" ] && [ "$(cat "$other")" = "$suite" ] || continue
-            rm -rf "${other%.suite}" "$other"
+        # Roots of this suite for other package lists (an older package's dependencies), and roots from before roots
+        # were per suite (no .suite file), would only fill the disk.
+        for other in "$container_cache"/root-*; do
+            case $other in *.suite | *.tmp | *.sources | "$root") continue ;; esac
+            if [ ! -e "$other.suite" ] || [ "$(cat "$other.suite")" = "$suite" ]; then
+                rm -rf "$other" "$other.suite"
+            fi
         done
     fi
     exec {lock}>&-
