@@ -191,8 +191,8 @@ run_nocap_checks() {
     [ "${capabilities##*[[:space:]]}" = 0000000000000000 ] &&
         pass "without CAP_NET_ADMIN in the container the daemon runs with no ambient capability ($capabilities)" ||
         fail "without CAP_NET_ADMIN in the container the daemon runs with no ambient capability" "$capabilities"
-    # Without CAP_NET_ADMIN pathmond cannot ask the kernel to resolve a neighbour: it must get the gateway resolved
-    # some other way (sending it a datagram) and keep trying; allow it longer.
+    # Without CAP_NET_ADMIN pathmond cannot add a neighbour entry (RTM_NEWNEIGH) to make the kernel resolve the
+    # gateway: it has to get the gateway's MAC another way and keep trying, so it is given longer.
     check_network_identified 60
     check_boot_id
     check_purge
