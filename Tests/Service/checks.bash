@@ -19,18 +19,30 @@ eth0_type_is() { [ "$(eth0_type)" = "$1" ]; }
 write_config() { inside sh -c 'cat >/etc/pathmond.conf'; }
 # What the root holds, for comparing before install with after purge: every path with its type, mode and
 # owner, the contents of /etc, and the installed packages. Logs, caches and apt's and dpkg's own books (and apt's
-# backup of them in /var/backups) are left out.
+# backup of them in /var/backups) are left out, and so are NetworkManager's state, which the test itself changes,
+# and the PrivateTmp= directories of services started on demand (systemd-hostnamed, asked by NetworkManager).
+# The user databases are compared without the pathmond user, which stays after purge as Debian keeps system users
+# (and without their "-" backups, which adding it makes).
 snapshot() {
     inside sh -c '
         find / -xdev \( -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg \
-            -o -path /var/backups -o -path /var/lib/systemd/timers -o -path /var/lib/systemd/random-seed \) -prune \
-            -o -printf "%p %y %m %u %g\n" | sort
-        find /etc -xdev -type f ! -name ld.so.cache -exec sha256sum {} + | sort -k2
+            -o -path /var/backups -o -path /var/lib/systemd/timers -o -path /var/lib/systemd/random-seed \
+            -o -path /var/lib/NetworkManager -o -path /etc/NetworkManager -o -path "/var/tmp/systemd-private-*" \) \
+            -prune \
+            -o -printf "%p %y %m %u %g\n" | grep -v -E "^/etc/(passwd|group|shadow|gshadow)- " | sort
+        find /etc -xdev \( -path /etc/NetworkManager \) -prune -o -type f ! -name ld.so.cache \
+            ! -name passwd ! -name group ! -name shadow ! -name gshadow ! -name "*-" -exec sha256sum {} + | sort -k2
+        for database in passwd group shadow gshadow; do
+            grep -v "^pathmond:" /etc/$database | sed "s|^|$database: |"
+        done
         dpkg-query -W -f "\${Package} \${Version} \${db:Status-Abbrev}\n"'
 }
 
 check_install() {
+    # node_exporter's textfile directory, as prometheus-node-exporter makes it (check_metrics gives it to pathmond).
+    inside mkdir -p "$metrics_dir"
     snapshot >"$work/before"
+    seed_dynamic_user_state
     local start output
     start=$(now_ms)
     if output=$(inside apt-get install -y -q "/opt/$(basename "$deb")" 2>&1); then
@@ -56,6 +68,7 @@ check_install() {
         fail "no seccomp kill (status=31/SYS) and no restart since start" \
             "$(inside journalctl -u pathmond -o cat | grep -m3 -E 'SYS|Failed')"
     fi
+    check_migrated
 }
 
 # The unit's seccomp filter lets the calls thread ask for its 0.1 ms slice (sched_setattr, in @resources). The
@@ -107,6 +120,15 @@ check_files() {
     else
         fail "bash completion loads; zsh and fish completions installed" "$completions"
     fi
+    # The licences (lintian checks the DEP-5 form when scripts/package builds the package).
+    local copyright=/usr/share/doc/pathmond/copyright licences
+    licences=$(inside sed -n 's/^License: //p' "$copyright" | sort -u | paste -sd';')
+    if [[ ";$licences;" == *";Apache-2.0;"* && ";$licences;" == *";LGPL-2.1+;"* ]] &&
+        ! inside grep -q UNSPECIFIED "$copyright"; then
+        pass "$copyright names the licences: $licences"
+    else
+        fail "$copyright names Apache-2.0 and LGPL-2.1+ (the GIO module)" "licences: $licences"
+    fi
 }
 
 check_status() {
@@ -142,17 +164,29 @@ check_reload() {
     fi
 }
 
-# A broken line on reload: an error at priority err, the daemon keeps running on the previous configuration.
+# A broken line: `systemctl reload` fails and says where (ExecReload= checks the file first); a SIGHUP that reaches
+# the daemon anyway logs an error at priority err. Either way the daemon keeps running on the previous configuration.
 check_journal() {
-    local before errors
+    local before errors output status
     before=$(main_pid)
     printf '[interface eth0]\nthis line is broken\n' | write_config
-    inside systemctl reload pathmond >/dev/null 2>&1
+    output=$(inside systemctl reload pathmond 2>&1)
+    status=$?
+    local where
+    where=$(inside journalctl -u pathmond -o cat | grep -m1 '/etc/pathmond.conf:2:')
+    if [ $status -ne 0 ] && [ -n "$where" ] && [ "$(main_pid)" = "$before" ] && active && eth0_type_is wifi; then
+        pass "systemctl reload of a refused file fails ($status) and says where: $where"
+    else
+        fail "systemctl reload of a refused file fails and says where (pathmond --check-config)" \
+            "status $status; MainPID $before -> $(main_pid); eth0: '$(eth0_type)'; $output" \
+            "$(inside journalctl -u pathmond -n 5 --no-pager -o cat)"
+    fi
+    signal HUP "$before"
     errors() { inside journalctl -p err -u pathmond -o cat _PID="$before" | grep -v '^$'; }
     if eventually 5 errors >/dev/null; then
-        pass "journalctl -p err -u pathmond shows pathmond's error: $(errors | tail -n1)"
+        pass "kill -HUP: journalctl -p err -u pathmond shows pathmond's error: $(errors | tail -n1)"
     else
-        fail "journalctl -p err -u pathmond shows pathmond's error after a broken line" \
+        fail "kill -HUP: journalctl -p err -u pathmond shows pathmond's error after a broken line" \
             "$(inside journalctl -u pathmond -n 5 --no-pager -o json | grep -o '"PRIORITY":"[0-9]"' | sort | uniq -c)"
     fi
     [ "$(main_pid)" = "$before" ] && active && eth0_type_is wifi &&
@@ -198,6 +232,7 @@ check_stop_and_socket() {
         fail "systemctl stop is clean" "$state/$result; socket $(prop pathmond.socket ActiveState); $output" \
             "$(inside journalctl -u pathmond -n 5 --no-pager -o cat)"
     fi
+    check_metrics_after_stop "systemctl stop"
     local start
     start=$(now_ms)
     if output=$(inside timeout 20 pathctl status 2>&1) && grep -q eth0 <<<"$output" && active; then
@@ -233,8 +268,8 @@ check_apt_gate() {
     else
         fail "$unit carries pathmond's ExecCondition drop-in" "$(prop "$unit" DropInPaths)"
     fi
-    # The wired network is known by its gateway's MAC: one datagram makes the kernel resolve it by ARP.
-    ip netns exec "$ns" bash -c 'echo >/dev/udp/192.0.2.1/9' 2>/dev/null
+    # The wired network is known by its gateway's MAC (check_network_identified waited for it); no datagram of the
+    # test's own primes the neighbour table.
     set_expensive() { inside pathctl set-expensive eth0 "$@" >/dev/null 2>&1; }
     skipped() { inside journalctl -u "$unit" -o cat | grep -c "Skipped due to 'exec-condition'"; }
     local marked=yes
@@ -270,10 +305,25 @@ check_apt_gate() {
 # dpkg's upgrade path (prerm upgrade, postinst configure OLD-VERSION) restarts the service; removal stops it and
 # keeps the configuration and the user's networks for a later reinstall.
 check_upgrade_and_remove() {
-    local before output
+    local before output after
+    # A configuration the new pathmond refuses: the upgrade keeps the running daemon and says so.
+    inside cp /etc/pathmond.conf /root/pathmond.conf.good
+    printf '[interface eth0]\nthis line is broken\n' | write_config
     before=$(main_pid)
     output=$(inside apt-get install -y -q --reinstall "/opt/$(basename "$deb")" 2>&1)
-    local after
+    after=$(main_pid)
+    if [ "$after" = "$before" ] && active && grep -q 'pathmond.conf is refused' <<<"$output" &&
+        grep -q '/etc/pathmond.conf:2:' <<<"$output"; then
+        pass "upgrade with a refused /etc/pathmond.conf keeps the running pathmond (MainPID $before) and warns: $(
+            grep -m1 'refused' <<<"$output")"
+    else
+        fail "upgrade with a refused /etc/pathmond.conf keeps the running pathmond and warns" \
+            "MainPID $before -> $after, $(prop pathmond.service ActiveState)" "$(tail -n 6 <<<"$output")"
+    fi
+    inside cp /root/pathmond.conf.good /etc/pathmond.conf
+    inside rm /root/pathmond.conf.good
+    before=$(main_pid)
+    output=$(inside apt-get install -y -q --reinstall "/opt/$(basename "$deb")" 2>&1)
     after=$(main_pid)
     if [ "$after" != "$before" ] && [ "$after" != 0 ] && active; then
         pass "upgrade (reinstall) restarts pathmond (MainPID $before -> $after)"
@@ -290,10 +340,21 @@ check_upgrade_and_remove() {
         fail "apt-get remove stops service and socket, keeps /etc/pathmond.conf and /var/lib/pathmond" \
             "active: $state; $(tail -n 5 <<<"$output")" "$(inside ls -la /var/lib/pathmond /etc/pathmond.conf 2>&1)"
     fi
+    local warnings
+    warnings=$(grep -i -E 'warning|not empty' <<<"$output")
+    if [ -z "$warnings" ] && ! inside test -e /run/pathmond; then
+        pass "apt-get remove prints no warning (no 'directory ... not empty') and leaves no /run/pathmond"
+    else
+        fail "apt-get remove prints no warning and leaves no /run/pathmond" "$warnings" \
+            "$(inside ls -la /run/pathmond 2>&1)"
+    fi
+    check_metrics_after_stop "apt-get remove"
 }
 
 check_purge() {
     local output
+    # The test gave the textfile directory to pathmond (check_metrics): it takes it back, as the administrator would.
+    inside sh -c "chgrp root $metrics_dir && chmod 0755 $metrics_dir"
     if ! output=$(inside apt-get purge -y -q pathmond 2>&1); then
         fail "apt-get purge pathmond" "$(tail -n 10 <<<"$output")"
         return
@@ -301,31 +362,36 @@ check_purge() {
     snapshot >"$work/after"
     local difference
     difference=$(diff "$work/before" "$work/after")
-    if [ -z "$difference" ] && ! inside test -e /var/lib/pathmond; then
-        pass "apt-get purge leaves the root as it was (files, /etc, packages; /var/lib/pathmond gone)"
+    if [ -z "$difference" ] && ! inside test -e /var/lib/pathmond && ! inside test -e "$metrics_file"; then
+        pass "apt-get purge leaves the root as it was (files, /etc, packages; state, pathmond.prom gone; user kept)"
     else
         fail "apt-get purge leaves the root as it was" "$(head -n 20 <<<"$difference")"
     fi
     local running
-    running=$(inside sh -c 'pgrep -a -x pathmond; ls /run/pathmond 2>/dev/null')
-    [ -z "$running" ] && pass "after purge no pathmond process runs and no socket file is left" ||
-        fail "after purge no pathmond process runs and no socket file is left" "$running"
+    running=$(inside sh -c 'pgrep -a -x pathmond; ls -d /run/pathmond 2>/dev/null')
+    [ -z "$running" ] && pass "after purge no pathmond process runs and no /run/pathmond is left" ||
+        fail "after purge no pathmond process runs and no /run/pathmond is left" "$running"
 }
 
 run_checks() {
     local start
     start=$(now_ms)
     check_install
+    check_user_and_bus
     check_slice
     check_files
     check_status
+    check_network_identified 20
+    check_boot_id
+    check_metered
     check_reload
     check_journal
+    check_metrics
     check_crash
     check_stop_and_socket
     check_limits
     check_apt_gate
     check_upgrade_and_remove
     check_purge
-    echo "# checks: $(elapsed "$start") ms"
+    echo "# [$boot] checks: $(elapsed "$start") ms"
 }

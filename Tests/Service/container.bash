@@ -1,8 +1,9 @@
 # A booted Debian under systemd-nspawn, for booted-systemd-test (sourced, not run).
 #
-# The root is built once by mmdebstrap from the machine's own apt sources and cached under
-# /var/cache/pathmond-test/root-<hash of its package list>; every run boots a copy, inside a network namespace of
-# its own whose eth0 is a veth to a second namespace (the "network"), so the host's interfaces are never touched.
+# A root per Debian suite (bookworm, trixie) is built once by mmdebstrap from the machine's own apt sources (the
+# suite's name put in place of the host's) and cached under /var/cache/pathmond-test/root-<hash of suite and package
+# list>; every run boots a copy, inside a network namespace of its own whose eth0 is a veth to a second namespace
+# (the "network"), so the host's interfaces are never touched.
 # This machine's PID 1 is not systemd: --register=no --keep-unit keep nspawn away from machined and the host bus.
 
 container_cache=${PATHMOND_TEST_CACHE:-/var/cache/pathmond-test}
@@ -10,41 +11,65 @@ container_cache=${PATHMOND_TEST_CACHE:-/var/cache/pathmond-test}
 container_init=
 container_nspawn=
 
-# The root's packages: a booted systemd with D-Bus, ip(8), man pages, and what the package under test depends on
-# (the namespace has no route out, so apt inside must find every dependency already installed).
-container_packages() { # container_packages DEB
+# The root's packages: a booted systemd with D-Bus, ip(8), man pages, NetworkManager (a source of "metered"), and
+# what the package under test depends on (the namespace has no route out, so apt inside must find every dependency
+# already installed). The .deb is built on the host's suite: a library renamed since (trixie's t64 packages provide
+# the old names) is installed under its new name.
+container_packages() { # container_packages DEB SUITE
     local depends
     depends=$(dpkg-deb --field "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$')
-    printf '%s\n' systemd systemd-sysv dbus iproute2 man-db $depends | sort -u
+    if [ "$2" != bookworm ]; then
+        depends=$(sed 's/^libglib2.0-0$/libglib2.0-0t64/' <<<"$depends")
+    fi
+    printf '%s\n' systemd systemd-sysv dbus iproute2 man-db network-manager $depends | sort -u
+}
+
+# The host's apt sources with SUITE in place of the host's own suite (bookworm-updates becomes trixie-updates),
+# written into DIR; prints the files' paths.
+container_sources() { # container_sources SUITE DIR
+    local file host n=0
+    host=$(. /etc/os-release && echo "$VERSION_CODENAME")
+    for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+        [ -s "$file" ] || continue
+        n=$((n + 1))
+        sed "s/\b$host\b/$1/g" "$file" >"$2/$n.${file##*.}"
+        echo "$2/$n.${file##*.}"
+    done
 }
 
 # Prints the cached root for this package list, building it first if needed (a lock keeps parallel runs from
 # building it twice; a half-built root is never left under the final name).
-container_root() { # container_root DEB
-    local packages hash root suite sources=()
-    packages=$(container_packages "$1")
-    suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+container_root() { # container_root DEB [SUITE]   (default: the host's suite)
+    local packages hash root suite=${2:-$(. /etc/os-release && echo "$VERSION_CODENAME")} sources=()
+    packages=$(container_packages "$1" "$suite")
     hash=$(printf '%s\n%s\n' "$suite" "$packages" | sha256sum | cut -c1-16)
     root=$container_cache/root-$hash
     mkdir -p "$container_cache"
     exec {lock}>"$container_cache/lock"
     flock "$lock"
     if [ ! -d "$root" ]; then
-        for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-            [ -s "$file" ] && sources+=("$file")
-        done
-        echo "# building the Debian root (once): $(echo $packages)" >&2
-        rm -rf "$root.tmp"
+        rm -rf "$root.tmp" "$root.sources"
+        mkdir -p "$root.sources"
+        mapfile -t sources < <(container_sources "$suite" "$root.sources")
+        echo "# building the Debian $suite root (once): $(echo $packages)" >&2
         if ! mmdebstrap --quiet --variant=minbase --include="$(echo $packages | tr ' ' ,)" \
             --customize-hook='echo pathmond-test >"$1/etc/hostname"' \
             "$suite" "$root.tmp" "${sources[@]}" >&2; then
-            rm -rf "$root.tmp"
+            rm -rf "$root.tmp" "$root.sources"
             exec {lock}>&-
             return 1
         fi
+        rm -rf "$root.sources"
         mv "$root.tmp" "$root"
-        # Roots for other package lists (an older package's dependencies) would only fill the disk.
-        find "$container_cache" -mindepth 1 -maxdepth 1 -name 'root-*' ! -name "root-$hash" -exec rm -rf {} +
+        echo "$suite" >"$root.suite"
+        # Roots of this suite for other package lists (an older package's dependencies), and roots from before roots
+        # were per suite (no .suite file), would only fill the disk.
+        for other in "$container_cache"/root-*; do
+            case $other in *.suite | *.tmp | *.sources | "$root") continue ;; esac
+            if [ ! -e "$other.suite" ] || [ "$(cat "$other.suite")" = "$suite" ]; then
+                rm -rf "$other" "$other.suite"
+            fi
+        done
     fi
     exec {lock}>&-
     echo "$root"
@@ -73,9 +98,10 @@ container_find_init() {
 }
 
 # Boots ROOT in network namespace NS; returns once systemd reports the system up (running or degraded).
-container_boot() { # container_boot ROOT NS CONSOLE_LOG
+# Extra systemd-nspawn options (e.g. --capability=CAP_NET_ADMIN) come after the three arguments.
+container_boot() { # container_boot ROOT NS CONSOLE_LOG [NSPAWN OPTION...]
     systemd-nspawn -D "$1" -b --network-namespace-path="/run/netns/$2" --register=no --keep-unit \
-        --console=pipe -M "pmst$$" >"$3" 2>&1 &
+        --console=pipe -M "pmst$$" "${@:4}" >"$3" 2>&1 &
     container_nspawn=$!
     # Generous: a loaded 2-core CI machine once needed more than 30 s. Why a boot failed goes to the console log,
     # which the caller prints.
@@ -125,4 +151,5 @@ container_halt() {
     kill -KILL "$container_nspawn" 2>/dev/null
     wait "$container_nspawn" 2>/dev/null
     container_nspawn=
+    container_init=
 }
