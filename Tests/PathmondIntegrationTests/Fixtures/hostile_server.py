@@ -89,15 +89,16 @@ def serve(scenario, connection, number):
         elif scenario == "flood":
             connection.sendall(path())
             time.sleep(0.2)
-            count = 100_000
+            count = 100_000 - 1
             batch = []
             for index in range(count):
                 batch.append(path(expensive=index % 2 == 1))
                 if len(batch) == 1000:
                     connection.sendall(b"".join(batch))
                     batch = []
+            batch.append(path(satisfied=False))
             connection.sendall(b"".join(batch))
-            say(f"sent {count}")
+            say(f"sent {count + 1}")
         elif scenario.endswith("-after-path"):
             payload = PAYLOADS[scenario[: -len("-after-path")]]
             connection.sendall(path(expensive=True))
@@ -129,6 +130,8 @@ def commands():
 def main():
     scenario, socket_path = sys.argv[1], sys.argv[2]
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    if os.path.exists(socket_path):
+        os.unlink(socket_path)
     listener.bind(socket_path)
     os.chmod(socket_path, 0o666)
     listener.listen(64)
