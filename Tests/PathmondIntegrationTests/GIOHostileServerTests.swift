@@ -145,4 +145,50 @@ import Testing
         #expect(setgid.status == 0 && setgid.connections == 0, "\(setgid)")
         #expect(!setgid.output.hasPrefix("PathmondNetworkMonitor"), "\(setgid)")
     }
+
+    /// The module's sources built with AddressSanitizer (gcc) and run in python3 with libasan preloaded: the hostile
+    /// scenarios must show no memory error, and no leak report may pass through the module (python3 and GLib
+    /// leak on their own at exit; those reports are not the module's). GLib's slice allocator would hide leaks of
+    /// GBytes and its libraries lack frame pointers: always-malloc and the slow unwinder make them show.
+    @Test func theHostileScenariosAreCleanUnderAddressSanitizer() throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let modules = work.appending(path: "asan-modules")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        let sources = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Sources/PathmondGIO").path
+        try runCommand([
+            "sh", "-c",
+            "gcc -shared -fPIC -g -O1 -fsanitize=address -fno-omit-frame-pointer -I\"$1\" -I\"$1/include\" "
+                + "$(pkg-config --cflags gio-2.0 json-glib-1.0) \"$1\"/*.c -o \"$0\" "
+                + "$(pkg-config --libs gio-2.0 json-glib-1.0)",
+            modules.appending(path: "libpathmond-gio.so").path, sources,
+        ])
+        let libasan = try runCommand(["gcc", "-print-file-name=libasan.so"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let script = Self.fixtures.appending(path: "gio_hostile.py").path
+        let runs = [
+            ("survive", "nul"), ("survive", "nul-after-path"), ("survive", "garbage-after-path"),
+            ("survive", "deep-after-path"), ("survive", "over-limit-after-path"), ("survive", "endless-after-path"),
+            ("survive", "error-after-path"), ("survive", "ended-after-path"), ("flood", "flood"),
+            ("crash-loop", "crash-loop"), ("no-loop", "serve"),
+        ]
+        for (index, (mode, scenario)) in runs.enumerated() {
+            let directory = work.appending(path: "run-\(index)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let result = try runCommand(
+                [
+                    "LD_PRELOAD=\(libasan)", "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0",
+                    "G_SLICE=always-malloc", "/usr/bin/python3", script, mode, scenario, modules.path, directory.path,
+                ], check: false)
+            // Leak reports make the exit status non-zero; the report line says the process got to its end.
+            #expect(result.output.contains("\"type\""), "\(mode) \(scenario): \(result.errorOutput)")
+            #expect(
+                !result.errorOutput.contains("ERROR: AddressSanitizer"), "\(mode) \(scenario): \(result.errorOutput)")
+            let moduleLeaks = result.errorOutput.components(separatedBy: "\n\n").filter {
+                $0.contains("leak of") && ($0.contains("libpathmond-gio") || $0.contains("pathmond_"))
+            }
+            #expect(moduleLeaks.isEmpty, "\(mode) \(scenario): \(moduleLeaks.joined(separator: "\n\n"))")
+        }
+    }
 }
