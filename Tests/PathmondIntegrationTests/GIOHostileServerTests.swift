@@ -108,6 +108,15 @@ import Testing
         #expect(report.metered, "\(report)")
     }
 
+    /// Without a main loop the getters reconnect too, once the delay is due, and without blocking: a pathmond
+    /// restarted under a process that never iterates is followed again.
+    @Test func gettersReconnectWithoutAMainLoop() throws {
+        guard let report = try Self.run("no-loop-reconnect", "restart") else { return }
+        #expect(report.type == "PathmondNetworkMonitor")
+        #expect(report.meteredBefore == false, "\(report)")
+        #expect(report.metered && report.connections == 2, "\(report)")
+    }
+
     struct ProbeResult: Decodable {
         var status: Int32
         var output: String

@@ -10,6 +10,8 @@ calls Gio.NetworkMonitor.get_default(), runs MODE, prints one JSON object and ex
               long an idle callback (priority DEFAULT_IDLE) queued every 10 ms waits, in iterations and seconds
   crash-loop  iterate for 4 s against a server that answers and closes: count connections and notifications
   no-loop     never iterate: read metered, have the server send an expensive path, read metered again
+  no-loop-reconnect   never iterate, against a server that closes the first connection and gives later ones
+              an expensive path: read metered every 100 ms for up to 3 s until it is true
 Every report has "type", "available", "metered", "connections" (how many times the module connected) and
 "notifications" (notify:: signals seen).
 """
@@ -121,6 +123,12 @@ elif mode == "no-loop":
     server.stdin.flush()
     wait_for_line("sent expensive")
     time.sleep(0.3)
+elif mode == "no-loop-reconnect":
+    report["meteredBefore"] = monitor.get_network_metered()
+    # The getter finds the connection closed, the next one past the delay reconnects, a later one reads the path.
+    deadline = time.monotonic() + 3
+    while not monitor.get_network_metered() and time.monotonic() < deadline:
+        time.sleep(0.1)
 else:
     raise SystemExit(f"unknown mode {mode}")
 

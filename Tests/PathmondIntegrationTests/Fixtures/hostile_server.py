@@ -81,6 +81,13 @@ def serve(scenario, connection, number):
     try:
         if scenario == "serve":
             connection.sendall(path())
+        elif scenario == "restart":
+            # A daemon restarted once: the first connection gets a path and is closed, later ones an expensive path.
+            connection.sendall(path(expensive=number > 1))
+            if number == 1:
+                time.sleep(0.1)
+                connection.close()
+                return
         elif scenario == "crash-loop":
             # A daemon that answers and dies at once, again and again.
             connection.sendall(path(expensive=True))
