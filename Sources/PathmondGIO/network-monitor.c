@@ -14,7 +14,8 @@
 /* A connection resets the backoff only if it lived this long after its first path: a pathmond that crashes
  * right after answering keeps every GLib process backing off instead of reconnecting at 10 Hz. */
 #define HEALTHY_US (5 * G_TIME_SPAN_SECOND)
-/* How long the last known path outlives its connection when reconnecting does not settle it either way. */
+/* How long the last known path outlives its connection past the next reconnection attempt, when that attempt
+ * settles nothing (it connects, but no path comes). */
 #define GRACE_MS 3000
 /* Bytes read per dispatch of the socket source: a flood costs the process one bounded slice per main-loop
  * iteration, and only the newest whole path of a slice is parsed. */
@@ -163,10 +164,13 @@ lose_connection (PathmondNetworkMonitor *self, const GError *error)
     self->retry_delay_ms = FIRST_RETRY_MS;
   self->healthy_since = 0;
   schedule_retry (self);
+  /* The grace period runs from the next attempt: a pathmond that answers and dies again gives the same path
+   * each time, and its properties must not flap however long the backoff has grown. */
   if (self->grace_source == NULL)
     {
-      self->grace_until = now + GRACE_MS * G_TIME_SPAN_MILLISECOND;
-      self->grace_source = attach (self, g_timeout_source_new (GRACE_MS), on_grace);
+      self->grace_until = self->retry_at + GRACE_MS * G_TIME_SPAN_MILLISECOND;
+      guint grace_ms = (guint) ((self->grace_until - now) / G_TIME_SPAN_MILLISECOND);
+      self->grace_source = attach (self, g_timeout_source_new (grace_ms), on_grace);
     }
 }
 

@@ -8,7 +8,7 @@ calls Gio.NetworkMonitor.get_default(), runs MODE, prints one JSON object and ex
   survive     iterate the main context for 1.5 s, then report the properties
   flood       the server sends 100 000 paths, the last one unsatisfied; until that one is notified, measure how
               long an idle callback (priority DEFAULT_IDLE) queued every 10 ms waits, in iterations and seconds
-  crash-loop  iterate for 4 s against a server that answers and closes: count connections and notifications
+  crash-loop  iterate for 8 s against a server that answers and closes: count connections and notifications
   no-loop     never iterate: read metered, have the server send an expensive path, read metered again
   no-loop-reconnect   never iterate, against a server that closes the first connection and gives later ones
               an expensive path: read metered every 100 ms for up to 3 s until it is true
@@ -83,7 +83,7 @@ if mode == "survive":
     iterate_for(1.5)
 elif mode == "crash-loop":
     start = time.monotonic()
-    iterate_for(4)
+    iterate_for(8)
     report["seconds"] = time.monotonic() - start
 elif mode == "flood":
     # Every 10 ms a timeout (default priority) queues an idle callback (DEFAULT_IDLE, as applications' idle work):
