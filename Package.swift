@@ -38,12 +38,20 @@ let package = Package(
         .target(
             name: "PathmondGIO",
             dependencies: ["CGIO", "CJSONGLib"],
+            exclude: ["link"],
             cSettings: [.enableWarning("all"), .enableWarning("extra"), .treatAllWarnings(as: .error)],
             // swiftc links every library product, and would make this C module pull the Swift runtime (and
             // libstdc++ through it) into every GLib process, from a toolchain path the target machine lacks.
-            // No startup object and a static standard library leave nothing of Swift to link: GIO and json-glib
-            // remain, with libstdc++ and libm (always on Debian) that the static link arguments name.
-            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+            // No startup object and a static standard library leave nothing of Swift to link, but the static
+            // link arguments still name libstdc++ and libm ahead of anything a target can add, and --as-needed
+            // only acts on libraries after it: link/ld-as-needed runs gold with --as-needed first, so the module
+            // needs GIO, json-glib and libc alone (readelf -d). SwiftPM links from the package root.
+            linkerSettings: [
+                .unsafeFlags([
+                    "-nostartfiles", "-static-stdlib",
+                    "-Xclang-linker", "--ld-path=Sources/PathmondGIO/link/ld-as-needed",
+                ])
+            ]
         ),
         // Pure model: no imports, no I/O.
         .target(name: "PathModel", swiftSettings: strict),

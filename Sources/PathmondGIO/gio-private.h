@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Included first by every file of the module: the log domain must be set before GLib's headers are read. */
 #ifndef PATHMOND_GIO_PRIVATE_H
 #define PATHMOND_GIO_PRIVATE_H

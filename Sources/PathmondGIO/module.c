@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GIO's three entry points (declared in <gio/giomodule.h>): the only symbols the module exports. */
 #include "network-monitor.h"
 

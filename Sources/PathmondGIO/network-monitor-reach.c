@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* can_reach as GLib's GNetworkMonitorBase answers it: no network, G_IO_ERROR_NETWORK_UNREACHABLE at once;
  * otherwise resolve the connectable (through proxies, as GIO would connect) and succeed on the first address the
  * path can carry. pathmond knows the path's families, not routes to prefixes: an address of a family the path

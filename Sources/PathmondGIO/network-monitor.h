@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The monitor object, shared by its files: the GObject and connection (network-monitor.c) and can_reach
  * (network-monitor-reach.c). */
 #ifndef PATHMOND_NETWORK_MONITOR_H
@@ -16,16 +17,27 @@ struct _PathmondNetworkMonitor
 {
   GObject parent_instance;
 
-  /* The thread-default context at init(): every callback runs there, as GLib's own backends do. */
+  /* The thread-default context at init(): every callback runs there, as GLib's own backends do, and a getter
+   * touches the connection only while it holds this context (see refresh()). */
   GMainContext *context;
-  /* NULL while pathmond is away; then `retry_source` is pending. */
+  /* NULL while pathmond is away; then `retry_source` is pending, due at `retry_at` (monotonic µs). */
   PathmondVarlinkStream *stream;
   GSource *read_source;
   GSource *retry_source;
-  /* The next reconnection delay; back to the first once a connection delivers a path. */
+  gint64 retry_at;
+  /* The next reconnection delay; back to the first only once a connection has stayed healthy a while. */
   guint retry_delay_ms;
-  /* What the properties report. */
+  /* When this connection delivered its first path (monotonic µs), 0 before. */
+  gint64 healthy_since;
+  /* Pending while the connection is lost: the last known state holds until it fires (due at `grace_until`), a
+   * connection delivers a path, or a connect finds nobody listening. */
+  GSource *grace_source;
+  gint64 grace_until;
+  /* What the properties report, and what the signals last told (they differ until `notify_source` runs, when a
+   * getter read a new path). */
   PathmondPathState state;
+  PathmondPathState notified;
+  GSource *notify_source;
 };
 
 /* Registers the type with GIO's module and implements the extension point. */

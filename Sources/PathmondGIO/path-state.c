@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reading pathmond's WatchPath replies with json-glib; the message format is docs/io.pathmond.varlink. */
 #include "path-state.h"
 
@@ -92,16 +93,53 @@ read_reply (JsonObject *reply, PathmondPathState *state, gboolean *continues, GE
   return TRUE;
 }
 
+/* WatchPath replies nest four deep; json-glib's parser recurses once per level, so a message of 64 KiB of '['
+ * could exhaust a small thread stack before the parser says anything. Counted outside strings, before parsing. */
+#define MAXIMUM_DEPTH 32
+
+static gboolean
+nesting_within_limit (const char *message, gsize length)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = message[i];
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > MAXIMUM_DEPTH)
+            return FALSE;
+        }
+      else if ((c == '}' || c == ']') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
 gboolean
 pathmond_path_state_parse_reply (const char *message, gsize length, PathmondPathState *state,
                                  gboolean *continues, GError **error)
 {
+  /* An empty message (a lone NUL) reaches json-glib as NULL data: it fails without setting its error. */
+  if (message == NULL || length == 0)
+    return malformed (error, "an empty message");
+  if (!nesting_within_limit (message, length))
+    return malformed (error, "nested too deep");
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) parse_error = NULL;
   if (!json_parser_load_from_data (parser, message, (gssize) length, &parse_error))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "pathmond sent a reply that is not JSON: %s",
-                   parse_error->message);
+                   parse_error != NULL ? parse_error->message : "(no reason given)");
       return FALSE;
     }
   JsonNode *root = json_parser_get_root (parser);
@@ -109,8 +147,10 @@ pathmond_path_state_parse_reply (const char *message, gsize length, PathmondPath
     return malformed (error, "not a JSON object");
 
   PathmondPathState parsed = *state;
-  if (!read_reply (json_node_get_object (root), &parsed, continues, error))
+  gboolean parsed_continues = FALSE;
+  if (!read_reply (json_node_get_object (root), &parsed, &parsed_continues, error))
     return FALSE;
   *state = parsed;
+  *continues = parsed_continues;
   return TRUE;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the monitor reports, and how it is read from one of pathmond's WatchPath replies. */
 #ifndef PATHMOND_PATH_STATE_H
 #define PATHMOND_PATH_STATE_H

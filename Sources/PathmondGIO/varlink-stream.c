@@ -1,25 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The Varlink side of the module: Unix socket, the one call it makes, and NUL framing (see the README and
  * docs/io.pathmond.varlink). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* secure_getenv */
+#endif
 #include "varlink-stream.h"
 
 #include <gio/gunixsocketaddress.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* pathmond's own limit for one message (PathProtocol's VarlinkCodec.maximumMessageSize). */
-#define MAXIMUM_MESSAGE_SIZE (64 * 1024)
+/* One receive: large enough that a flood drains in few system calls, small enough to leave the buffer bounded. */
+#define CHUNK_SIZE (16 * 1024)
 
 static const char watch_call[] = "{\"method\":\"io.pathmond.WatchPath\",\"parameters\":{},\"more\":true}";
 
 struct _PathmondVarlinkStream
 {
   GSocket *socket;
-  GByteArray *buffer; /* received bytes after the last whole message */
+  /* Received bytes after the last NUL: the start of a message, never more than the limit (plus one chunk while
+   * it is being scanned). */
+  GByteArray *partial;
 };
 
 const char *
 pathmond_varlink_socket_path (void)
 {
-  const char *path = g_getenv ("PATHMOND_SOCKET");
+  /* glibc's secure_getenv returns NULL when the kernel set AT_SECURE for this process: set-uid, set-gid, file
+   * capabilities, or an LSM transition. GLib's g_getenv would believe the caller's environment. */
+  const char *path = secure_getenv ("PATHMOND_SOCKET");
   return path != NULL && path[0] != '\0' ? path : PATHMOND_DEFAULT_SOCKET;
 }
 
@@ -48,7 +57,7 @@ pathmond_varlink_stream_open (const char *socket_path, GError **error)
 
   PathmondVarlinkStream *stream = g_new0 (PathmondVarlinkStream, 1);
   stream->socket = g_steal_pointer (&socket);
-  stream->buffer = g_byte_array_new ();
+  stream->partial = g_byte_array_new ();
   return stream;
 }
 
@@ -59,7 +68,7 @@ pathmond_varlink_stream_free (PathmondVarlinkStream *stream)
     return;
   g_socket_close (stream->socket, NULL);
   g_object_unref (stream->socket);
-  g_byte_array_unref (stream->buffer);
+  g_byte_array_unref (stream->partial);
   g_free (stream);
 }
 
@@ -69,32 +78,72 @@ pathmond_varlink_stream_get_socket (PathmondVarlinkStream *stream)
   return stream->socket;
 }
 
-gboolean
-pathmond_varlink_stream_read (PathmondVarlinkStream *stream, GError **error)
+static gboolean
+too_large (GError **error)
 {
-  guint8 chunk[4096];
-  g_autoptr (GError) receive_error = NULL;
-  gssize count = g_socket_receive (stream->socket, (gchar *) chunk, sizeof chunk, NULL, &receive_error);
-  if (count < 0)
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "pathmond sent a message over %d bytes",
+               PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE);
+  return FALSE;
+}
+
+/* Frames the bytes from `start` (the first `start` bytes of `partial` are a message's beginning, already checked):
+ * every message is held to the limit, the newest whole one replaces `*newest`, what follows the last NUL stays. */
+static gboolean
+frame (PathmondVarlinkStream *stream, gsize start, GBytes **newest, GError **error)
+{
+  const guint8 *data = stream->partial->data;
+  gsize length = stream->partial->len;
+  gsize message_start = 0;
+  gsize scan = start;
+  const guint8 *nul;
+  while ((nul = memchr (data + scan, '\0', length - scan)) != NULL)
     {
-      if (g_error_matches (receive_error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        return TRUE;
-      g_propagate_error (error, g_steal_pointer (&receive_error));
-      return FALSE;
+      gsize end = (gsize) (nul - data);
+      if (end - message_start > PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE)
+        return too_large (error);
+      g_clear_pointer (newest, g_bytes_unref);
+      *newest = g_bytes_new (data + message_start, end - message_start);
+      message_start = end + 1;
+      scan = end + 1;
     }
-  if (count == 0)
+  if (length - message_start > PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE)
+    return too_large (error);
+  if (message_start > 0)
+    g_byte_array_remove_range (stream->partial, 0, (guint) message_start);
+  return TRUE;
+}
+
+gboolean
+pathmond_varlink_stream_read (PathmondVarlinkStream *stream, gsize budget, GBytes **newest, gboolean *more,
+                              GError **error)
+{
+  gsize received = 0;
+  *more = FALSE;
+  while (received < budget)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CLOSED, "pathmond closed the connection");
-      return FALSE;
+      gsize start = stream->partial->len;
+      g_byte_array_set_size (stream->partial, (guint) (start + CHUNK_SIZE));
+      g_autoptr (GError) receive_error = NULL;
+      gssize count = g_socket_receive (stream->socket, (gchar *) stream->partial->data + start, CHUNK_SIZE, NULL,
+                                       &receive_error);
+      g_byte_array_set_size (stream->partial, (guint) (start + MAX (count, 0)));
+      if (count < 0)
+        {
+          if (g_error_matches (receive_error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+            return TRUE;
+          g_propagate_error (error, g_steal_pointer (&receive_error));
+          return FALSE;
+        }
+      if (count == 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CLOSED, "pathmond closed the connection");
+          return FALSE;
+        }
+      if (!frame (stream, start, newest, error))
+        return FALSE;
+      received += (gsize) count;
     }
-  g_byte_array_append (stream->buffer, chunk, (guint) count);
-  /* Bytes beyond the limit without a NUL can never become a message pathmond would send. */
-  if (stream->buffer->len > MAXIMUM_MESSAGE_SIZE && memchr (stream->buffer->data, '\0', stream->buffer->len) == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "pathmond sent a message over %d bytes",
-                   MAXIMUM_MESSAGE_SIZE);
-      return FALSE;
-    }
+  *more = TRUE;
   return TRUE;
 }
 
@@ -109,18 +158,4 @@ pathmond_varlink_stream_wait (PathmondVarlinkStream *stream, gint64 deadline, GC
       return FALSE;
     }
   return g_socket_condition_timed_wait (stream->socket, G_IO_IN, remaining, cancellable, error);
-}
-
-GBytes *
-pathmond_varlink_stream_next_message (PathmondVarlinkStream *stream)
-{
-  if (stream->buffer->len == 0)
-    return NULL;
-  const guint8 *end = memchr (stream->buffer->data, '\0', stream->buffer->len);
-  if (end == NULL)
-    return NULL;
-  gsize length = (gsize) (end - stream->buffer->data);
-  GBytes *message = g_bytes_new (stream->buffer->data, length);
-  g_byte_array_remove_range (stream->buffer, 0, (guint) (length + 1));
-  return message;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pathmond's GIO module: a GNetworkMonitor for the "gio-network-monitor" extension point that follows pathmond's
  * system path (io.pathmond.WatchPath) instead of dumping the routing table into every GLib process.
