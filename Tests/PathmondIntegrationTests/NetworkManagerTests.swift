@@ -22,13 +22,8 @@ struct NetworkManagerTests {
     @Test func meteredInNetworkManagerMakesThePathExpensive() async throws {
         let bus = try PrivateSystemBus()
         defer { bus.stop() }
-        let scenario = try Scenario.start(configuration: Self.configuration, arguments: ["--system-bus", bus.address]) {
-            try $0.addVeth("eth0", peer: "eth0-peer")
-            try $0.farIP("address add 192.0.2.1/24 dev eth0-peer")
-        }
+        let (scenario, networkManager) = try Scenario.withNetworkManager(on: bus, configuration: Self.configuration)
         defer { #expect(scenario.tearDown() == 0) }
-        let networkManager = try RealNetworkManager(
-            in: scenario.namespace, bus: bus, interface: "eth0", address: "192.0.2.10/24", gateway: "192.0.2.1")
         defer { networkManager.stop() }
         let log = scenario.client.log
         let socket = scenario.daemon.socketPath

@@ -150,3 +150,24 @@ extension CommandError {
         CommandError(command: [what], result: CommandResult(status: -1, output: "", errorOutput: "missing"))
     }
 }
+
+extension Scenario {
+    /// pathmond following `bus`, and eth0 (192.0.2.10/24 via 192.0.2.1, the gateway in the far namespace)
+    /// configured by a real NetworkManager on the same bus.
+    static func withNetworkManager(
+        on bus: PrivateSystemBus, configuration: String
+    ) throws -> (Scenario, RealNetworkManager) {
+        let scenario = try Scenario.start(configuration: configuration, arguments: ["--system-bus", bus.address]) {
+            try $0.addVeth("eth0", peer: "eth0-peer")
+            try $0.farIP("address add 192.0.2.1/24 dev eth0-peer")
+        }
+        do {
+            let networkManager = try RealNetworkManager(
+                in: scenario.namespace, bus: bus, interface: "eth0", address: "192.0.2.10/24", gateway: "192.0.2.1")
+            return (scenario, networkManager)
+        } catch {
+            _ = scenario.tearDown()
+            throw error
+        }
+    }
+}
