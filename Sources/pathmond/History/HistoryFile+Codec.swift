@@ -13,6 +13,8 @@ extension HistoryFile {
         var tornBytes = 0
         /// Whether the bytes end with a newline, so that lines may be appended as they are.
         var endsWithWholeLine = true
+        /// The header says a newer pathmond wrote the file: nothing is read from it, and it must stay as it is.
+        var newerVersion: Int?
     }
 
     /// Entries from the file's bytes, with what could not be used.
@@ -36,17 +38,29 @@ extension HistoryFile {
             return decoded
         }
         guard header.version <= Self.header.version else {
-            decoded.problems = ["it has format version \(header.version), written by a newer pathmond"]
+            decoded.newerVersion = header.version
             return decoded
         }
         for (offset, line) in lines.dropFirst().enumerated() {
+            // One entry is a few hundred bytes and the daemon writes none longer than the bound: a longer line is
+            // damage, and it must not stand in for the entries around it.
+            guard line.count <= Self.maximumLineSize else {
+                decoded.problems.append("line \(offset + 2): \(line.count) bytes, longer than any entry")
+                continue
+            }
             do {
                 try decoded.add(line, number: offset + 2, codec: codec)
             } catch {
                 decoded.problems.append("line \(offset + 2): \(error)")
             }
         }
-        if !unfinished.isEmpty {
+        if unfinished.count > Self.maximumLineSize {
+            // An interrupted append leaves part of one line: more than a whole entry after the last newline is
+            // something else, and the file is kept aside with it rather than cut.
+            decoded.endsWithWholeLine = false
+            decoded.problems.append(
+                "\(unfinished.count) bytes after the last whole line, more than an append cut short leaves")
+        } else if !unfinished.isEmpty {
             // Kept if it reads whole (only its newline is missing), else dropped: either way not damage.
             let before = decoded.problems.count
             do {
@@ -88,6 +102,12 @@ extension HistoryFile.Decoded {
     /// Adds one entry line; a sequence that does not follow the previous one is a problem, said in words.
     fileprivate mutating func add(_ line: ArraySlice<UInt8>, number: Int, codec: VarlinkCodec) throws {
         let entry = try codec.decode(WireHistoryEntry.self, from: Array(line)).entry()
+        guard entry.sequence <= HistoryFile.maximumSequence else {
+            // Far beyond what any daemon reaches (a change a microsecond for 285 years); next to it the sequence
+            // would wrap, and JSON readers (jq) no longer hold such numbers exactly.
+            problems.append("line \(number): sequence \(entry.sequence) is beyond \(HistoryFile.maximumSequence)")
+            return
+        }
         if let last = entries.last, entry.sequence <= last.sequence {
             problems.append("line \(number): sequence \(entry.sequence) does not follow \(last.sequence)")
             return

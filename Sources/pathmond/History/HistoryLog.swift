@@ -36,7 +36,8 @@ final class HistoryLog: Sendable {
         return state.withLock { state in
             let entry = state.history.append(
                 wallMicroseconds: now.wall, monotonicMicroseconds: now.monotonic, bootID: clock.bootID,
-                before: PathSummary(before), after: PathSummary(after), cause: cause)
+                before: HistoryEntryBounds.bounded(PathSummary(before)),
+                after: HistoryEntryBounds.bounded(PathSummary(after)), cause: HistoryEntryBounds.bounded(cause))
             if !state.mustRewrite {
                 state.unwritten.append(entry)
                 if state.unwritten.count > state.history.capacity {
