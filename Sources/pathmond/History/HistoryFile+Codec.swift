@@ -15,6 +15,10 @@ extension HistoryFile {
         var endsWithWholeLine = true
         /// The header says a newer pathmond wrote the file: nothing is read from it, and it must stay as it is.
         var newerVersion: Int?
+        /// Strings and name lists seen so far, so that equal ones share one storage: 100,000 entries of one boot
+        /// name a few interfaces, and decoded apart they cost a heap block each.
+        fileprivate var strings: [String: String] = [:]
+        fileprivate var lists: [[String]: [String]] = [:]
     }
 
     /// Entries from the file's bytes, with what could not be used.
@@ -101,7 +105,13 @@ extension HistoryFile {
 extension HistoryFile.Decoded {
     /// Adds one entry line; a sequence that does not follow the previous one is a problem, said in words.
     fileprivate mutating func add(_ line: ArraySlice<UInt8>, number: Int, codec: VarlinkCodec) throws {
-        let entry = try codec.decode(WireHistoryEntry.self, from: Array(line)).entry()
+        var entry = try codec.decode(WireHistoryEntry.self, from: Array(line)).entry()
+        entry.bootID = shared(entry.bootID)
+        entry.before.interfaces = shared(entry.before.interfaces)
+        entry.after.interfaces = shared(entry.after.interfaces)
+        entry.cause.interfaces = shared(entry.cause.interfaces)
+        entry.cause.detail = entry.cause.detail.map { shared($0) }
+        entry.cause.network = entry.cause.network.map { shared($0) }
         guard entry.sequence <= HistoryFile.maximumSequence else {
             // Far beyond what any daemon reaches (a change a microsecond for 285 years); next to it the sequence
             // would wrap, and JSON readers (jq) no longer hold such numbers exactly.
@@ -113,5 +123,21 @@ extension HistoryFile.Decoded {
             return
         }
         entries.append(entry)
+    }
+}
+
+extension HistoryFile.Decoded {
+    /// The string seen before that equals this one, or this one, kept.
+    fileprivate mutating func shared(_ string: String) -> String {
+        if let seen = strings[string] { return seen }
+        if strings.count < 4096 { strings[string] = string }
+        return string
+    }
+
+    fileprivate mutating func shared(_ list: [String]) -> [String] {
+        guard !list.isEmpty else { return [] }
+        if let seen = lists[list] { return seen }
+        if lists.count < 4096 { lists[list] = list }
+        return list
     }
 }

@@ -20,6 +20,9 @@ extension StateWriters {
         // A set-aside or cut-short file is replaced at the first flush, with what was kept; new entries are
         // appended only to a file that ends with a whole line.
         if loaded.problem != nil || loaded.tornTail != nil { history.markDirty() }
+        // Reading a large file leaves tens of megabytes free in the allocator (the file's bytes, each line's
+        // decoding): they go back to the system now, not after the daemon's lifetime.
+        OutputBudget.giveMemoryBack()
         // A newer pathmond's file is never written: this run's history stays in memory.
         return StateWriters(
             history: history, historyFile: loaded.isNewerVersion ? nil : file,

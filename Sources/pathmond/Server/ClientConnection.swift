@@ -104,6 +104,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var historyReply: HistoryReplyCursor?
     /// Whether the connection streams the history once `historyReply` is written.
     private var followsHistoryAfterReply = false
+    /// A last reply (an error) that waits for `historyReply` to be written whole, then ends the connection.
+    private var lastReplyAfterHistory: [UInt8]?
 
     var isWritable: Bool { isCaughtUp && historyReply == nil }
     private var isOpen = true
@@ -364,6 +366,11 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             updateWatchedEvents()
         case .finished:
             historyReply = nil
+            if let last = lastReplyAfterHistory {
+                lastReplyAfterHistory = nil
+                closesWhenFlushed = false
+                return writeAndClose(last)
+            }
             if followsHistoryAfterReply {
                 followsHistoryAfterReply = false
                 moveToStreams(for: .history)
@@ -376,6 +383,12 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
 
     /// Sends a last reply, then closes once the client has it.
     private func writeAndClose(_ bytes: [UInt8]) {
+        if historyReply != nil, isOpen, !closesWhenFlushed {
+            // Never inside the reply being written: after it.
+            lastReplyAfterHistory = bytes
+            closesWhenFlushed = true
+            return updateWatchedEvents()
+        }
         write(bytes)
         guard isOpen else { return }
         closesWhenFlushed = true
@@ -391,7 +404,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             return close()
         }
         countOutput()
-        if drained && closesWhenFlushed { return close() }
+        if drained && closesWhenFlushed && historyReply == nil { return close() }
         if drained && historyReply != nil {
             continueHistoryReply()
             guard isOpen else { return }
