@@ -39,7 +39,9 @@ import Testing
         try Data(text.utf8).write(to: URL(filePath: directory + "/history.jsonl"))
     }
 
-    static func flood(entries: Int, connections: Int, seconds: Int) async throws {
+    static func flood(
+        entries: Int, connections: Int, seconds: Int, pipelining: Bool = false, statusBound: Double = 1
+    ) async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.delete() }
         try namespace.addWiredUplink(routed: true)
@@ -66,7 +68,7 @@ import Testing
         attack.arguments = [
             "-c",
             "setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 \(flooder) \(socket) "
-                + "\(connections) \(seconds) > \(output) 2>&1",
+                + "\(connections) \(seconds) \(pipelining ? "pipeline" : "") > \(output) 2>&1",
         ]
         try attack.run()
         defer { if attack.isRunning { attack.terminate() } }
@@ -78,13 +80,13 @@ import Testing
             rounds += 1
             slowest = max(slowest, elapsed)
             #expect(result.status == 0, "root's pathctl status, round \(rounds): \(result.errorOutput)")
-            #expect(elapsed < 1, "root's pathctl status took \(elapsed) s in round \(rounds)")
+            #expect(elapsed < statusBound, "root's pathctl status took \(elapsed) s in round \(rounds)")
             usleep(200_000)
         }
         let report = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(report.contains("opened \(connections) refused 0"), "\(report)")
         #expect(report.contains("left"), "\(report)")
-        #expect(rounds >= 3, "root asked only \(rounds) times during the flood")
+        #expect(rounds >= (pipelining ? 1 : 3), "root asked only \(rounds) times during the flood")
         let peakKiB = peak.stop()
         print(
             "history flood, \(entries) entries, \(connections) connections: root's status at worst \(slowest) s "
@@ -110,6 +112,15 @@ import Testing
 
     @Test func fiftyUnreadCallsAtTheLargestHistoryLeaveRootServed() async throws {
         try await Self.flood(entries: PathHistory.maximumCapacity, connections: 50, seconds: 8)
+    }
+
+    /// What one user's clients leave unread is bounded across their connections (`OutputBudget`, 16 MiB), as the
+    /// number of their clients is: 200 connections each sending 600 calls without reading held 256 KiB of replies
+    /// each, 50 MB. Answering what they send costs the calls loop (issue 10's pipelining, whose bound on root's
+    /// wait is DenialOfServiceTests' 10 s); the bound here is on memory.
+    @Test func aUsersUnreadRepliesAreBoundedAcrossConnections() async throws {
+        try await Self.flood(
+            entries: PathHistory.defaultCapacity, connections: 200, seconds: 8, pipelining: true, statusBound: 10)
     }
 }
 

@@ -454,6 +454,9 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         admittedInterest = nil
         historyStream = nil
         historyReply = nil
+        // What the connection held goes back to the system once the clients stop closing (a flood leaving).
+        let held = countedBytes + waitingFrames.reduce(0) { $0 + $1.count + 32 } + 64 * 1024
+        shared.outputBudget.releasedOnClose(held, loop: shared.calls.loop)
         waitingFrames = []
         // Whatever still holds the connection (a fan-out slice queued for it) holds little.
         output = PendingOutput()

@@ -1,3 +1,4 @@
+import SDEvent
 import Synchronization
 
 #if canImport(Glibc)
@@ -55,6 +56,30 @@ final class OutputBudget: Sendable {
         guard total >= Self.trimThreshold else { return }
         guard freedSinceTrim.compareExchange(expected: total, desired: 0, ordering: .relaxed).exchanged else { return }
         Self.giveMemoryBack()
+    }
+
+    /// Notes memory a closing connection let go (its buffers, its queued calls); once a flood ends, the free
+    /// memory goes back to the system a moment after the last such close (one trim for a thousand closes).
+    func releasedOnClose(_ bytes: Int, loop: SDEventLoop) {
+        _ = freedSinceTrim.add(bytes, ordering: .relaxed)
+        guard !trimScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        loop.execute { [self] in
+            let source = try? loop.schedule(after: .milliseconds(200)) { [self] in
+                trimScheduled.store(false, ordering: .releasing)
+                freedSinceTrim.store(0, ordering: .relaxed)
+                Self.giveMemoryBack()
+            }
+            // Kept until it fires: a later close schedules the next one.
+            pendingTrim.withLock { $0 = source.map(UncheckedSource.init) }
+        }
+    }
+
+    private let trimScheduled = Atomic<Bool>(false)
+    private let pendingTrim = Mutex<UncheckedSource?>(nil)
+
+    /// @unchecked Sendable: made, fired and dropped on the loop that scheduled it.
+    private struct UncheckedSource: @unchecked Sendable {
+        let source: SDEventSource
     }
 
     /// malloc_trim(0): free pages of every arena back to the kernel. glibc's; Glibc's module map leaves malloc.h
