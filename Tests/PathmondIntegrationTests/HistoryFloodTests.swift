@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import PathModel
-import Synchronization
 import Testing
 
 /// Issue 22's GetHistory flood: `nobody` sends GetHistory on many connections and never reads a reply. Each call
@@ -53,14 +52,15 @@ import Testing
         let socket = daemon.socketPath
         func status() throws -> (seconds: Double, result: CommandResult) {
             let start = ContinuousClock.now
-            let result = try runCommand(["timeout", "10", product("pathctl"), "status", "--socket", socket], check: false)
+            let result = try runCommand(
+                ["timeout", "10", product("pathctl"), "status", "--socket", socket], check: false)
             let elapsed = ContinuousClock.now - start
             return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, result)
         }
         #expect(try status().result.status == 0)
         let pid = try #require(daemon.processID)
         let before = try #require(residentKiB(pid))
-        let peak = RSSPeak(pid: pid)
+        let peak = PeakSampler(pid: pid)
 
         let output = daemon.directory.appending(path: "flood.out").path
         let attack = Process()
@@ -121,35 +121,5 @@ import Testing
     @Test func aUsersUnreadRepliesAreBoundedAcrossConnections() async throws {
         try await Self.flood(
             entries: PathHistory.defaultCapacity, connections: 200, seconds: 8, pipelining: true, statusBound: 10)
-    }
-}
-
-/// VmRSS of a process, in KiB.
-private func residentKiB(_ pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
-    }
-    return nil
-}
-
-/// Samples a process's VmRSS every 50 ms on a thread of its own and keeps the peak.
-private final class RSSPeak: Sendable {
-    private let state = Mutex((peak: 0, stopped: false))
-
-    init(pid: Int32) {
-        Thread { [self] in
-            while !state.withLock({ $0.stopped }) {
-                if let resident = residentKiB(pid) { state.withLock { $0.peak = max($0.peak, resident) } }
-                usleep(50_000)
-            }
-        }.start()
-    }
-
-    func stop() -> Int {
-        state.withLock { state in
-            state.stopped = true
-            return state.peak
-        }
     }
 }

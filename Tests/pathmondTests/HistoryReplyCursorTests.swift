@@ -71,7 +71,8 @@ import Testing
     ])
     func theReplyHoldsWhatTheModelSelects(_ query: PathHistoryQuery) throws {
         let history = Self.history(3_000)
-        let encoded = EncodedHistory.empty.advanced(to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
+        let encoded = EncodedHistory.empty.advanced(
+            to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
         let (reply, _, _) = try Self.reply(encoded, query)
         let expected = history.entries(matching: query).map(WireHistoryEntry.init)
         #expect(try #require(reply.parameters).entries == expected)
@@ -82,11 +83,13 @@ import Testing
     /// An encoding advanced change by change (the ring dropping the oldest, a smaller bound) is the one made at once.
     @Test func anAdvancedEncodingEqualsAFreshOne() throws {
         var history = Self.history(2_500, capacity: 2_500)
-        var encoded = EncodedHistory.empty.advanced(to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
+        var encoded = EncodedHistory.empty.advanced(
+            to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
         var version: UInt64 = 1
         for step in 0..<1_500 {
             history.append(
-                wallMicroseconds: 9_000 + Int64(step), monotonicMicroseconds: 0, before: PathSummary(status: .satisfied),
+                wallMicroseconds: 9_000 + Int64(step), monotonicMicroseconds: 0,
+                before: PathSummary(status: .satisfied),
                 after: PathSummary(status: .satisfied), cause: .unspecified)
             if step == 700 { history.setCapacity(1_200) }
             guard step % 97 == 0 || step == 1_499 else { continue }
@@ -106,7 +109,8 @@ import Testing
     /// the others out; one call's reply is written over many turns, none doing more than its share.
     @Test func aReplyTooLargeHoldsTheNewestAndSaysSo() throws {
         let history = Self.history(PathHistory.maximumCapacity)
-        let encoded = EncodedHistory.empty.advanced(to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
+        let encoded = EncodedHistory.empty.advanced(
+            to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
         let (reply, bytes, turns) = try Self.reply(encoded, PathHistoryQuery())
         let entries = try #require(reply.parameters).entries
         #expect(reply.parameters?.truncated == true)
@@ -121,11 +125,14 @@ import Testing
     /// Through a socket that takes a few kilobytes at a time the bytes arrive whole and in order.
     @Test func aSmallSocketGetsTheReplyWhole() throws {
         let history = Self.history(2_000)
-        let encoded = EncodedHistory.empty.advanced(to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
+        let encoded = EncodedHistory.empty.advanced(
+            to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
         let (reply, _, turns) = try Self.reply(
             encoded, PathHistoryQuery(interface: "eth0"), continues: true, sendBuffer: 4096)
         #expect(reply.continues == true)
-        #expect(reply.parameters?.entries == history.entries(matching: PathHistoryQuery(interface: "eth0")).map(WireHistoryEntry.init))
+        #expect(
+            reply.parameters?.entries
+                == history.entries(matching: PathHistoryQuery(interface: "eth0")).map(WireHistoryEntry.init))
         #expect(turns > 10)
     }
 

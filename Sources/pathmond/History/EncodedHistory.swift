@@ -123,7 +123,9 @@ final class EncodedHistorySegment: @unchecked Sendable {
             storage.baseAddress!.copyMemory(from: previous.bytes.baseAddress!, byteCount: base)  // allocated above
         }
         encoded.withUnsafeBytes { source in
-            if source.count > 0 { (storage.baseAddress! + base).copyMemory(from: source.baseAddress!, byteCount: source.count) }
+            if source.count > 0 {
+                (storage.baseAddress! + base).copyMemory(from: source.baseAddress!, byteCount: source.count)
+            }
         }
         self.bytes = storage
         self.ends = ends

@@ -195,7 +195,9 @@ final class HistoryReplyCursor {
                     return nil
                 }
                 let (segment, local) = history.locate(next)
-                if written > 0 { pieces.append(Piece(bytes: Self.comma, after: .entries(next: next, written: written))) }
+                if written > 0 {
+                    pieces.append(Piece(bytes: Self.comma, after: .entries(next: next, written: written)))
+                }
                 stage = .entries(next: next + 1, written: written + 1)
                 pieces.append(Piece(bytes: segment.entry(local), after: stage))
                 looked += 1

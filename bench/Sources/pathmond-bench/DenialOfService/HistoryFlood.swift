@@ -13,8 +13,9 @@ struct HistoryFlood {
     let pathctl: String
 
     func measure(session: ServiceSession, pathmond: DaemonProcess, quiet: ServiceSession.Figures) throws {
-        print("pathmond-bench dos: \(seconds) s with nobody sending \(connections) unread GetHistory calls "
-            + "(\(entries) entries stored)")
+        print(
+            "pathmond-bench dos: \(seconds) s with nobody sending \(connections) unread GetHistory calls "
+                + "(\(entries) entries stored)")
         let before = ProcessSnapshot(pid: pathmond.pid)?.residentKiB ?? 0
         let attacker = try Child(
             [
