@@ -181,7 +181,8 @@ import Testing
         #expect(loaded.problem?.contains("after the last whole line") == true)
         let aside = try Self.asideFiles(directory)
         #expect(aside.count == 1)
-        let kept = try FileManager.default.attributesOfItem(atPath: directory + "/" + aside[0])[.size] as? Int
+        let name = try #require(aside.first)
+        let kept = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int
         #expect(kept == bytes.count)
     }
 
@@ -196,7 +197,8 @@ import Testing
         #expect(loaded.tornTail?.contains("kept as") == true)
         let copies = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".torn-") }
         #expect(copies.count == 1)
-        #expect(try Data(contentsOf: URL(filePath: directory + "/" + copies[0])) == Data(tail))
+        let copy = try #require(copies.first)
+        #expect(try Data(contentsOf: URL(filePath: directory + "/" + copy)) == Data(tail))
     }
 
     /// One valid but huge entry is flagged and skipped; the entries around it are kept.
@@ -220,7 +222,8 @@ import Testing
         let path = Path(status: .satisfied)
         _ = log.record(before: path, after: path, cause: cause)
         let line = HistoryFile.encodeLines(log.entries(matching: PathHistoryQuery()))
-        #expect(line.count < HistoryFile.maximumLineSize / 2)
+        // Half the 16 KiB a line may take (the bound itself is not used: the test must not move with it).
+        #expect(line.count < 8 * 1024)
     }
 
     /// A sequence number near the top of UInt64 would wrap on the next change: it is damage, not a sequence to
