@@ -22,7 +22,7 @@ extension StateWriters {
         if loaded.problem != nil || loaded.tornTail != nil { history.markDirty() }
         // Reading a large file leaves tens of megabytes free in the allocator (the file's bytes, each line's
         // decoding): they go back to the system now, not after the daemon's lifetime.
-        OutputBudget.giveMemoryBack()
+        MemoryReturn.giveMemoryBack()
         // A newer pathmond's file is never written: this run's history stays in memory.
         return StateWriters(
             history: history, historyFile: loaded.isNewerVersion ? nil : file,

@@ -37,6 +37,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         let connectionLimit: ConnectionLimit
         /// What each user's clients may leave unread, all together.
         let outputBudget: OutputBudget
+        /// Gives memory back once clients let go of it.
+        let memoryReturn: MemoryReturn
         /// Every connection, on either loop: the server closes them when it stops.
         let registry = ConnectionRegistry()
         let logger: Logger
@@ -54,6 +56,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         ) {
             self.router = router
             self.outputBudget = outputBudget
+            self.memoryReturn = MemoryReturn(loop: calls.loop)
             self.interestLimit = interestLimit
             self.connectionLimit = connectionLimit
             self.calls = calls
@@ -351,7 +354,9 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     @discardableResult
     private func countOutput() -> Bool {
         let change = output.byteCount - countedBytes
+        guard change != 0 else { return shared.outputBudget.isOver(userID) }
         countedBytes = output.byteCount
+        if change < 0 { shared.memoryReturn.released(-change) }
         return shared.outputBudget.add(change, for: userID)
     }
 
@@ -455,8 +460,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         historyStream = nil
         historyReply = nil
         // What the connection held goes back to the system once the clients stop closing (a flood leaving).
-        let held = countedBytes + waitingFrames.reduce(0) { $0 + $1.count + 32 } + 64 * 1024
-        shared.outputBudget.releasedOnClose(held, loop: shared.calls.loop)
+        shared.memoryReturn.released(waitingFrames.reduce(0) { $0 + $1.count + 32 } + 64 * 1024)
         waitingFrames = []
         // Whatever still holds the connection (a fan-out slice queued for it) holds little.
         output = PendingOutput()
