@@ -19,6 +19,7 @@ extension HistoryFile {
         /// name a few interfaces, and decoded apart they cost a heap block each.
         fileprivate var strings: [String: String] = [:]
         fileprivate var lists: [[String]: [String]] = [:]
+        fileprivate var tables: [[PathChangeCause.KernelTable]: [PathChangeCause.KernelTable]] = [:]
     }
 
     /// Entries from the file's bytes, with what could not be used.
@@ -110,6 +111,13 @@ extension HistoryFile.Decoded {
         entry.before.interfaces = shared(entry.before.interfaces)
         entry.after.interfaces = shared(entry.after.interfaces)
         entry.cause.interfaces = shared(entry.cause.interfaces)
+        if !entry.cause.kernelTables.isEmpty {
+            if let seen = tables[entry.cause.kernelTables] {
+                entry.cause.kernelTables = seen
+            } else {
+                tables[entry.cause.kernelTables] = entry.cause.kernelTables
+            }
+        }
         entry.cause.detail = entry.cause.detail.map { shared($0) }
         entry.cause.network = entry.cause.network.map { shared($0) }
         guard entry.sequence <= HistoryFile.maximumSequence else {
