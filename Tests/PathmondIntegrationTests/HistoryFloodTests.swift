@@ -120,6 +120,10 @@ import Testing
             #expect(lines.count > entries / 4)
             #expect(log.errorOutput.contains("showing the newest \(lines.count) changes"), "\(log.errorOutput)")
         }
+        // Reading the whole history leaves nothing behind either (the old daemon idled at 263 MB after it).
+        let idle = residentKiB(pid) ?? 0
+        print("history flood: RSS \(idle / 1024) MiB after pathctl log")
+        #expect(idle < before + leftoverBoundMiB * 1024, "RSS \(idle) KiB after pathctl log, \(before) before")
     }
 
     @Test func aThousandUnreadGetHistoryCallsLeaveRootServed() async throws {
