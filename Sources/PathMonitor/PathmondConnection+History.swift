@@ -6,7 +6,15 @@ extension PathmondConnection {
     public func history(_ query: PathHistoryQuery = PathHistoryQuery()) throws(PathmondClientError)
         -> [WireHistoryEntry]
     {
-        try call("io.pathmond.GetHistory", Self.parameters(query), reply: Methods.HistoryReply.self).entries
+        try historyReply(query).entries
+    }
+
+    /// io.pathmond.GetHistory's whole reply: the entries, and whether older ones it selects were left out (a history
+    /// too large for one message holds the newest that fit).
+    public func historyReply(_ query: PathHistoryQuery = PathHistoryQuery()) throws(PathmondClientError)
+        -> Methods.HistoryReply
+    {
+        try call("io.pathmond.GetHistory", Self.parameters(query), reply: Methods.HistoryReply.self)
     }
 
     /// io.pathmond.GetHistory with "more": calls `handler` with the stored entries, then with each new one as it

@@ -136,6 +136,12 @@ extension Methods {
     /// entry.
     public struct HistoryReply: Codable, Sendable, Hashable {
         public var entries: [WireHistoryEntry]
-        public init(entries: [WireHistoryEntry]) { self.entries = entries }
+        /// True when older entries the query selects were left out: the reply holds the newest that fit in one
+        /// message (`VarlinkCodec.maximumReplySize`). Absent otherwise.
+        public var truncated: Bool?
+        public init(entries: [WireHistoryEntry], truncated: Bool? = nil) {
+            self.entries = entries
+            self.truncated = truncated
+        }
     }
 }

@@ -277,7 +277,9 @@ public enum VarlinkInterfaces {
         # kept across restarts. since: only entries at or after this wall time (microseconds since the epoch);
         # interface: only entries that concern it; limit: only the newest this many. With "more", the first
         # reply holds the stored entries and each later reply one new entry, as it happens (journalctl -f).
-        method GetHistory(since: ?int, interface: ?string, limit: ?int) -> (entries: []HistoryEntry)
+        # truncated: true when older entries it selects were left out, so that the reply fits in one
+        # message (16 MiB): it holds the newest that fit. Absent otherwise.
+        method GetHistory(since: ?int, interface: ?string, limit: ?int) -> (entries: []HistoryEntry, truncated: ?bool)
 
         # The caller may not change policy: only root and the configured admin group may.
         error PermissionDenied (reason: string)

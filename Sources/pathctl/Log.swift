@@ -62,9 +62,15 @@ struct Log: ParsableCommand {
         do {
             let connection = try PathmondConnection(socketPath: options.socket)
             guard follow else {
-                let entries = try connection.history(query)
+                let reply = try connection.historyReply(query)
+                let entries = reply.entries
                 if entries.isEmpty && !json {
                     printError("-- no path changes recorded\(query.isFiltered ? " that match" : "") --")
+                }
+                if reply.truncated == true {
+                    printError(
+                        "-- showing the newest \(entries.count) changes; older ones did not fit in one reply "
+                            + "(narrow with --since or --lines) --")
                 }
                 entries.forEach(print)
                 return

@@ -95,8 +95,8 @@ import Testing
     }
 }
 
-/// VmRSS of a process, in KiB.
-private func residentKiB(_ pid: Int32) -> Int? {
+/// VmRSS of a process, in KiB (HistoryFloodTests too).
+func residentKiB(_ pid: Int32) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
@@ -105,7 +105,7 @@ private func residentKiB(_ pid: Int32) -> Int? {
 }
 
 /// Samples a process's VmRSS every 50 ms on a thread of its own and keeps the peak.
-private final class PeakSampler: Sendable {
+final class PeakSampler: Sendable {
     private let state = Mutex((peak: 0, stopped: false))
 
     init(pid: Int32) {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PathModel
 import PathProtocol
 import Testing
@@ -133,10 +134,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "{\"format\":\"pathmond-history\",\"version\":9}\n", "not a history\n", "\u{0}\u{1}\u{2}",
+        "not a history\n", "\u{0}\u{1}\u{2}",
         "{\"format\":\"something-else\",\"version\":1}\n",
     ])
-    func aForeignOrNewerFileIsSetAsideWhole(_ text: String) throws {
+    func aForeignFileIsSetAsideWhole(_ text: String) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = HistoryFile(stateDirectory: directory)
@@ -145,6 +146,103 @@ import Testing
         #expect(loaded.entries.isEmpty)
         #expect(loaded.problem != nil)
         #expect(try Self.asideFiles(directory).count == 1)
+    }
+
+    /// A newer pathmond's file stays where its own pathmond looks for it, untouched, like a newer policy.json; it is
+    /// reported, and the daemon never writes it.
+    @Test func aNewerFileIsKeptAndReported() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        let text = "{\"format\":\"pathmond-history\",\"version\":9}\n{\"a future\":\"entry\"}\n"
+        try Data(text.utf8).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.isNewerVersion)
+        #expect(loaded.problem?.contains("newer pathmond") == true)
+        #expect(try Self.asideFiles(directory).isEmpty)
+        #expect(try String(contentsOfFile: file.path, encoding: .utf8) == text)
+        let writers = StateWriters.load(
+            configuration: Configuration(), stateDirectory: directory, counters: DaemonCounters(),
+            logger: Logger(label: "test"))
+        #expect(writers.historyFile == nil)
+    }
+
+    /// 100 MB after the last newline is not an append cut short: the file is kept aside with it, and the entries
+    /// before it are kept.
+    @Test func aLongTailIsKeptAsideNotDropped() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        let bytes = HistoryFile.encode(Self.entries(3)) + [UInt8](repeating: UInt8(ascii: "x"), count: 100 << 20)
+        try Data(bytes).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.entries.count == 3)
+        #expect(loaded.tornTail == nil)
+        #expect(loaded.problem?.contains("after the last whole line") == true)
+        let aside = try Self.asideFiles(directory)
+        #expect(aside.count == 1)
+        let name = try #require(aside.first)
+        let kept = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int
+        #expect(kept == bytes.count)
+    }
+
+    /// A short torn tail is dropped from the file, but its bytes are kept beside it.
+    @Test func aTornTailIsCopiedAside() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        let tail = Array("{\"after\":{\"interfaces\"".utf8)
+        try Data(HistoryFile.encode(Self.entries(2)) + tail).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.tornTail?.contains("kept as") == true)
+        let copies = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".torn-") }
+        #expect(copies.count == 1)
+        let copy = try #require(copies.first)
+        #expect(try Data(contentsOf: URL(filePath: directory + "/" + copy)) == Data(tail))
+    }
+
+    /// One valid but huge entry is flagged and skipped; the entries around it are kept.
+    @Test func aHugeEntryDoesNotHideTheRest() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        var entries = Self.entries(4)
+        entries[2].cause.detail = String(repeating: "d", count: 1 << 20)
+        try Data(HistoryFile.encode(entries)).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.entries.map(\.sequence) == [1, 2, 4])
+        #expect(loaded.problem?.contains("line 4") == true)
+    }
+
+    /// The daemon records no entry whose line would pass the bound, whatever the change.
+    @Test func recordedEntriesAreBounded() throws {
+        let log = HistoryLog()
+        var cause = PathChangeCause(kind: .kernel, kernelTables: [.link], interfaces: (0..<10_000).map { "veth\($0)" })
+        cause.detail = String(repeating: "é", count: 100_000)
+        let path = Path(status: .satisfied)
+        _ = log.record(before: path, after: path, cause: cause)
+        let line = HistoryFile.encodeLines(log.entries(matching: PathHistoryQuery()))
+        // Half the 16 KiB a line may take (the bound itself is not used: the test must not move with it).
+        #expect(line.count < 8 * 1024)
+    }
+
+    /// A sequence number near the top of UInt64 would wrap on the next change: it is damage, not a sequence to
+    /// continue from.
+    @Test func aSequenceNearTheTopIsNotContinued() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = HistoryFile(stateDirectory: directory)
+        var entries = Self.entries(2)
+        entries[1].sequence = UInt64.max
+        try Data(HistoryFile.encode(entries)).write(to: URL(filePath: file.path))
+        let loaded = file.load()
+        #expect(loaded.entries.map(\.sequence) == [1])
+        #expect(loaded.problem?.contains("sequence") == true)
+        var history = PathHistory(entries: loaded.entries)
+        let next = history.append(
+            wallMicroseconds: 0, monotonicMicroseconds: 0, before: PathSummary(status: .satisfied),
+            after: PathSummary(status: .satisfied), cause: .unspecified)
+        #expect(next.sequence > loaded.entries.last!.sequence)  // one entry was loaded
     }
 
     @Test func aSymbolicLinkIsNotFollowed() throws {

@@ -26,6 +26,23 @@ public struct PathHistory: Sendable, Hashable {
         Array(storage[start...] + storage[..<start])
     }
 
+    /// The entries with a sequence above `sequence`, oldest first: what was recorded since an entry a reader has.
+    /// Costs the entries returned, not the history.
+    public func entries(after sequence: UInt64) -> [PathHistoryEntry] {
+        var newer: [PathHistoryEntry] = []
+        var offset = storage.count - 1
+        while offset >= 0 {
+            let entry = storage[(start + offset) % storage.count]
+            guard entry.sequence > sequence else { break }
+            newer.append(entry)
+            offset -= 1
+        }
+        return newer.reversed()
+    }
+
+    /// The oldest entry.
+    public var oldest: PathHistoryEntry? { storage.isEmpty ? nil : storage[start] }
+
     /// The number of entries held.
     public var count: Int { storage.count }
 

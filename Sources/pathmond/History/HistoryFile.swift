@@ -32,6 +32,13 @@ struct HistoryFile: Sendable {
     static let compactionFactor = 2
     /// Twice 100,000 entries (the most the configuration allows) at about 600 bytes each, with room.
     static let maximumFileSize = 192 << 20
+    /// The longest line an entry may take. The daemon bounds what it records (`PathHistoryEntry.bounded`) well
+    /// under it; a longer line is damage, and so is more than this after the last newline (an append cut short
+    /// leaves part of one line).
+    static let maximumLineSize = 16 * 1024
+    /// The largest sequence number read: 2^53 - 1, the largest integer a JSON reader holds exactly. The daemon
+    /// counts up by one from the newest entry, so from any sequence read the count cannot wrap.
+    static let maximumSequence: UInt64 = (1 << 53) - 1
 
     let path: String
 
@@ -49,6 +56,9 @@ struct HistoryFile: Sendable {
         /// How many entries the file holds, if new ones may be appended to it as it is; nil when it must first be
         /// written whole (missing, set aside, cut short, or not ending with a whole line).
         var appendableEntries: Int?
+        /// A newer pathmond wrote the file: it is left where it is, as it is, and never written (like a newer
+        /// policy.json); this daemon's history lives in memory only.
+        var isNewerVersion = false
     }
 
     /// The stored entries, oldest first. Never fails: a missing file is an empty history; a damaged one is set
@@ -62,6 +72,13 @@ struct HistoryFile: Sendable {
             return Loaded(entries: [], problem: setAside(because: "it cannot be read: \(error)"))
         }
         let decoded = Self.decode(bytes)
+        if let version = decoded.newerVersion {
+            let problem =
+                "history file \(path) has format version \(version), written by a newer pathmond: it is left as it "
+                + "is and not written; this run keeps its history in memory only (upgrade pathmond, or move the "
+                + "file away and restart to start a new one)"
+            return Loaded(entries: [], problem: problem, isNewerVersion: true)
+        }
         let entries = decoded.entries
         if let first = decoded.problems.first {
             let more = decoded.problems.count > 1 ? " (and \(decoded.problems.count - 1) more problems)" : ""
@@ -73,7 +90,8 @@ struct HistoryFile: Sendable {
             loaded.tornTail =
                 "history file \(path): its last line was cut short (\(decoded.tornBytes) bytes; an append "
                 + "interrupted by a crash, a power cut or a full disk) and is dropped; the \(entries.count) entries "
-                + "before it are kept, and the file is rewritten without it"
+                + "before it are kept, and the file is rewritten without it; "
+                + copyAside(bytes.suffix(decoded.tornBytes), as: "torn")
         }
         return loaded
     }
@@ -102,6 +120,18 @@ struct HistoryFile: Sendable {
             throw AtomicFileError(operation: "append to", path: path, errno: failure)
         }
         guard fdatasync(descriptor) == 0 else { throw AtomicFileError(operation: "sync", path: path, errno: errno) }
+    }
+
+    /// Keeps bytes about to be dropped in a file of their own beside the history (`history.jsonl.torn-<UTC time>`),
+    /// so that nothing is deleted without a copy; says where, or why not.
+    private func copyAside(_ bytes: ArraySlice<UInt8>, as kind: String) -> String {
+        let destination = "\(path).\(kind)-\(FileSystem.timestamp())"
+        do {
+            try AtomicFile.write(Array(bytes), to: destination, mode: 0o600, sync: true)
+            return "its bytes were kept as \(destination)"
+        } catch {
+            return "its bytes could not be kept (\(error))"
+        }
     }
 
     /// Renames the file out of the way and says so; if even that fails, says that.

@@ -20,14 +20,54 @@ final class HistoryLog: Sendable {
         var unwritten: [PathHistoryEntry] = []
         /// The file must be rewritten whole (a write failed, it was set aside or cut short, or it fell behind).
         var mustRewrite = false
+        /// Counts changes to the entries held (a record, a new bound): what an encoding is of.
+        var version: UInt64 = 1
+        /// The newest encoding made; of `version` or older.
+        var encoded = EncodedHistory.empty
     }
 
     private let state: Mutex<State>
     private let clock: HistoryClock
 
     init(history: PathHistory = PathHistory(), clock: HistoryClock = HistoryClock()) {
-        state = Mutex(State(history: history))
+        // A loaded history is encoded here, at start, once: a reply never waits on encoding more than the entries
+        // recorded since the previous one.
+        let encoded = EncodedHistory.empty.advanced(
+            to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
+        state = Mutex(State(history: history, encoded: encoded))
         self.clock = clock
+    }
+
+    /// The stored history, encoded, as of now; with `follower`, it also receives every entry recorded after it
+    /// (registered under the lock that publishes the encoding, so no entry falls between). An encoding out of date
+    /// is brought up to date outside the lock, from the previous one: the cost is the entries recorded since, paid
+    /// by the caller, and the thread recording a change never waits on it.
+    func encoded(follower: (any HistoryFollower)? = nil) -> EncodedHistory {
+        while true {
+            let (current, oldest, newer, version) = state.withLock {
+                state -> (EncodedHistory, UInt64?, [PathHistoryEntry], UInt64) in
+                if state.encoded.version == state.version {
+                    if let follower { state.followers[ObjectIdentifier(follower)] = follower }
+                    return (state.encoded, nil, [], state.version)
+                }
+                let base = state.encoded
+                let newer = base.newestSequence.map(state.history.entries(after:)) ?? state.history.entries
+                return (base, state.history.oldest?.sequence, newer, state.version)
+            }
+            if current.version == version { return current }
+            let made = current.advanced(to: version, oldestSequence: oldest, newer: newer)
+            let published = state.withLock { state -> Bool in
+                guard state.version == version else {
+                    // Changed again meanwhile: keep what was made as the base, if it is newer.
+                    if state.encoded.version < version { state.encoded = made }
+                    return false
+                }
+                state.encoded = made
+                if let follower { state.followers[ObjectIdentifier(follower)] = follower }
+                return true
+            }
+            if published { return made }
+        }
     }
 
     /// Records a change of the system path and returns what the caller must deliver once it holds no lock.
@@ -36,7 +76,9 @@ final class HistoryLog: Sendable {
         return state.withLock { state in
             let entry = state.history.append(
                 wallMicroseconds: now.wall, monotonicMicroseconds: now.monotonic, bootID: clock.bootID,
-                before: PathSummary(before), after: PathSummary(after), cause: cause)
+                before: HistoryEntryBounds.bounded(PathSummary(before)),
+                after: HistoryEntryBounds.bounded(PathSummary(after)), cause: HistoryEntryBounds.bounded(cause))
+            state.version += 1
             if !state.mustRewrite {
                 state.unwritten.append(entry)
                 if state.unwritten.count > state.history.capacity {
@@ -77,6 +119,7 @@ final class HistoryLog: Sendable {
         state.withLock { state in
             guard state.history.capacity != capacity else { return }
             state.history.setCapacity(capacity)
+            state.version += 1
             if state.unwritten.count > capacity {
                 state.unwritten = []
                 state.mustRewrite = true

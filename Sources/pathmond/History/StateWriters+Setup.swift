@@ -20,8 +20,13 @@ extension StateWriters {
         // A set-aside or cut-short file is replaced at the first flush, with what was kept; new entries are
         // appended only to a file that ends with a whole line.
         if loaded.problem != nil || loaded.tornTail != nil { history.markDirty() }
+        // Reading a large file leaves tens of megabytes free in the allocator (the file's bytes, each line's
+        // decoding): they go back to the system now, not after the daemon's lifetime.
+        MemoryReturn.giveMemoryBack()
+        // A newer pathmond's file is never written: this run's history stays in memory.
         return StateWriters(
-            history: history, historyFile: file, entriesInFile: loaded.appendableEntries, metrics: nil, logger: logger)
+            history: history, historyFile: loaded.isNewerVersion ? nil : file,
+            entriesInFile: loaded.appendableEntries, metrics: nil, logger: logger)
     }
 
     /// Puts a configuration's `[history]` and `[metrics]` in force; `hub` is what the metrics file shows.

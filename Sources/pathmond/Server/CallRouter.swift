@@ -15,8 +15,9 @@ enum CallOutcome {
     case noReply
     /// Start streaming a path or a flow's status to this connection (WatchPath, WatchFlow with "more").
     case startWatching(Interest)
-    /// Send the stored history entries a query selects, then every new one (GetHistory with "more").
-    case followHistory(PathHistoryQuery)
+    /// Send the stored history entries a query selects (GetHistory), written from the shared encoding as the
+    /// socket takes them; with `follows`, then every new one (GetHistory with "more").
+    case history(PathHistoryQuery, follows: Bool)
     /// The reply comes later (a policy write): run `start`, which calls back once with the reply.
     case deferred(start: @Sendable (_ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
 }
@@ -52,7 +53,7 @@ struct CallRouter: Sendable {
         // otherwise send updates the client said it will not read.
         guard call.oneway == true else { return outcome }
         switch outcome {
-        case .reply, .startWatching, .followHistory: return .noReply
+        case .reply, .startWatching, .history: return .noReply
         case .replyAndClose, .noReply, .deferred: return outcome
         }
     }
@@ -95,10 +96,7 @@ struct CallRouter: Sendable {
             return .startWatching(.flow(flow))
         case "io.pathmond.GetHistory":
             let query = try decodeParameters(Methods.HistoryParameters.self, from: frame).query
-            guard call.more == true else {
-                return .reply(HistoryChannelStream.storedReply(hub.history.entries(matching: query), continues: false))
-            }
-            return .followHistory(query)
+            return .history(query, follows: call.more == true)
         case "io.pathmond.ListInterfaces":
             let interfaces = WireInterface.list(hub.interfaces, policy: hub.context.policy)
             return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))

@@ -35,6 +35,10 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         let router: CallRouter
         let interestLimit: InterestLimit
         let connectionLimit: ConnectionLimit
+        /// What each user's clients may leave unread, all together.
+        let outputBudget: OutputBudget
+        /// Gives memory back once clients let go of it.
+        let memoryReturn: MemoryReturn
         /// Every connection, on either loop: the server closes them when it stops.
         let registry = ConnectionRegistry()
         let logger: Logger
@@ -47,10 +51,12 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         let streams: Home
 
         init(
-            router: CallRouter, interestLimit: InterestLimit, connectionLimit: ConnectionLimit, calls: Home,
-            streams: Home, logger: Logger
+            router: CallRouter, interestLimit: InterestLimit, connectionLimit: ConnectionLimit,
+            outputBudget: OutputBudget = OutputBudget(), calls: Home, streams: Home, logger: Logger
         ) {
             self.router = router
+            self.outputBudget = outputBudget
+            self.memoryReturn = MemoryReturn(loop: calls.loop)
             self.interestLimit = interestLimit
             self.connectionLimit = connectionLimit
             self.calls = calls
@@ -92,7 +98,19 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
 
     private var framer = NULFramer()
     private var output = PendingOutput()
-    private(set) var isWritable = true
+    /// What of `output` is counted in the user's share (`OutputBudget`).
+    private var countedBytes = 0
+    /// False while the client leaves more unread than it, or its user, may: then it is not read.
+    private var isCaughtUp = true
+    /// A GetHistory reply being written from the shared encoding as the socket takes it; while it is, the
+    /// connection takes no other call and no stream writes.
+    private var historyReply: HistoryReplyCursor?
+    /// Whether the connection streams the history once `historyReply` is written.
+    private var followsHistoryAfterReply = false
+    /// A last reply (an error) that waits for `historyReply` to be written whole, then ends the connection.
+    private var lastReplyAfterHistory: [UInt8]?
+
+    var isWritable: Bool { isCaughtUp && historyReply == nil }
     private var isOpen = true
     /// Set once the connection is to end after its last reply: nothing more is read or answered.
     private var closesWhenFlushed = false
@@ -100,7 +118,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var subscription: ChannelSubscription?
     /// The watch the interest limit admitted, given back on close (taken on the calls loop, before the move).
     private var admittedInterest: Interest?
-    /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's.
+    /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's (from the moment the
+    /// call comes: its stored entries are written first, on the calls loop).
     private var historyStream: HistoryChannelStream?
     /// Calls that arrived while a deferred reply was outstanding or the client's replies went unread: Varlink
     /// answers calls in the order they came.
@@ -264,14 +283,19 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             }
             admittedInterest = interest
             moveToStreams(for: .watch(interest))
-        case .followHistory(let query):
-            // The stored entries are read and encoded here, on the calls loop (a full history is half a megabyte
-            // of JSON); entries recorded meanwhile wait in the stream until it arrives on the main loop.
-            let stream = HistoryChannelStream(query: query, output: self)
-            historyStream = stream
-            let stored = router.hub.history.entries(matching: query, follower: stream)
-            write(HistoryChannelStream.storedReply(stored, continues: true))
-            moveToStreams(for: .history)
+        case .history(let query, let follows):
+            // The stored entries are written here, on the calls loop, from the encoding every caller shares, a
+            // turn's share at a time as the socket takes them; entries recorded meanwhile wait in the stream,
+            // which starts on the main loop once they are all written.
+            var stream: HistoryChannelStream?
+            if follows {
+                stream = HistoryChannelStream(query: query, output: self)
+                historyStream = stream
+            }
+            let encoded = router.hub.history.encoded(follower: stream)
+            historyReply = HistoryReplyCursor(history: encoded, query: query, continues: follows)
+            followsHistoryAfterReply = follows
+            continueHistoryReply()
         case .deferred(let start):
             isAwaitingReply = true
             let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
@@ -321,12 +345,55 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             // The client is gone (EPIPE, ECONNRESET): nothing more to tell it.
             return close()
         }
-        if output.byteCount > Self.highWatermark { isWritable = false }
+        let userIsOver = countOutput()
+        if output.byteCount > Self.highWatermark || (userIsOver && !output.isEmpty) { isCaughtUp = false }
         updateWatchedEvents()
+    }
+
+    /// Brings the user's share up to date with what waits here; true when the user is over it.
+    @discardableResult
+    private func countOutput() -> Bool {
+        let change = output.byteCount - countedBytes
+        guard change != 0 else { return shared.outputBudget.isOver(userID) }
+        countedBytes = output.byteCount
+        if change < 0 { shared.memoryReturn.released(-change) }
+        return shared.outputBudget.add(change, for: userID)
+    }
+
+    /// Writes the next part of a GetHistory reply, once older replies are out; when it is all written, the call
+    /// is done: the next waiting call is answered, or the history stream starts.
+    private func continueHistoryReply() {
+        guard let cursor = historyReply, output.isEmpty else { return }
+        switch cursor.write(to: descriptor) {
+        case .failed:
+            close()
+        case .blocked, .yielded:
+            updateWatchedEvents()
+        case .finished:
+            historyReply = nil
+            if let last = lastReplyAfterHistory {
+                lastReplyAfterHistory = nil
+                closesWhenFlushed = false
+                return writeAndClose(last)
+            }
+            if followsHistoryAfterReply {
+                followsHistoryAfterReply = false
+                moveToStreams(for: .history)
+            } else if !isAwaitingReply {
+                resume()
+            }
+            updateWatchedEvents()
+        }
     }
 
     /// Sends a last reply, then closes once the client has it.
     private func writeAndClose(_ bytes: [UInt8]) {
+        if historyReply != nil, isOpen, !closesWhenFlushed {
+            // Never inside the reply being written: after it.
+            lastReplyAfterHistory = bytes
+            closesWhenFlushed = true
+            return updateWatchedEvents()
+        }
         write(bytes)
         guard isOpen else { return }
         closesWhenFlushed = true
@@ -341,13 +408,22 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         } catch {
             return close()
         }
-        if drained && closesWhenFlushed { return close() }
-        if !isWritable && output.byteCount < Self.lowWatermark {
+        countOutput()
+        if drained && closesWhenFlushed && historyReply == nil { return close() }
+        if drained && historyReply != nil {
+            continueHistoryReply()
+            guard isOpen else { return }
+        }
+        if !isCaughtUp && output.byteCount < Self.lowWatermark
+            && (output.isEmpty || !shared.outputBudget.isOver(userID))
+        {
             // The client reads again: answer the calls that waited, and send the newest path if one waited.
-            isWritable = true
-            if !isAwaitingReply { resume() }
-            subscription?.flushPending()
-            historyStream?.flushPending()
+            isCaughtUp = true
+            if isWritable {
+                if !isAwaitingReply { resume() }
+                subscription?.flushPending()
+                historyStream?.flushPending()
+            }
         }
         updateWatchedEvents()
     }
@@ -364,7 +440,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var currentEvents: SDIOEvents {
         var events: SDIOEvents = []
         if wantsToRead { events.insert(.readable) }
-        if !output.isEmpty { events.insert(.writable) }
+        if !output.isEmpty || historyReply != nil { events.insert(.writable) }
         return events
     }
 
@@ -382,9 +458,13 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         subscription = nil
         admittedInterest = nil
         historyStream = nil
+        historyReply = nil
+        // What the connection held goes back to the system once the clients stop closing (a flood leaving).
+        shared.memoryReturn.released(waitingFrames.reduce(0) { $0 + $1.count + 32 } + 64 * 1024)
         waitingFrames = []
         // Whatever still holds the connection (a fan-out slice queued for it) holds little.
         output = PendingOutput()
+        countOutput()
         framer = NULFramer()
         DaemonCounters.bump(hub.counters.clientsOpen, by: -1)
         shared.connectionLimit.release(userID: userID)

@@ -5,8 +5,8 @@ import PathProtocol
 /// every entry counts, so none is dropped for a slow reader: while the client is not reading they wait, up to
 /// `maximumBacklog`; a client that far behind is closed (it can call again and read the stored entries).
 ///
-/// The stream starts held: it is made on the calls loop, which sends the stored entries, and entries recorded
-/// before the connection has moved to the main loop wait in the backlog until `release()`.
+/// The stream starts held: it is made on the calls loop, which sends the stored entries (`HistoryReplyCursor`), and
+/// entries recorded before the connection has moved to the main loop wait in the backlog until `release()`.
 ///
 /// @unchecked Sendable: the history holds followers across threads, but entries are recorded, and `deliver` and
 /// `release` run, on the daemon's main loop only; the calls loop only makes it.
@@ -25,19 +25,6 @@ final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
         // New entries are newer than any `since`; only the interface filter applies to them.
         self.filter = PathHistoryQuery(interface: query.interface)
         self.output = output
-    }
-
-    /// The reply that starts the stream: the stored entries a query selects.
-    static func storedReply(_ entries: [PathHistoryEntry], continues: Bool) -> [UInt8] {
-        let codec = VarlinkCodec()
-        var kept = entries[...]
-        while true {
-            let bytes = codec.encodeReply(
-                Methods.HistoryReply(entries: kept.map(WireHistoryEntry.init)), continues: continues)
-            // A client reads replies up to maximumReplySize: a very large history is cut to its newest entries.
-            guard bytes.count > VarlinkCodec.maximumReplySize, !kept.isEmpty else { return bytes }
-            kept = kept.dropFirst(kept.count / 2 + 1)
-        }
     }
 
     func deliver(_ entry: PathHistoryEntry) {

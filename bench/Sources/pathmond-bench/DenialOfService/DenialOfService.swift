@@ -40,8 +40,20 @@ struct DenialOfService: ParsableCommand {
     @Option(name: .customLong("status-interval-ms"), help: "Time between root's pathctl status calls.")
     var statusIntervalMilliseconds: UInt32 = 1000
 
+    @Option(help: "After that attack, how long nobody floods GetHistory (0: not at all), in seconds.")
+    var historySeconds = 20
+
+    @Option(help: "Connections that each send one GetHistory call and never read the reply.")
+    var historyConnections = 1000
+
+    @Option(help: "Entries in the stored history (written before pathmond starts; [history] entries).")
+    var historyEntries = 1000
+
     func validate() throws {
         guard seconds > 0, quietSeconds > 0 else { throw ValidationError("--seconds must be positive.") }
+        guard historySeconds >= 0, (1...100_000).contains(historyEntries) else {
+            throw ValidationError("--history-seconds must be 0 or more, --history-entries from 1 to 100000.")
+        }
         guard pipelined + flooders <= connections else {
             throw ValidationError("--pipelined and --flooders are part of --connections.")
         }
@@ -52,7 +64,14 @@ struct DenialOfService: ParsableCommand {
         guard access(daemon.pathctlBinary, X_OK) == 0 else {
             throw ValidationError("no pathctl at \(daemon.pathctlBinary): build it or pass --pathctl.")
         }
-        try BenchRun.with(daemon) { try measure(in: $0) }
+        var options = daemon
+        let configuration = "/tmp/pathmond-bench-dos-\(getpid()).conf"
+        try HistoryFlood.writeConfiguration(entries: historyEntries, to: configuration)
+        defer { unlink(configuration) }
+        options.daemonArguments += ["--config", configuration]
+        try BenchRun.with(options, prepare: { try HistoryFlood.writeHistory(historyEntries, stateDirectory: $0) }) {
+            try measure(in: $0)
+        }
     }
 
     private func measure(in bench: BenchRun) throws {
@@ -106,5 +125,11 @@ struct DenialOfService: ParsableCommand {
         table.note("attacker (nobody): \(attackerReport)")
         for line in attack.logSample { table.note("  log: \(line)") }
         print(table.render())
+        if historySeconds > 0 {
+            try HistoryFlood(
+                connections: historyConnections, entries: historyEntries, seconds: historySeconds,
+                pathctl: daemon.pathctlBinary
+            ).measure(session: session, pathmond: pathmond, quiet: quiet)
+        }
     }
 }

@@ -6,11 +6,15 @@ struct BenchRun {
     let directory: String
     let pathmond: DaemonProcess
 
-    static func with<Result>(_ daemon: DaemonOptions, _ body: (BenchRun) throws -> Result) throws -> Result {
+    /// `prepare` gets the daemon's state directory before the daemon starts (a bench that needs stored state).
+    static func with<Result>(
+        _ daemon: DaemonOptions, prepare: (String) throws -> Void = { _ in }, _ body: (BenchRun) throws -> Result
+    ) throws -> Result {
         let namespace = try BenchNamespace()
         defer { namespace.delete() }
         let directory = try makeWorkDirectory()
         defer { _ = try? Child.run(["rm", "-rf", directory]) }
+        try prepare(directory + "/state")
         let pathmond = try DaemonProcess(options: daemon, namespace: namespace, directory: directory)
         defer { pathmond.stop() }
         return try body(BenchRun(namespace: namespace, directory: directory, pathmond: pathmond))
