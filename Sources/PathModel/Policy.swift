@@ -27,6 +27,16 @@ public struct NetworkPolicy: Sendable, Hashable {
             && name.unicodeScalars.contains { $0 != " " }
             && HiddenText.isVisible(name)
     }
+
+    /// Whether a name read back from the policy file is kept: the rule names were given under before bidirectional
+    /// and invisible characters were refused (1 to 64 bytes, not only spaces, no C0, DEL or C1). A name given then
+    /// stays after an upgrade, with the network's settings: every surface escapes what it shows, and dropping the
+    /// entry (or setting the file aside as damaged) would lose the user's Low Data Mode for a character.
+    public static func isValidStoredName(_ name: String) -> Bool {
+        (1...maximumNameLength).contains(name.utf8.count)
+            && name.unicodeScalars.contains { $0 != " " }
+            && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7f..<0xa0).contains($0.value) }
+    }
 }
 
 /// The user's settings for every network they have marked.

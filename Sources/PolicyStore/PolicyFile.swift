@@ -104,7 +104,7 @@ public struct PolicyFile {
         }
         switch values.first {
         case nil, .null?: return nil
-        case .string(let name)? where NetworkPolicy.isValidName(name): return name
+        case .string(let name)? where NetworkPolicy.isValidStoredName(name): return name
         case .string(let name)?: throw .badEntry(index: index, reason: "\(quote(name)) is not a valid network name")
         case let other?: throw .badEntry(index: index, reason: "\"name\" of \(key) is \(other.typeName), not a string")
         }

@@ -73,6 +73,20 @@ func awkwardPolicy() -> Policy {
                 """)
     }
 
+    /// A name given before bidirectional and invisible characters were refused stays, and with it the network's
+    /// settings: refusing it on load set the whole file aside and lost the network's Low Data Mode.
+    @Test func aNameGivenUnderTheOlderRuleIsKeptOnLoad() throws {
+        let text =
+            #"{"version": 1, "networks": [{"key": "wifi:Cafe", "constrained": true, "name": "Caf\u202Ee\u200B"}]}"#
+        let policy = try PolicyFile.decode(Array(text.utf8))
+        let settings = policy[try #require(NetworkKey("wifi:Cafe"))]
+        #expect(settings == NetworkPolicy(isConstrained: true, name: "Caf\u{202E}e\u{200B}"))
+        #expect(!NetworkPolicy.isValidName("Caf\u{202E}e"), "a new name with them is still refused")
+        // Control characters were never allowed: such a file is damaged.
+        let control = #"{"version": 1, "networks": [{"key": "wifi:Cafe", "constrained": true, "name": "a\u001bb"}]}"#
+        #expect(throws: PolicyFileError.self) { try PolicyFile.decode(Array(control.utf8)) }
+    }
+
     @Test func unknownFieldsAndAbsentFlagsAreAccepted() throws {
         let text =
             #"{"version": 1, "comment": "hand-edited", "networks": [{"key": "wifi:a", "displayName": "A"}, "#
