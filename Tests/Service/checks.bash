@@ -391,6 +391,13 @@ run_checks() {
     check_stop_and_socket
     check_limits
     check_apt_gate
+    check_dispatcher
+    check_targets
+    check_deferred_runs
+    check_deferred_order
+    check_deferral_survives
+    check_max_deferral
+    check_deferral_access
     check_upgrade_and_remove
     check_purge
     echo "# [$boot] checks: $(elapsed "$start") ms"
