@@ -51,13 +51,14 @@ import Testing
 
     @Test(arguments: [1, 2, 20, 100])
     func flipsWithinGraceDoNotTurnExpensive(_ flips: Int) {
-        // Expensive for 1 s, cheap for 1 s, over and over: never 30 s expensive in a row.
+        // Expensive for 20 s (longer than the settle time), cheap for 1 s, over and over: never 30 s expensive in
+        // a row, so never metered.
         var steps: [(Double, Verdict?)] = [(0, Self.cheap)]
         for flip in 0..<flips {
-            steps.append((10 + Double(flip) * 2, Self.expensive))
-            steps.append((11 + Double(flip) * 2, Self.cheap))
+            steps.append((10 + Double(flip) * 21, Self.expensive))
+            steps.append((30 + Double(flip) * 21, Self.cheap))
         }
-        let made = Self.run(steps, until: 20 + Double(flips) * 2 + 100)
+        let made = Self.run(steps, until: 40 + Double(flips) * 21 + 100)
         #expect(made.map(\.1) == [.online(true), .unmetered(true)])
     }
 

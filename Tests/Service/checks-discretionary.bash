@@ -51,7 +51,7 @@ check_targets() {
     printf '[discretionary]\nsettle = 1s\ngrace = 8s\n' | write_config
     before=$(dispatcher_pid)
     inside systemctl reload pathmond pathmond-dispatcher
-    if eventually 5 timing_changed; then
+    if eventually 5 timing_changed >/dev/null; then
         [ "$(dispatcher_pid)" = "$before" ] &&
             pass "systemctl reload pathmond-dispatcher applies [discretionary] in MainPID $before: $(timing_changed)" ||
             fail "systemctl reload pathmond-dispatcher keeps its MainPID" "$before -> $(dispatcher_pid)"
@@ -178,6 +178,8 @@ UNIT
 
 check_deferred_runs() {
     local unit=pathmond-test-deferred took start output skips=0
+    # check_targets marked eth0's network not expensive, which would win over the configuration: forget the mark.
+    eventually 10 mark_expensive --auto
     discretionary_config yes
     gated_unit $unit
     eventually 15 state_is pathmond-unmetered.target inactive
@@ -205,8 +207,7 @@ check_deferred_runs() {
         took=$(elapsed "$start")
         sleep 5
         if runs_are $unit.service 1 && ! is_deferred $unit.service; then
-            pass "cheap path: the deferred unit ran once, $took ms after the path turned cheap (settle 1 s; $skips" \
-                "skips, one run), and left the list"
+            pass "cheap path: the deferred unit ran once, $took ms after the path turned cheap (settle 1 s; $skips skips, one run), and left the list"
         else
             fail "cheap path: the deferred unit ran exactly once" "runs: $(runs_of $unit.service); $(deferred_json)"
         fi
