@@ -29,7 +29,8 @@ public enum TimeSpan {
         var milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         guard milliseconds > 0 else { return "0" }
         var parts: [String] = []
-        for (unit, size) in [("d", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1000), ("ms", 1)] as [(String, Int64)]
+        for (unit, size) in [("d", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1000), ("ms", 1)]
+            as [(String, Int64)]
         where milliseconds >= size {
             parts.append("\(milliseconds / size)\(unit)")
             milliseconds %= size

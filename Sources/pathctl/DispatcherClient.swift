@@ -56,7 +56,9 @@ struct DispatcherClient {
         let message = codec.encode(VarlinkCallWithParameters(method: method.rawValue, parameters: parameters))
         var sent = 0
         while sent < message.count {
-            let count = message[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = message[sent...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .broken(String(cString: strerror(errno))) }
             sent += count

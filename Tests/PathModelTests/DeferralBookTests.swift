@@ -26,7 +26,8 @@ import Testing
     func capOfFourteenDays(_ waited: Int64, _ runs: Bool) {
         var book = DeferralBook()
         _ = book.register(unit: "apt-daily.service", at: 1000, maximumDeferral: .seconds(14 * 86_400))
-        let outcome = book.register(unit: "apt-daily.service", at: 1000 + waited, maximumDeferral: .seconds(14 * 86_400))
+        let outcome = book.register(
+            unit: "apt-daily.service", at: 1000 + waited, maximumDeferral: .seconds(14 * 86_400))
         if runs {
             #expect(outcome == .capPassed(.init(unit: "apt-daily.service", since: 1000, skips: 2)))
             #expect(book.deferrals.isEmpty)

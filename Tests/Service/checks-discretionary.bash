@@ -50,13 +50,14 @@ check_targets() {
     # Short times for the test; the shipped defaults are 3 s and 30 s.
     printf '[discretionary]\nsettle = 1s\ngrace = 8s\n' | write_config
     before=$(dispatcher_pid)
-    inside systemctl reload pathmond pathmond-dispatcher
+    # pathmond's reload propagates to the dispatcher (ReloadPropagatedFrom=): one file, one reload.
+    inside systemctl reload pathmond
     if eventually 5 timing_changed >/dev/null; then
         [ "$(dispatcher_pid)" = "$before" ] &&
-            pass "systemctl reload pathmond-dispatcher applies [discretionary] in MainPID $before: $(timing_changed)" ||
+            pass "systemctl reload pathmond reaches the dispatcher, which applies [discretionary] in MainPID $before: $(timing_changed)" ||
             fail "systemctl reload pathmond-dispatcher keeps its MainPID" "$before -> $(dispatcher_pid)"
     else
-        fail "systemctl reload pathmond-dispatcher applies [discretionary]" \
+        fail "systemctl reload pathmond applies [discretionary] in the dispatcher" \
             "$(inside journalctl -u pathmond-dispatcher -n 10 --no-pager -o cat)"
     fi
     mark_expensive --off
@@ -144,7 +145,7 @@ discretionary_config() { # discretionary_config yes|no: eth0 expensive or not, s
         printf '[discretionary]\nsettle = 1s\ngrace = 8s\n'
         [ "$1" = no ] || printf '[interface eth0]\nexpensive = yes\n'
     } | write_config
-    inside systemctl reload pathmond pathmond-dispatcher
+    inside systemctl reload pathmond
 }
 runs_of() { inside sh -c "cat /var/lib/pathmond-test-runs/$1 2>/dev/null | wc -l"; } # runs_of UNIT
 deferred_json() { inside pathctl deferred --json=short 2>/dev/null; }
@@ -338,5 +339,38 @@ check_deferral_access() {
     inside sh -c 'rm -f /var/lib/pathmond-dispatcher/deferrals.json.corrupt-*'
     discretionary_config no
     inside sh -c 'rm -rf /var/lib/pathmond-test-runs /etc/systemd/system/pathmond-test-*'
+    inside systemctl daemon-reload
+}
+
+# A drop-in shipped for another package's downloader: fwupd-refresh.service runs as User=fwupd-refresh, so its
+# condition has "+" to register the deferral as root. The stand-in unit (fwupd is not in the root) has the name the
+# drop-in is for, and a user of its own.
+check_shipped_dropin() {
+    local unit=fwupd-refresh
+    eventually 10 mark_expensive --auto
+    discretionary_config yes
+    inside sh -c "cat >/etc/systemd/system/$unit.service" <<UNIT
+[Unit]
+Description=Stand-in for fwupd's metadata refresh
+
+[Service]
+Type=oneshot
+User=nobody
+ExecStart=/bin/true
+UNIT
+    inside systemctl daemon-reload
+    local condition
+    condition=$(prop $unit.service ExecCondition | grep -o 'argv\[\]=[^;]*')
+    inside systemctl start $unit.service
+    if [ "$(prop $unit.service Result)" = exec-condition ] && is_deferred $unit.service; then
+        pass "shipped drop-in for $unit.service (User=nobody): skipped and deferred on an expensive path ($condition)"
+    else
+        fail "shipped drop-in for $unit.service: skipped and deferred on an expensive path" \
+            "result $(prop $unit.service Result); $condition; $(deferred_json)" \
+            "$(inside journalctl -u $unit.service -n 5 --no-pager -o cat)"
+    fi
+    inside pathctl deferred --forget $unit.service >/dev/null 2>&1
+    inside rm -f /etc/systemd/system/$unit.service
+    discretionary_config no
     inside systemctl daemon-reload
 }

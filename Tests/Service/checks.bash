@@ -406,6 +406,7 @@ run_checks() {
     check_deferral_survives
     check_max_deferral
     check_deferral_access
+    check_shipped_dropin
     check_upgrade_and_remove
     check_purge
     echo "# [$boot] checks: $(elapsed "$start") ms"

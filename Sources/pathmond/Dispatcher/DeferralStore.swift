@@ -31,7 +31,8 @@ struct DeferralStore {
         do {
             let file = try VarlinkCodec().decode(DispatcherProtocol.StateFile.self, from: bytes)
             guard file.version == DispatcherProtocol.StateFile.currentVersion else {
-                setAside("has version \(file.version), this dispatcher reads \(DispatcherProtocol.StateFile.currentVersion)")
+                setAside(
+                    "has version \(file.version), this dispatcher reads \(DispatcherProtocol.StateFile.currentVersion)")
                 return DeferralBook()
             }
             let book = DeferralBook(deferrals: file.deferred.map(\.deferral))

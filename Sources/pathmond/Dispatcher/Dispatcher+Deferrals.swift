@@ -16,6 +16,16 @@ extension Dispatcher {
     /// Wall-clock seconds: a deferral's age must survive a reboot.
     static func wallSeconds() -> Int64 { Int64(time(nil)) }
 
+    /// "2026-11-26 03:20:02 UTC", for the journal.
+    static func utc(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S UTC", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Answers one call on the dispatcher's socket.
     func answer(_ call: DispatcherServer.DispatcherCall) -> [UInt8] {
         let codec = VarlinkCodec()
@@ -53,11 +63,14 @@ extension Dispatcher {
             }
         case .listDeferred:
             return codec.encodeReply(
-                DispatcherProtocol.ListDeferredReply(deferred: book.deferrals.map(DispatcherProtocol.WireDeferral.init)))
+                DispatcherProtocol.ListDeferredReply(deferred: book.deferrals.map(DispatcherProtocol.WireDeferral.init))
+            )
         case .forget:
             guard let parameters = try? codec.parameters(DispatcherProtocol.ForgetParameters.self, from: call.frame)
             else { return failure(DispatcherProtocol.ErrorName.invalidParameter, ["parameter": "unit"]) }
-            guard book.remove(unit: parameters.unit) else { return failure(DispatcherProtocol.ErrorName.noSuchDeferral) }
+            guard book.remove(unit: parameters.unit) else {
+                return failure(DispatcherProtocol.ErrorName.noSuchDeferral)
+            }
             store?.save(book)
             logger.notice("deferred run of \(parameters.unit) forgotten (pathctl deferred --forget)")
             return codec.encodeReply(NoParameters())
@@ -70,11 +83,14 @@ extension Dispatcher {
         case .deferred(let deferral):
             logger.notice(
                 "run of \(unit) deferred until the path is cheap",
-                metadata: ["since": "\(deferral.since)", "skips": "\(deferral.skips)"])
+                metadata: ["since": "\(Self.utc(deferral.since))", "skips": "\(deferral.skips)"])
         case .capPassed(let deferral):
             let cap = maximumDeferral.map(TimeSpan.format) ?? "0"
-            logger.notice(
-                "\(unit) has waited for a cheap path since \(deferral.since) (\(TimeSpan.format(.seconds(Self.wallSeconds() - deferral.since))), \(deferral.skips) skipped runs), longer than its --max-deferral \(cap): it runs now on the metered path")
+            let waited = TimeSpan.format(.seconds(max(0, Self.wallSeconds() - deferral.since)))
+            let message =
+                "\(unit) has waited for a cheap path since \(Self.utc(deferral.since)) (\(waited), \(deferral.skips) "
+                + "skipped runs), longer than its --max-deferral \(cap): it runs now on the metered path"
+            logger.notice("\(message)")
         case nil:
             logger.error("run of \(unit) not deferred: \(DeferralBook.capacity) units wait already")
         }

@@ -123,7 +123,9 @@ final class Dispatcher {
         for decision in decisions {
             switch decision {
             case .online(let online):
-                apply(online, target: Self.onlineTarget, why: online ? "the path is satisfied" : "the path is not satisfied")
+                apply(
+                    online, target: Self.onlineTarget,
+                    why: online ? "the path is satisfied" : "the path is not satisfied")
             case .unmetered(let unmetered):
                 apply(
                     unmetered, target: Self.unmeteredTarget,
