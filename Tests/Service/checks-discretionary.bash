@@ -123,6 +123,23 @@ UNIT
             "flips $flips in $flipped ms; unit $(prop pathmond-test-cheap.service ActiveState), MainPID $pid -> $(
                 prop pathmond-test-cheap.service MainPID)"
     fi
+    # Slower flips: each expensive stretch (1.5 s) outlasts the settle time (1 s) but not the grace (8 s), so only a
+    # grace longer than the settle keeps the unit running.
+    start=$(now_ms)
+    flips=0
+    for _ in $(seq 20); do
+        mark_expensive && sleep 1.5 && mark_expensive --off && sleep 0.2 && flips=$((flips + 1))
+    done
+    flipped=$(elapsed "$start")
+    sleep 2
+    if [ "$flips" = 20 ] && state_is pathmond-test-cheap.service active &&
+        [ "$(prop pathmond-test-cheap.service MainPID)" = "$pid" ] && state_is pathmond-unmetered.target active; then
+        pass "20 flips each expensive for 1.5 s (longer than the settle, shorter than the grace; $flipped ms): the unit keeps running"
+    else
+        fail "20 flips each expensive for 1.5 s do not stop the unit" \
+            "flips $flips in $flipped ms; unit $(prop pathmond-test-cheap.service ActiveState), MainPID $pid -> $(
+                prop pathmond-test-cheap.service MainPID)" "$(inside journalctl -u pathmond-dispatcher -n 5 --no-pager -o cat)"
+    fi
     mark_expensive
     if took=$(wait_state 20 pathmond-test-cheap.service inactive); then
         pass "expensive for longer than the grace: the unit PartOf=pathmond-unmetered.target is stopped ($took ms)"
