@@ -347,6 +347,21 @@ check_deferral_access() {
     else
         fail "a non-root user cannot list or forget a deferral" "exit $status: $output; $(deferred_json)"
     fi
+    # The dispatcher checks the peer itself too (SO_PEERCRED), should the socket's modes ever let others in.
+    inside chmod 0711 /run/pathmond-dispatcher
+    inside chmod 0666 /run/pathmond-dispatcher/io.pathmond.Dispatcher
+    output=$(inside setpriv --reuid=65534 --regid=65534 --clear-groups pathctl deferred --forget $unit.service 2>&1)
+    status=$?
+    inside chmod 0700 /run/pathmond-dispatcher
+    inside chmod 0600 /run/pathmond-dispatcher/io.pathmond.Dispatcher
+    if [ $status = 77 ] && is_deferred $unit.service &&
+        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'refused a call from uid 65534'; then
+        pass "with the socket opened to all, the dispatcher still refuses nobody (SO_PEERCRED; exit $status; journal: $(
+            inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'refused a call'))"
+    else
+        fail "with the socket opened to all, the dispatcher still refuses nobody (SO_PEERCRED)" \
+            "exit $status: $output; $(deferred_json)"
+    fi
     if inside pathctl deferred --forget $unit.service >/dev/null && ! is_deferred $unit.service; then
         pass "root forgets a deferral with pathctl deferred --forget"
     else
