@@ -75,8 +75,8 @@ let package = Package(
         .executableTarget(
             name: "pathmond",
             dependencies: [
-                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
+                "PathMonitor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "SystemPackage", package: "swift-system"),

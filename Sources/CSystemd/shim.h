@@ -4,6 +4,8 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 #include <systemd/sd-id128.h>
+// sd_pid_get_unit: the unit a process belongs to, from its cgroup (the dispatcher's deferrals).
+#include <systemd/sd-login.h>
 // For sd-event's loop: the eventfd that wakes it from other threads, and naming its thread (the Glibc module
 // exports neither).
 #include <sys/eventfd.h>

@@ -13,6 +13,8 @@ struct ConfigurationParser {
         /// `[history]` or `[metrics]`: one value each (`ConfigurationParser+Observability.swift`).
         case history(keyLines: [String: Int])
         case metrics(keyLines: [String: Int])
+        /// `[discretionary]`: the system policy's settle and grace times.
+        case discretionary(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -66,6 +68,8 @@ struct ConfigurationParser {
     private var adminGroup: String?
     var historyEntries: Int?
     var metricsTextfile: String?
+    var discretionarySettle: Duration?
+    var discretionaryGrace: Duration?
 
     /// Reads one line (`number` is 1-based).
     mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
@@ -85,7 +89,8 @@ struct ConfigurationParser {
         closeSection()
         return Configuration(
             overrides: overrides, warnings: warnings, adminGroup: adminGroup, historyEntries: historyEntries,
-            metricsTextfile: metricsTextfile)
+            metricsTextfile: metricsTextfile, discretionarySettle: discretionarySettle,
+            discretionaryGrace: discretionaryGrace)
     }
 
     private mutating func beginSection(_ content: Substring, line: Int) throws(ConfigurationError) {
@@ -96,7 +101,7 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics"].contains(name) && words.count == 1 {
+        if ["policy", "history", "metrics", "discretionary"].contains(name) && words.count == 1 {
             if let firstLine = singleSectionLines[name] {
                 throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
             }
@@ -108,6 +113,10 @@ struct ConfigurationParser {
         }
         if (name == "history" || name == "metrics") && words.count == 1 {
             section = name == "history" ? .history(keyLines: [:]) : .metrics(keyLines: [:])
+            return
+        }
+        if name == "discretionary" && words.count == 1 {
+            section = .discretionary(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -147,6 +156,9 @@ struct ConfigurationParser {
         case .metrics(var keyLines):
             try setMetrics(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .metrics(keyLines: keyLines)
+        case .discretionary(var keyLines):
+            try setDiscretionary(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .discretionary(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

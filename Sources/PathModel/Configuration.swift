@@ -17,6 +17,10 @@
 ///
 /// [metrics]
 /// textfile = /var/lib/prometheus/node-exporter/pathmond.prom   # an absolute path ending in .prom
+///
+/// [discretionary]
+/// settle = 3s                  # how long the path must be cheap (online) before the system policy says so
+/// grace = 30s                  # how long it must be expensive (offline) before the system policy says so
 /// ```
 ///
 /// - Each `[interface PATTERN]` section becomes one ``InterfaceOverride``, in file order. Sections whose patterns
@@ -39,17 +43,31 @@ public struct Configuration: Sendable, Hashable {
     public var historyEntries: Int?
     /// Where to write Prometheus metrics for node_exporter's textfile collector (`[metrics] textfile`); nil: none.
     public var metricsTextfile: String?
+    /// `[discretionary] settle`; nil: ``SystemPolicyGate/Timing/standard``'s.
+    public var discretionarySettle: Duration?
+    /// `[discretionary] grace`; nil: ``SystemPolicyGate/Timing/standard``'s.
+    public var discretionaryGrace: Duration?
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(
         overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = [], adminGroup: String? = nil,
-        historyEntries: Int? = nil, metricsTextfile: String? = nil
+        historyEntries: Int? = nil, metricsTextfile: String? = nil, discretionarySettle: Duration? = nil,
+        discretionaryGrace: Duration? = nil
     ) {
         self.overrides = overrides
         self.warnings = warnings
         self.adminGroup = adminGroup
         self.historyEntries = historyEntries
         self.metricsTextfile = metricsTextfile
+        self.discretionarySettle = discretionarySettle
+        self.discretionaryGrace = discretionaryGrace
+    }
+
+    /// The system policy's settle and grace times (`[discretionary]`), the defaults where unset.
+    public var systemPolicyTiming: SystemPolicyGate.Timing {
+        SystemPolicyGate.Timing(
+            settle: discretionarySettle ?? SystemPolicyGate.Timing.standard.settle,
+            grace: discretionaryGrace ?? SystemPolicyGate.Timing.standard.grace)
     }
 
     /// The classifier these overrides describe.

@@ -29,7 +29,7 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidPattern(line: Int, pattern: String, reason: String)
     /// A value out of its range or of the wrong form (`[history] entries`, `[metrics] textfile`); says what fits.
     case invalidValue(line: Int, key: String, value: String, expected: String)
-    /// A second `[policy]`, `[history]` or `[metrics]` section: the later one would silently override the first.
+    /// A second `[policy]`, `[history]`, `[metrics]` or `[discretionary]` section: the later one would silently override the first.
     case duplicateSection(line: Int, name: String, firstLine: Int)
 
     /// The 1-based line number of the offending line.

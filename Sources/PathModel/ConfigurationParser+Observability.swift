@@ -1,4 +1,5 @@
-// The `[history]` and `[metrics]` sections: how much path history to keep, and where to write metrics.
+// The `[history]`, `[metrics]` and `[discretionary]` sections: how much path history to keep, where to write
+// metrics, and how the system policy follows the path.
 
 extension ConfigurationParser {
     /// Applies one `key = value` line of `[history]`.
@@ -41,6 +42,24 @@ extension ConfigurationParser {
                 expected: "an absolute file path ending in .prom, e.g. /var/lib/prometheus/node-exporter/pathmond.prom")
         }
         metricsTextfile = value
+        keyLines[key] = line
+    }
+
+    /// Applies one `key = value` line of `[discretionary]`: `settle` and `grace`, durations from 0 to 1 day.
+    mutating func setDiscretionary(
+        key: String, value: String, line: Int, keyLines: inout [String: Int]
+    ) throws(ConfigurationError) {
+        guard key == "settle" || key == "grace" else {
+            warn(.unknownKey(line: line, section: "discretionary", key: key))
+            return
+        }
+        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        guard let duration = TimeSpan.parse(value), duration <= .seconds(86_400) else {
+            throw .invalidValue(
+                line: line, key: key, value: value, expected: "a duration from 0 to 1d, e.g. 3s, 500ms or 2min")
+        }
+        if key == "settle" { discretionarySettle = duration } else { discretionaryGrace = duration }
         keyLines[key] = line
     }
 }

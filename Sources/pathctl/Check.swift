@@ -1,6 +1,11 @@
 import ArgumentParser
 import PathModel
 import PathMonitor
+import PathProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `pathctl check`: a gate for units and scripts. Exit 0 when the path meets the conditions, else the status that
 /// says why (see `ConditionFailure`): `ExecCondition=/usr/bin/pathctl check --unmetered` skips a unit's run on an
@@ -12,7 +17,9 @@ struct Check: ParsableCommand {
             Exit statuses: 0 the conditions hold; 1 the path is unsatisfied; 2 it is expensive (--unmetered); \
             3 it is constrained (--unmetered, --not-constrained); 69 pathmond cannot be reached; 64 a usage error. \
             None is 255, so systemd's ExecCondition= skips the unit rather than failing it, also when pathmond \
-            is not running.
+            is not running. Run by root as a service's ExecCondition= command, an expensive or constrained path \
+            also defers the run: pathmond-dispatcher starts the unit once when the path turns cheap (see \
+            'pathctl deferred'). A unit with User= writes ExecCondition=+/usr/bin/pathctl check ... for that.
             """)
 
     @OptionGroup var options: ConnectionOptions
@@ -21,6 +28,22 @@ struct Check: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print nothing; the exit status says it all.")
     var quiet = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A deferred unit that has waited this long runs anyway, on an expensive or constrained path (exit 0; "
+                + "the dispatcher's journal says why), e.g. 14d or 12h.",
+            valueName: "duration"))
+    var maxDeferral: String?
+
+    @Option(help: ArgumentHelp("The dispatcher's socket.", visibility: .hidden))
+    var dispatcherSocket = DispatcherProtocol.socketPath
+
+    func validate() throws {
+        if let maxDeferral, TimeSpan.parse(maxDeferral) == nil {
+            throw ValidationError("--max-deferral takes a duration such as 14d, 12h or 30min, not '\(maxDeferral)'")
+        }
+    }
 
     func run() throws {
         let path: Path
@@ -34,6 +57,40 @@ struct Check: ParsableCommand {
         }
         guard let failure = conditions.failure(of: path) else { return }
         if !quiet { printError("pathctl: \(failure.message)") }
+        if failure == .expensive || failure == .constrained, deferRun() { return }
         throw failure.exitCode
+    }
+
+    /// On an expensive or constrained path, run by root: registers the caller's unit with pathmond-dispatcher, which
+    /// finds the unit from this process's cgroup (a shell or a script is refused, silently). True when the unit has
+    /// waited longer than --max-deferral, so that the run goes ahead now.
+    private func deferRun() -> Bool {
+        guard geteuid() == 0 else { return false }
+        let cap = maxDeferral.flatMap(TimeSpan.parse).map { $0.components.seconds }
+        let reply: DispatcherProtocol.DeferReply
+        do {
+            reply = try DispatcherClient(socketPath: dispatcherSocket).call(
+                .deferRun, DispatcherProtocol.DeferParameters(maxDeferralSeconds: cap),
+                as: DispatcherProtocol.DeferReply.self)
+        } catch {
+            if case .remote(DispatcherProtocol.ErrorName.notACondition) = error { return false }
+            if !quiet { printError("pathctl: the run is not deferred: \(error)") }
+            return false
+        }
+        let waited = TimeSpan.format(.seconds(max(0, Int64(time(nil)) - reply.deferral.since)))
+        if reply.runAnyway {
+            if !quiet {
+                printError(
+                    "pathctl: \(reply.deferral.unit) has waited \(waited) for a cheap path, longer than "
+                        + "--max-deferral \(maxDeferral ?? "0"): it runs now")
+            }
+            return true
+        }
+        if !quiet {
+            printError(
+                "pathctl: the run of \(reply.deferral.unit) is deferred until the path is cheap (waiting since "
+                    + "\(LogTime.format(reply.deferral.since * 1_000_000)), \(reply.deferral.skips) skipped)")
+        }
+        return false
     }
 }

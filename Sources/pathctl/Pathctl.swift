@@ -13,7 +13,7 @@ struct Pathctl: ParsableCommand {
     /// argument normalisation read it.
     static let verbs: [ParsableCommand.Type] = [
         Status.self, Monitor.self, Check.self, Wait.self, SetConstrained.self, SetExpensive.self, Networks.self,
-        Name.self, Forget.self, Log.self, Exec.self,
+        Name.self, Forget.self, Log.self, Exec.self, Deferred.self,
     ]
 
     static let configuration = CommandConfiguration(

@@ -87,6 +87,19 @@ struct PathmondCommand: ParsableCommand {
                 + "would accept it, 78 (EX_CONFIG) with FILE:LINE: why on stderr if not."))
     var checkConfig = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Run as the root helper pathmond-dispatcher.service: follow the path on --socket and start and stop "
+                + "pathmond-online.target and pathmond-unmetered.target through systemd, after the settle and "
+                + "grace times of [discretionary] in the configuration."))
+    var dispatcher = false
+
+    @Option(help: "With --dispatcher: the root-only socket where deferred runs are registered and listed.")
+    var dispatcherSocket = "/run/pathmond-dispatcher/io.pathmond.Dispatcher"
+
+    @Option(help: "With --dispatcher: where the deferred runs are kept across restarts and reboots.")
+    var dispatcherStateDir = "/var/lib/pathmond-dispatcher"
+
     @Argument(help: ArgumentHelp("The file --check-config checks.", valueName: "file"))
     var checkedFile: String?
 
@@ -109,6 +122,7 @@ struct PathmondCommand: ParsableCommand {
         bootstrapLogging()
         let logger = Logger(label: "pathmond")
         if checkConfig { return try check(ConfigurationLoader(explicitPath: checkedFile ?? config)) }
+        if dispatcher { return try runDispatcher(logger: Logger(label: "pathmond-dispatcher")) }
         let loader = ConfigurationLoader(explicitPath: config)
         let configuration: Configuration
         do {

@@ -14,6 +14,8 @@ struct ReloadService {
     let apply: (Configuration) -> Void
     let notifier: SystemdNotifier
     let logger: Logger
+    /// The STATUS= sent with READY=1 once the reload is done.
+    var readyStatus = "Serving the network path"
 
     /// Reloads on each SIGHUP, through the loop's signalfd. SIGHUP must be blocked since start (the daemon blocks
     /// it first thing, so a reload sent while it starts waits instead of killing it). Keep the source.
@@ -25,7 +27,7 @@ struct ReloadService {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         notifier.notifyReloading(monotonicMicroseconds: UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000)
-        defer { notifier.notify("READY=1\nSTATUS=Serving the network path") }
+        defer { notifier.notify("READY=1\nSTATUS=\(readyStatus)") }
         do {
             let (configuration, warnings) = try loader.load()
             for warning in warnings { logger.warning("\(warning)") }

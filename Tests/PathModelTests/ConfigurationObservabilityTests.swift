@@ -44,3 +44,38 @@ import Testing
         #expect(throws: ConfigurationError.self) { try Configuration.parse("[history]\nentries = 3\nentries = 4\n") }
     }
 }
+
+/// `[discretionary] settle` and `grace`: durations, the defaults where unset, and errors that name the line.
+@Suite struct DiscretionaryConfigurationTests {
+    @Test func readsSettleAndGrace() throws {
+        let configuration = try Configuration.parse("[discretionary]\nsettle = 500ms\ngrace = 2min\n")
+        #expect(configuration.systemPolicyTiming == .init(settle: .milliseconds(500), grace: .seconds(120)))
+        #expect(configuration.warnings.isEmpty)
+    }
+
+    @Test func absentMeansDefaults() throws {
+        #expect(try Configuration.parse("").systemPolicyTiming == .standard)
+        #expect(try Configuration.parse("[discretionary]\ngrace = 1s\n").systemPolicyTiming.settle == .seconds(3))
+    }
+
+    @Test(arguments: ["soon", "-3s", "2d", "1.5s", ""])
+    func refusesBadDurations(_ value: String) {
+        do {
+            _ = try Configuration.parse("[discretionary]\nsettle = \(value)\n")
+            Issue.record("accepted \(value)")
+        } catch {
+            #expect(error.line == 2)
+        }
+    }
+
+    @Test func refusesRepeatsAndWarnsOfUnknownKeys() throws {
+        #expect(throws: ConfigurationError.duplicateKey(line: 3, key: "grace", firstLine: 2)) {
+            try Configuration.parse("[discretionary]\ngrace = 1s\ngrace = 2s\n")
+        }
+        #expect(throws: ConfigurationError.duplicateSection(line: 3, name: "discretionary", firstLine: 1)) {
+            try Configuration.parse("[discretionary]\ngrace = 1s\n[discretionary]\n")
+        }
+        let configuration = try Configuration.parse("[discretionary]\nsetle = 1s\n")
+        #expect(configuration.warnings == [.unknownKey(line: 2, section: "discretionary", key: "setle")])
+    }
+}

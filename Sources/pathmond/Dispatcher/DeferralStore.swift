@@ -1,0 +1,69 @@
+import Logging
+import PathModel
+import PathProtocol
+import PolicyStore
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The dispatcher's deferred runs on disk: `deferrals.json` in its state directory, replaced atomically and synced
+/// on every change, so that a deferral survives a restart and a reboot. A file that cannot be read is set aside as
+/// `deferrals.json.corrupt-<time>` (logged at err) and the dispatcher starts with none: a damaged file must not keep
+/// it from starting, and the one set aside is there for the administrator to look at.
+struct DeferralStore {
+    let directory: String
+    let logger: Logger
+    var path: String { directory + "/deferrals.json" }
+    /// Far above `DeferralBook.capacity` entries of about 100 bytes.
+    static let maximumSize = 1 << 20
+
+    func load() -> DeferralBook {
+        let bytes: [UInt8]
+        do {
+            bytes = try StateFileReader.read(path, limit: Self.maximumSize)
+        } catch {
+            if case .system(let number) = error, number == .noSuchFileOrDirectory { return DeferralBook() }
+            setAside("cannot be read (\(error))")
+            return DeferralBook()
+        }
+        do {
+            let file = try VarlinkCodec().decode(DispatcherProtocol.StateFile.self, from: bytes)
+            guard file.version == DispatcherProtocol.StateFile.currentVersion else {
+                setAside(
+                    "has version \(file.version), this dispatcher reads \(DispatcherProtocol.StateFile.currentVersion)")
+                return DeferralBook()
+            }
+            let book = DeferralBook(deferrals: file.deferred.map(\.deferral))
+            if !book.deferrals.isEmpty {
+                logger.notice("deferred runs loaded", metadata: ["units": "\(book.deferrals.map(\.unit))"])
+            }
+            return book
+        } catch {
+            setAside("is not a deferral list (\(error))")
+            return DeferralBook()
+        }
+    }
+
+    /// Writes the book; a failure is logged (the book in memory stays right, and the next change tries again).
+    func save(_ book: DeferralBook) {
+        var bytes = VarlinkCodec().encode(
+            DispatcherProtocol.StateFile(deferred: book.deferrals.map(DispatcherProtocol.WireDeferral.init)))
+        bytes[bytes.count - 1] = UInt8(ascii: "\n")  // the codec's NUL frame, a newline in a file
+        do {
+            try AtomicFile.write(bytes, to: path, mode: 0o600, sync: true)
+        } catch {
+            logger.error("cannot save the deferred runs: \(error); they are kept in memory until the next change")
+        }
+    }
+
+    private func setAside(_ problem: String) {
+        let aside = path + ".corrupt-" + FileSystem.timestamp()
+        if rename(path, aside) == 0 {
+            logger.error("\(path) \(problem): set aside as \(aside); starting with no deferred runs")
+        } else {
+            logger.error("\(path) \(problem), and cannot be set aside: \(String(cString: strerror(errno)))")
+        }
+    }
+}

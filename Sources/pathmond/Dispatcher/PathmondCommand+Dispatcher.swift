@@ -1,0 +1,70 @@
+import ArgumentParser
+import DBus
+import Logging
+import PathModel
+import SDEvent
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension PathmondCommand {
+    /// `pathmond --dispatcher`: the root helper of pathmond-dispatcher.service. Follows the path pathmond serves on
+    /// `--socket` and starts and stops the path's targets (see `Dispatcher`). Reads only `[discretionary]` of the
+    /// configuration, and again on SIGHUP.
+    func runDispatcher(logger: Logger) throws {
+        let loader = ConfigurationLoader(explicitPath: config)
+        let configuration: Configuration
+        do {
+            configuration = try loader.load().0
+        } catch {
+            logger.error("configuration refused, not starting: \(error)")
+            throw ExitCode(Self.configurationExitCode)
+        }
+        let loop = try SDEventLoop()
+        let bus: BusConnection
+        do {
+            bus = try BusConnection(address: systemBus, loop: loop, callTimeout: .seconds(10))
+            // A lost bus (dbus-daemon restarted) ends the process; the unit's Restart= brings it back connected.
+            try bus.start { error in
+                logger.error("the system bus went away (\(error)); exiting to be restarted")
+                loop.exit(code: 1)
+            }
+        } catch {
+            logger.error("cannot connect to the system bus: \(error)")
+            throw ExitCode(1)
+        }
+        let dispatcher = Dispatcher(
+            loop: loop, bus: bus, timing: configuration.systemPolicyTiming,
+            store: DeferralStore(directory: dispatcherStateDir, logger: logger), logger: logger)
+        let server = DispatcherServer(
+            path: dispatcherSocket, loop: loop, logger: logger, handle: { dispatcher.answer($0) })
+        do {
+            try server.start()
+        } catch {
+            logger.error("not starting: \(error)")
+            throw ExitCode(1)
+        }
+        let notifier = SystemdNotifier()
+        let reload = ReloadService(
+            loader: loader, apply: { dispatcher.reconfigure($0.systemPolicyTiming) }, notifier: notifier,
+            logger: logger, readyStatus: "Following the path for pathmond's targets")
+        dispatcher.start(socketPath: socket)
+        let timing = configuration.systemPolicyTiming
+        logger.notice(
+            "following the path on \(socket)",
+            metadata: ["settle": "\(TimeSpan.format(timing.settle))", "grace": "\(TimeSpan.format(timing.grace))"])
+        notifier.notify("READY=1\nSTATUS=Following the path for pathmond's targets")
+        let signals = [
+            try reload.start(on: loop),
+            try loop.onSignal(SIGTERM) { loop.exit() },
+            try loop.onSignal(SIGINT) { loop.exit() },
+        ]
+        let code = loop.run()
+        notifier.notify("STOPPING=1")
+        server.stop()
+        dispatcher.stop()
+        withExtendedLifetime((signals, bus)) {}
+        if code != 0 { throw ExitCode(code) }
+    }
+}
