@@ -1,0 +1,59 @@
+import Foundation
+import PathModel
+import PathMonitor
+import Testing
+
+/// Where the kernel changes its decision, pathmond must follow within a stated time, compared with `ip route get`
+/// (issue 24). Each test states how long pathmond may take to agree after the change, and prints what it took.
+@Suite(.serialized) struct KernelMindTests {
+    static let remote = "192.0.2.80"
+
+    /// The device `ip route get ARGUMENTS` names, nil when the kernel routes the packet nowhere.
+    static func kernelDevice(_ namespace: NetworkNamespace, _ arguments: String) throws -> String? {
+        let answer = try runCommand(
+            ["ip", "-n", namespace.name, "route", "get"] + arguments.split(separator: " ").map(String.init),
+            check: false)
+        guard answer.status == 0 else { return nil }
+        let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let position = words.firstIndex(of: "dev"), position + 1 < words.count else { return nil }
+        return words[position + 1]
+    }
+
+    /// Two uplinks, eth0 (10.0.0.2, gateway 10.0.0.1) and eth1 (10.1.0.2, gateway 10.1.0.1), default over eth0.
+    static func twoUplinks(_ namespace: NetworkNamespace) throws {
+        for index in 0..<2 {
+            try namespace.addVeth("eth\(index)", peer: "eth\(index)-peer")
+            try namespace.ip("address add 10.\(index).0.2/24 dev eth\(index)")
+            try namespace.farIP("address add 10.\(index).0.1/24 dev eth\(index)-peer")
+        }
+        try namespace.ip("route add default via 10.0.0.1 dev eth0 metric 100")
+    }
+
+    /// Issue 24, 4: a flow is viable while the kernel sends its packets (from its local address) out of its
+    /// interface. A default route with a lower metric out of eth1 takes the flow's packets there: not viable,
+    /// within 0.5 s; its removal brings them back.
+    @Test func aFlowWhosePacketsMoveIsNotViable() async throws {
+        let scenario = try Scenario.start(prepare: Self.twoUplinks)
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let flow = Flow(
+            interfaceName: "eth0", localAddress: IPAddress("10.0.0.2")!, remoteAddress: IPAddress(Self.remote)!)
+        let log = FlowLog(
+            FlowMonitor(flow: flow, socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
+        defer { log.monitor.cancel() }
+        _ = try await log.next("viable on eth0") { $0.isViable }
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth0")
+
+        try namespace.ip("route add default via 10.1.0.1 dev eth1 metric 50")
+        var started = ContinuousClock.now
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth1")
+        _ = try await log.next(timeout: .milliseconds(500), "not viable: its packets leave by eth1") { !$0.isViable }
+        print("flow not viable \(ContinuousClock.now - started) after its packets moved to eth1")
+
+        try namespace.ip("route del default via 10.1.0.1 dev eth1 metric 50")
+        started = ContinuousClock.now
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth0")
+        _ = try await log.next(timeout: .milliseconds(500), "viable again: back on eth0") { $0.isViable }
+        print("flow viable again \(ContinuousClock.now - started) after its packets came back to eth0")
+    }
+}
