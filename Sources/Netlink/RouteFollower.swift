@@ -27,6 +27,22 @@ final class RouteFollower {
     private var refusal: Int32?
     private var refusalReported = false
 
+    /// Routes that expire (IPv6 only: `expires N`, a router advertisement's lifetime) and when: the kernel stops
+    /// using such a route at that instant and says nothing until its garbage collection deletes it, up to 30 s
+    /// later. A one-shot timer at the earliest asks again the queries its prefix covers.
+    private var expiries: [PendingExpiry] = []
+
+    /// An expiring route's prefix and when the kernel stops using it.
+    private struct PendingExpiry {
+        var address: IPAddress
+        var length: Int
+        var due: ContinuousClock.Instant
+    }
+
+    /// How long after a route's reported expiry it is asked again: `rta_expires` is rounded down to 1/100 s, and
+    /// the kernel's own check is "after", one jiffy (up to 10 ms) later.
+    static let expirySlack = Duration.milliseconds(25)
+
     static let firstResolveInterval = Duration.seconds(1)
     static let longestResolveInterval = Duration.seconds(64)
 
@@ -64,11 +80,15 @@ final class RouteFollower {
     }
 
     /// Starts over from a dump: fills in its decisions and the gateways' neighbours the kernel already knows.
-    func restart(from snapshot: inout KernelSnapshot, now: ContinuousClock.Instant = .now) {
+    func restart(
+        from snapshot: inout KernelSnapshot, expiries: [RouteExpiry] = [], now: ContinuousClock.Instant = .now
+    ) {
         state = KernelState(snapshot)
         knownQueries = nil
         resolving = [:]
         decisions = [:]
+        self.expiries = []
+        note(expiries, now: now)
         ask(queries)
         snapshot.decisions = decisions
         for event in resolveGateways(now: now) {
@@ -83,6 +103,7 @@ final class RouteFollower {
         _ events: [KernelEvent], routingChange: RoutingChange, now: ContinuousClock.Instant = .now
     ) -> [KernelEvent] {
         var extra: [KernelEvent] = []
+        if !routingChange.expiries.isEmpty { note(routingChange.expiries, now: now) }
         if !events.isEmpty {
             state.apply(events)
             if events.contains(where: Self.changesQueries) { knownQueries = nil }
@@ -146,6 +167,40 @@ final class RouteFollower {
         let unresolved = state.unresolvedGateways
         resolving = resolving.filter { unresolved.contains($0.key) }
         return lookUpOrResolve(unresolved.filter { resolving[$0] == nil }, now: now)
+    }
+
+    /// Keeps the expiries reported now; many collapse into the earliest, for every IPv6 destination.
+    private func note(_ reported: [RouteExpiry], now: ContinuousClock.Instant) {
+        for expiry in reported {
+            expiries.append(
+                PendingExpiry(
+                    address: expiry.address, length: expiry.length,
+                    due: now + .milliseconds(Int64(expiry.centiseconds) * 10) + Self.expirySlack))
+        }
+        if expiries.count > RoutingChange.maximumPrefixes, let earliest = expiries.map(\.due).min() {
+            let everywhere = IPAddress(bytes: [UInt8](repeating: 0, count: 16))!  // 16 bytes: an IPv6 address
+            expiries = [PendingExpiry(address: everywhere, length: 0, due: earliest)]
+        }
+    }
+
+    /// When the next route expires (with its slack), to ask again then; nil if none does.
+    var nextExpiry: ContinuousClock.Instant? {
+        expiries.map(\.due).min()
+    }
+
+    /// At a route's expiry: asks again the queries the expired routes' prefixes cover, and reads the expiries
+    /// afresh (a router advertisement extends a route's lifetime without a message). Returns the new answers if
+    /// they changed.
+    func expire(now: ContinuousClock.Instant = .now) -> KernelEvent? {
+        let due = expiries.filter { $0.due <= now }
+        guard !due.isEmpty else { return nil }
+        if let fresh = lookup?.expiringRoutes() {
+            expiries = []
+            note(fresh, now: now)
+        } else {
+            expiries = expiries.filter { $0.due > now }
+        }
+        return refresh(RoutingChange(prefixes: due.map { ($0.address, $0.length) }))
     }
 
     /// When a gateway being resolved is next to be asked again; nil if none is.
@@ -212,6 +267,13 @@ protocol RouteLookup: AnyObject {
     func neighbour(_ gateway: GatewayKey) -> Neighbour?
     /// Asks the kernel to resolve the gateway.
     func resolve(_ gateway: GatewayKey) -> GatewayResolution
+    /// The IPv6 routes that expire, and how long each has left; nil when they could not be read.
+    func expiringRoutes() -> [RouteExpiry]?
+}
+
+extension RouteLookup {
+    /// Stand-ins that know no expiring routes.
+    func expiringRoutes() -> [RouteExpiry]? { nil }
 }
 
 extension RouteLookupSocket: RouteLookup {}

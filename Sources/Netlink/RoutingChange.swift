@@ -10,6 +10,10 @@ struct RoutingChange {
     /// The prefixes of the routes that came and went.
     private(set) var prefixes: [(address: IPAddress, length: Int)] = []
 
+    /// The IPv6 routes that came with an expiry (`expires N`, a router advertisement's lifetime): the kernel stops
+    /// using them at that instant without a message, so the follower asks again then.
+    private(set) var expiries: [RouteExpiry] = []
+
     /// Past this many routes in one batch, checking each query against each prefix costs more than asking again.
     static let maximumPrefixes = 64
 
@@ -20,6 +24,14 @@ struct RoutingChange {
     /// A change of one route's prefix (for tests and callers that know it already).
     init(prefix: [UInt8], length: Int) {
         append(prefix, length: length)
+    }
+
+    /// A change of the routes with these prefixes.
+    init(prefixes: some Sequence<(address: IPAddress, length: Int)>) {
+        for prefix in prefixes {
+            guard !isEverything else { break }
+            append((0..<prefix.address.byteCount).map { prefix.address[byte: $0] }, length: prefix.length)
+        }
     }
 
     /// A change that may alter any decision.
@@ -44,6 +56,11 @@ struct RoutingChange {
     }
 
     private mutating func noteRoute(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        if header.pointee.nlmsg_type == UInt16(RTM_NEWROUTE), let expiry = RouteExpiry(header) {
+            expiries.append(expiry)
+            // A storm of expiring routes: the earliest of them, for every IPv6 destination, is enough.
+            if expiries.count > Self.maximumPrefixes { expiries = [RouteExpiry.earliest(of: expiries)] }
+        }
         guard !isEverything else { return }
         guard let route = KernelMessage.payload(of: header, as: rtmsg.self) else { return everything() }
         let length = Int(route.rtm_dst_len)
@@ -76,5 +93,48 @@ struct RoutingChange {
     /// Whether the decision for `destination` may have changed.
     func affects(_ destination: IPAddress) -> Bool {
         isEverything || prefixes.contains { destination.hasPrefix($0.address, length: $0.length) }
+    }
+}
+
+/// When a route stops being used: its prefix, and its remaining lifetime as the kernel reported it (RTA_CACHEINFO's
+/// `rta_expires`, in clock ticks of 1/100 s, rounded down). Only IPv6 routes expire (IPv4 ignores `expires`).
+struct RouteExpiry: Equatable {
+    var address: IPAddress
+    var length: Int
+    /// Hundredths of a second left when the message was written; positive.
+    var centiseconds: Int32
+
+    init(address: IPAddress, length: Int, centiseconds: Int32) {
+        self.address = address
+        self.length = length
+        self.centiseconds = centiseconds
+    }
+
+    /// One expiry that stands for many: the earliest instant, for every IPv6 destination.
+    static func earliest(of expiries: [RouteExpiry]) -> RouteExpiry {
+        RouteExpiry(
+            address: IPAddress(bytes: [UInt8](repeating: 0, count: 16))!,  // 16 bytes: an IPv6 address
+            length: 0, centiseconds: expiries.map(\.centiseconds).min() ?? 0)
+    }
+
+    /// The expiry an IPv6 route message carries, if it has one still ahead.
+    init?(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        guard let route = KernelMessage.payload(of: header, as: rtmsg.self), route.rtm_family == UInt8(AF_INET6),
+            let attribute = nlmsg_find_attr(
+                header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_CACHEINFO.rawValue)),
+            nla_len(attribute) >= Int32(MemoryLayout<rta_cacheinfo>.size)
+        else { return nil }
+        let expires = nla_data(attribute).loadUnaligned(as: rta_cacheinfo.self).rta_expires
+        guard expires > 0 else { return nil }
+        var prefix = [UInt8](repeating: 0, count: 16)
+        let length = Int(route.rtm_dst_len)
+        if length > 0,
+            let destination = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
+            nla_len(destination) == 16
+        {
+            prefix = Array(UnsafeRawBufferPointer(start: nla_data(destination), count: 16))
+        }
+        guard let address = IPAddress(bytes: prefix) else { return nil }
+        self.init(address: address, length: length, centiseconds: expires)
     }
 }

@@ -16,6 +16,9 @@ import Testing
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
+        /// What a fresh read of the expiring routes finds.
+        var expiring: [RouteExpiry]?
+        func expiringRoutes() -> [RouteExpiry]? { expiring }
     }
 
     let eth = Link(index: 2, name: "eth0", flags: [.up, .running], linkKind: "veth")
@@ -32,6 +35,56 @@ import Testing
         #expect(snapshot.decisions.count == 2)
         lookup.asked = []
         return (follower, lookup)
+    }
+
+    /// An IPv6 default that expires in 3 s: nothing is asked before, its family's queries at the instant (with
+    /// the slack), and the expiries are read afresh then (a router advertisement extends them silently).
+    @Test func anExpiryAsksAgainAtItsInstant() {
+        let lookup = CountingLookup()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        let start = ContinuousClock.now
+        let everywhere = IPAddress(bytes: [UInt8](repeating: 0, count: 16))!
+        follower.restart(
+            from: &snapshot, expiries: [RouteExpiry(address: everywhere, length: 0, centiseconds: 300)], now: start)
+        lookup.asked = []
+        #expect(follower.nextExpiry == start + .seconds(3) + RouteFollower.expirySlack)
+        #expect(follower.expire(now: start + .seconds(1)) == nil)
+        #expect(lookup.asked.isEmpty)
+        lookup.expiring = [RouteExpiry(address: everywhere, length: 0, centiseconds: 200)]
+        let due = start + .seconds(3) + RouteFollower.expirySlack
+        _ = follower.expire(now: due)
+        #expect(lookup.asked == [internet6])
+        #expect(follower.nextExpiry == due + .seconds(2) + RouteFollower.expirySlack)
+    }
+
+    /// A dump's reply: an IPv6 default with 2.5 s left, one without an expiry, then NLMSG_DONE.
+    @Test func aRouteDumpsExpiriesAreRead() {
+        func route(expires: Int32, sequence: UInt32) -> [UInt8] {
+            let cacheinfo = RouteLookupMessage.attribute(
+                12,
+                [0, 0, 0, 0, 0, 0, 0, 0] + RouteLookupMessage.littleEndianBytes(expires)
+                    + [UInt8](repeating: 0, count: 20))
+            let body: [UInt8] = [10, 0, 0, 0, 254, 3, 0, 1, 0, 0, 0, 0] + cacheinfo
+            return RouteLookupMessage.littleEndianBytes(UInt32(16 + body.count))
+                + RouteLookupMessage.littleEndianBytes(RouteLookupMessage.newRoute)
+                + RouteLookupMessage.littleEndianBytes(UInt16(2)) + RouteLookupMessage.littleEndianBytes(sequence)
+                + [0, 0, 0, 0] + body
+        }
+        let done =
+            RouteLookupMessage.littleEndianBytes(UInt32(20)) + RouteLookupMessage.littleEndianBytes(UInt16(3))
+            + RouteLookupMessage.littleEndianBytes(UInt16(2)) + RouteLookupMessage.littleEndianBytes(UInt32(7))
+            + [0, 0, 0, 0, 0, 0, 0, 0]
+        let datagram =
+            route(expires: 250, sequence: 7) + route(expires: 0, sequence: 7) + route(expires: 90, sequence: 6)
+        let (expiries, finished) = RouteLookupMessage.expiries(inDumpReply: datagram + done, sequence: 7)
+        #expect(finished)
+        #expect(
+            expiries == [
+                RouteExpiry(address: IPAddress(bytes: [UInt8](repeating: 0, count: 16))!, length: 0, centiseconds: 250)
+            ])
+        #expect(!RouteLookupMessage.expiries(inDumpReply: datagram, sequence: 7).done)
     }
 
     @Test func aHostRouteElsewhereAsksNothing() {
