@@ -43,6 +43,11 @@ final class RouteFollower {
     /// the kernel's own check is "after", one jiffy (up to 10 ms) later.
     static let expirySlack = Duration.milliseconds(25)
 
+    /// The gateways' neighbour entries as the kernel's route selection sees them (absent when not listed): a
+    /// change asks that family's queries again, since the kernel moves to another IPv6 router, or another leg of an
+    /// IPv4 multipath route with `fib_multipath_use_neigh`, without a route message.
+    private var gatewayReachability: [GatewayKey: NeighbourReachability] = [:]
+
     static let firstResolveInterval = Duration.seconds(1)
     static let longestResolveInterval = Duration.seconds(64)
 
@@ -89,6 +94,11 @@ final class RouteFollower {
         decisions = [:]
         self.expiries = []
         note(expiries, now: now)
+        gatewayReachability = [:]
+        for neighbour in snapshot.neighbours {
+            gatewayReachability[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] =
+                .valid
+        }
         ask(queries)
         snapshot.decisions = decisions
         for event in resolveGateways(now: now) {
@@ -103,14 +113,38 @@ final class RouteFollower {
         _ events: [KernelEvent], routingChange: RoutingChange, now: ContinuousClock.Instant = .now
     ) -> [KernelEvent] {
         var extra: [KernelEvent] = []
+        var change = routingChange
         if !routingChange.expiries.isEmpty { note(routingChange.expiries, now: now) }
         if !events.isEmpty {
             state.apply(events)
             if events.contains(where: Self.changesQueries) { knownQueries = nil }
-            extra = resolveGateways(now: now)
         }
-        if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
+        if routingChange.neighboursOverflowed {
+            gatewayReachability = [:]
+            change.include(.ipv4)
+            change.include(.ipv6)
+        } else if !routingChange.neighbours.isEmpty {
+            for family in reachabilityChanges(routingChange.neighbours) { change.include(family) }
+        }
+        if !events.isEmpty { extra = resolveGateways(now: now) }
+        if !change.isEmpty, let decided = refresh(change) { extra.append(decided) }
         return extra
+    }
+
+    /// The families whose gateways' entries moved between what route selection tells apart (`NeighbourReachability`);
+    /// entries of hosts that no route leaves by are skipped.
+    private func reachabilityChanges(_ notes: [NeighbourNote]) -> Set<AddressFamily> {
+        var families: Set<AddressFamily> = []
+        for note in notes where state.isGateway(note.gateway) {
+            let before = gatewayReachability[note.gateway] ?? .absent
+            guard before != note.reachability else { continue }
+            gatewayReachability[note.gateway] = note.reachability == .absent ? nil : note.reachability
+            families.insert(note.gateway.address.family)
+        }
+        if gatewayReachability.count > 16 {
+            gatewayReachability = gatewayReachability.filter { state.isGateway($0.key) }
+        }
+        return families
     }
 
     /// Replaces the flows' queries; returns the event with the answers if that changed them. Only the new queries
@@ -210,8 +244,20 @@ final class RouteFollower {
 
     /// Asks again for the gateways whose wait is over: the kernel's entry if it learnt the address meanwhile
     /// without a notification the model kept, else another request. Returns the neighbours found.
+    ///
+    /// An IPv6 router whose entry FAILED is not asked again: asking would turn the entry INCOMPLETE, which the
+    /// kernel's router selection takes for reachable, so the kernel would route into the dead router (silently) for
+    /// the seconds a resolution lasts. The kernel probes such routers itself (`rtr_probe_interval`), and its
+    /// notification tells when one answers.
     func retryResolving(now: ContinuousClock.Instant = .now) -> [KernelEvent] {
-        let due = resolving.filter { $0.value.due.map { $0 <= now } == true }.map(\.key)
+        var due: [GatewayKey] = []
+        for (gateway, attempt) in resolving where attempt.due.map({ $0 <= now }) == true {
+            if gateway.address.family == .ipv6 && gatewayReachability[gateway] == .failed {
+                resolving[gateway]?.due = nil
+            } else {
+                due.append(gateway)
+            }
+        }
         return lookUpOrResolve(due, now: now)
     }
 

@@ -14,6 +14,16 @@ struct RoutingChange {
     /// using them at that instant without a message, so the follower asks again then.
     private(set) var expiries: [RouteExpiry] = []
 
+    /// The unicast IP neighbour entries that changed, with their state: the kernel picks among IPv6 routers, and
+    /// among an IPv4 multipath route's legs with `fib_multipath_use_neigh`, by their neighbour entries, without a
+    /// route message. The follower keeps those of gateways.
+    private(set) var neighbours: [NeighbourNote] = []
+    /// More neighbour entries changed in the batch than are noted one by one.
+    private(set) var neighboursOverflowed = false
+
+    /// Past this many neighbour entries in one batch (a LAN waking up), any gateway's may have changed.
+    static let maximumNeighbours = 1024
+
     /// Past this many routes in one batch, checking each query against each prefix costs more than asking again.
     static let maximumPrefixes = 64
 
@@ -24,6 +34,11 @@ struct RoutingChange {
     /// A change of one route's prefix (for tests and callers that know it already).
     init(prefix: [UInt8], length: Int) {
         append(prefix, length: length)
+    }
+
+    /// Neighbour entries that changed (for tests and callers that know them already).
+    init(neighbours: [NeighbourNote]) {
+        self.neighbours = neighbours
     }
 
     /// A change of the routes with these prefixes.
@@ -47,12 +62,38 @@ struct RoutingChange {
         switch Int32(header.pointee.nlmsg_type) {
         case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
             noteRoute(header)
+        case Int32(RTM_NEWNEIGH), Int32(RTM_DELNEIGH):
+            noteNeighbour(header)
         case Int32(RTM_NEWLINK), Int32(RTM_DELLINK), Int32(RTM_NEWADDR), Int32(RTM_DELADDR),
             Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
             isEverything = true
         default:
             break
         }
+    }
+
+    private mutating func noteNeighbour(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        guard !neighboursOverflowed, let entry = KernelMessage.payload(of: header, as: ndmsg.self),
+            NeighbourConversion.isCandidate(entry), entry.ndm_ifindex > 0,
+            let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<ndmsg>.size), Int32(NDA_DST)),
+            let address = IPAddress(
+                bytes: Array(UnsafeRawBufferPointer(start: nla_data(attribute), count: Int(nla_len(attribute)))))
+        else { return }
+        guard neighbours.count < Self.maximumNeighbours else {
+            neighbours = []
+            neighboursOverflowed = true
+            return
+        }
+        let removed = header.pointee.nlmsg_type == UInt16(RTM_DELNEIGH)
+        neighbours.append(
+            NeighbourNote(
+                gateway: GatewayKey(interfaceIndex: entry.ndm_ifindex, address: address),
+                reachability: removed ? .absent : NeighbourReachability(state: entry.ndm_state)))
+    }
+
+    /// Notes that the decisions of one family may have changed (a gateway's neighbour entry did).
+    mutating func include(_ family: AddressFamily) {
+        append([UInt8](repeating: 0, count: family == .ipv4 ? 4 : 16), length: 0)
     }
 
     private mutating func noteRoute(_ header: UnsafeMutablePointer<nlmsghdr>) {
@@ -136,5 +177,37 @@ struct RouteExpiry: Equatable {
         }
         guard let address = IPAddress(bytes: prefix) else { return nil }
         self.init(address: address, length: length, centiseconds: expires)
+    }
+}
+
+/// One neighbour entry as a notification left it.
+struct NeighbourNote: Equatable {
+    var gateway: GatewayKey
+    var reachability: NeighbourReachability
+}
+
+/// What the kernel's route selection makes of a neighbour entry. IPv6 router selection (with router preference)
+/// skips a router whose entry is FAILED and takes any other; IPv4 multipath with `fib_multipath_use_neigh` takes a
+/// leg with no entry or a valid one and skips the rest. Moves between these change a decision; moves within one
+/// (REACHABLE, STALE, DELAY, PROBE, as traffic comes and goes) do not, and ask nothing.
+enum NeighbourReachability: Equatable {
+    /// No entry.
+    case absent
+    /// A link-layer address the kernel uses (REACHABLE, STALE, DELAY, PROBE, PERMANENT).
+    case valid
+    /// Resolution failed.
+    case failed
+    /// Being resolved, or no state (INCOMPLETE, NONE).
+    case pending
+
+    init(state: UInt16) {
+        let valid = UInt16(NUD_PERMANENT | NUD_NOARP | NUD_REACHABLE | NUD_PROBE | NUD_STALE | NUD_DELAY)
+        if state & valid != 0 {
+            self = .valid
+        } else if state & UInt16(NUD_FAILED) != 0 {
+            self = .failed
+        } else {
+            self = .pending
+        }
     }
 }

@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    /// An IPv6 router whose entry FAILED is not asked again: the request would turn it INCOMPLETE, which the
+    /// kernel's router selection takes for reachable. An IPv4 gateway is (multipath legs skip INCOMPLETE too).
+    @Test func aFailedIPv6RouterIsNotAskedAgain() {
+        let lookup = ResolvingLookup()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        follower.restart(from: &snapshot, now: start)
+        let router = GatewayKey(interfaceIndex: 2, address: IPAddress("2001:db8::99")!)
+        let routes: [KernelEvent] = [
+            .routeAdded(DefaultRoute(family: .ipv6, interfaceIndex: 2, gateway: router.address), replacing: false),
+            .routeAdded(route, replacing: false),
+        ]
+        _ = follower.follow(routes, routingChange: RoutingChange(), now: start)
+        #expect(Set(lookup.resolved) == [router, key])
+        let failed = [router, key].map { NeighbourNote(gateway: $0, reachability: .failed) }
+        _ = follower.follow([], routingChange: RoutingChange(neighbours: failed), now: start)
+        lookup.resolved = []
+        #expect(follower.retryResolving(now: start + .seconds(1)).isEmpty)
+        #expect(lookup.resolved == [key])
+    }
+
     @Test func theWaitEndsWhenTheKernelLearnsTheGatewayByAnyMeans() {
         let lookup = ResolvingLookup()
         let follower = started(lookup)

@@ -87,6 +87,30 @@ import Testing
         #expect(!RouteLookupMessage.expiries(inDumpReply: datagram, sequence: 7).done)
     }
 
+    /// A gateway's neighbour entry asks its family again when it moves between what route selection tells apart
+    /// (absent, valid, failed, pending), and nothing while it moves within one or for a host no route uses.
+    @Test func aGatewaysReachabilityAsksItsFamily() {
+        let (follower, lookup) = started()
+        let router = GatewayKey(interfaceIndex: 2, address: IPAddress("2001:db8::99")!)
+        let host = GatewayKey(interfaceIndex: 2, address: IPAddress("2001:db8::7")!)
+        _ = follower.follow(
+            [.routeAdded(DefaultRoute(family: .ipv6, interfaceIndex: 2, gateway: router.address), replacing: false)],
+            routingChange: RoutingChange())
+        lookup.asked = []
+        func note(_ key: GatewayKey, _ reachability: NeighbourReachability) -> [RouteQuery] {
+            lookup.asked = []
+            _ = follower.follow(
+                [], routingChange: RoutingChange(neighbours: [NeighbourNote(gateway: key, reachability: reachability)]))
+            return lookup.asked
+        }
+        #expect(note(router, .failed) == [internet6])
+        #expect(note(router, .failed).isEmpty)
+        #expect(note(host, .failed).isEmpty)
+        #expect(note(router, .valid) == [internet6])
+        #expect(note(router, .valid).isEmpty, "REACHABLE, STALE, DELAY and PROBE are one to route selection")
+        #expect(note(router, .absent) == [internet6])
+    }
+
     @Test func aHostRouteElsewhereAsksNothing() {
         let (follower, lookup) = started()
         #expect(follower.follow([], routingChange: RoutingChange(prefix: [10, 9, 9, 9], length: 32)).isEmpty)

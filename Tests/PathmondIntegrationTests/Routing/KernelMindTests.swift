@@ -93,7 +93,7 @@ import Testing
 
     /// Issue 24, 2: a route added with `expires N` stops being used at that instant, and the kernel deletes it
     /// only at its next garbage collection (up to 30 s later) with no message before. pathmond agrees with `ip
-    /// route get` within 0.3 s of the kernel's change: for a route read in the first dump, and for one announced
+    /// route get` within 0.5 s of the kernel's change: for a route read in the first dump, and for one announced
     /// afterwards.
     @Test func anExpiredRouteIsLeftAtItsExpiry() async throws {
         let scenario = try Scenario.start { namespace in
@@ -108,7 +108,7 @@ import Testing
         #expect(try oracle.kernelInterface(.ipv6) == "eth0")
 
         var changed = try await Self.kernelLeaves("eth0", .ipv6, oracle: oracle, within: .seconds(5))
-        try await Self.agrees(oracle, since: changed, bound: .milliseconds(300), "expiry of a dumped route")
+        try await Self.agrees(oracle, since: changed, bound: .milliseconds(500), "expiry of a dumped route")
         // The expired route is still in the table: no message told pathmond.
         #expect(try namespace.ip("-6 route show default dev eth0").output.contains("via 2001:db8::1"))
 
@@ -116,7 +116,58 @@ import Testing
         try await Self.agrees(oracle, since: .now, bound: .seconds(1), "an expiring route announced")
         #expect(try oracle.kernelInterface(.ipv6) == "eth0")
         changed = try await Self.kernelLeaves("eth0", .ipv6, oracle: oracle, within: .seconds(4))
-        try await Self.agrees(oracle, since: changed, bound: .milliseconds(300), "expiry of an announced route")
+        try await Self.agrees(oracle, since: changed, bound: .milliseconds(500), "expiry of an announced route")
         #expect(try oracle.kernelInterface(.ipv6) == "eth1")
+    }
+
+    /// Samples agreement every 100 ms for `duration`: pathmond must not drift from the kernel afterwards (its own
+    /// requests must not move the kernel's decision behind its back).
+    static func staysInAgreement(_ oracle: KernelRouteOracle, for duration: Duration, _ what: String) async throws {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            // Both are read one after the other: a short disagreement while either moves is given 0.3 s to settle.
+            if case .failure(let problem) = try await oracle.agreement(within: .milliseconds(300)) {
+                Issue.record("\(what): \(problem.description)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Issue 24, 1: the preferred IPv6 router (2001:db8::99) never answers; pathmond's own request to resolve it
+    /// ends in FAILED, and the kernel's router selection moves to the next router with no route message. pathmond
+    /// agrees with `ip route get` within 0.5 s of the kernel's move, and stays in agreement for 10 s (it does not
+    /// ask the failed router again, which would send the kernel back to it while it is being resolved).
+    @Test func aFailedIPv6RouterIsLeft() async throws {
+        let scenario = try Scenario.start { namespace in
+            try Self.twoIPv6Uplinks(namespace)
+            try namespace.ip("-6 route add default via 2001:db8::99 dev eth0 metric 100")
+            try namespace.ip("-6 route add default via 2001:db8:1::1 dev eth1 metric 200")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let oracle = KernelRouteOracle(namespace: scenario.namespace, socketPath: scenario.daemon.socketPath)
+        let changed = try await Self.kernelLeaves("eth0", .ipv6, oracle: oracle, within: .seconds(8))
+        try await Self.agrees(oracle, since: changed, bound: .milliseconds(500), "a failed router left")
+        #expect(try oracle.kernelInterface(.ipv6) == "eth1")
+        try await Self.staysInAgreement(oracle, for: .seconds(10), "after the router failed")
+    }
+
+    /// Issue 24, 1: the preferred IPv6 router's link has no carrier. The kernel routes into it until the router's
+    /// entry fails, then takes the other router; pathmond says unsatisfied (the kernel's pick cannot carry the
+    /// packet) only until then, and agrees within 0.5 s of the kernel's move.
+    @Test func aRouterBehindALinkWithoutCarrierIsLeft() async throws {
+        let scenario = try Scenario.start { namespace in
+            try Self.twoIPv6Uplinks(namespace)
+            try namespace.farIP("link set eth0-peer down")
+            try namespace.ip("-6 route add default via 2001:db8::1 dev eth0 metric 100")
+            try namespace.ip("-6 route add default via 2001:db8:1::1 dev eth1 metric 200")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let oracle = KernelRouteOracle(namespace: scenario.namespace, socketPath: scenario.daemon.socketPath)
+        // The kernel's pick (eth0) cannot carry the packet: `kernelInterface` says nil until the kernel moves.
+        let changed = try await Self.kernelLeaves(nil, .ipv6, oracle: oracle, within: .seconds(8))
+        try await Self.agrees(oracle, since: changed, bound: .milliseconds(500), "a router without carrier left")
+        #expect(try oracle.kernelInterface(.ipv6) == "eth1")
+        try await Self.staysInAgreement(oracle, for: .seconds(5), "after the router without carrier failed")
     }
 }
