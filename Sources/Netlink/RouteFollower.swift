@@ -100,10 +100,12 @@ final class RouteFollower {
                 .valid
         }
         ask(queries)
-        snapshot.decisions = decisions
         for event in resolveGateways(now: now) {
             if case .neighbourChanged(let neighbour) = event { snapshot.neighbours.append(neighbour) }
         }
+        let requested = takeRequestedFamilies()
+        if !requested.isEmpty { ask(queries.filter { requested.contains($0.destination.family) }) }
+        snapshot.decisions = decisions
     }
 
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
@@ -127,6 +129,7 @@ final class RouteFollower {
             for family in reachabilityChanges(routingChange.neighbours) { change.include(family) }
         }
         if !events.isEmpty { extra = resolveGateways(now: now) }
+        for family in takeRequestedFamilies() { change.include(family) }
         if !change.isEmpty, let decided = refresh(change) { extra.append(decided) }
         return extra
     }
@@ -258,7 +261,20 @@ final class RouteFollower {
                 due.append(gateway)
             }
         }
-        return lookUpOrResolve(due, now: now)
+        var found = lookUpOrResolve(due, now: now)
+        let requested = takeRequestedFamilies()
+        if !requested.isEmpty, let decided = refresh(RoutingChange(families: requested)) { found.append(decided) }
+        return found
+    }
+
+    /// The families of gateways whose entries a request to resolve just made INCOMPLETE (from none or FAILED), since
+    /// last taken: the request itself moves an IPv4 multipath leg with `fib_multipath_use_neigh` (INCOMPLETE is as
+    /// unusable as FAILED, no entry is usable), and the kernel announces INCOMPLETE to nobody.
+    private var requestedFamilies: Set<AddressFamily> = []
+
+    private func takeRequestedFamilies() -> Set<AddressFamily> {
+        defer { requestedFamilies = [] }
+        return requestedFamilies
     }
 
     /// The errno of the kernel's refusal to resolve, once: for the daemon to say what it costs.
@@ -282,10 +298,15 @@ final class RouteFollower {
                 resolving[gateway] = ResolveAttempt(count: count, due: nil)
                 continue
             }
-            if case .refused(let errno) = lookup.resolve(gateway) {
+            let resolution = lookup.resolve(gateway)
+            if case .refused(let errno) = resolution {
                 refusal = errno
                 resolving[gateway] = ResolveAttempt(count: count, due: nil)
                 continue
+            }
+            if resolution == .requested && gatewayReachability[gateway] != .pending && state.isGateway(gateway) {
+                gatewayReachability[gateway] = .pending
+                requestedFamilies.insert(gateway.address.family)
             }
             let interval = min(Self.firstResolveInterval * (1 << min(count - 1, 16)), Self.longestResolveInterval)
             resolving[gateway] = ResolveAttempt(count: count, due: now + interval)

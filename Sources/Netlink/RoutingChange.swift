@@ -36,6 +36,11 @@ struct RoutingChange {
         append(prefix, length: length)
     }
 
+    /// A change that may alter the decisions of these families.
+    init(families: Set<AddressFamily>) {
+        for family in families { include(family) }
+    }
+
     /// Neighbour entries that changed (for tests and callers that know them already).
     init(neighbours: [NeighbourNote]) {
         self.neighbours = neighbours

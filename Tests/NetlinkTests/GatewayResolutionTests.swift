@@ -11,7 +11,11 @@ import Testing
         var resolved: [GatewayKey] = []
         var answer = GatewayResolution.requested
         var known: Neighbour?
-        func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] { [:] }
+        var asked: [RouteQuery] = []
+        func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+            asked += queries
+            return [:]
+        }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { known }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution {
             resolved.append(gateway)
@@ -71,6 +75,25 @@ import Testing
         lookup.resolved = []
         #expect(follower.retryResolving(now: start + .seconds(1)).isEmpty)
         #expect(lookup.resolved == [key])
+    }
+
+    /// A request to resolve turns the entry INCOMPLETE without a notification, which moves an IPv4 multipath leg
+    /// with `fib_multipath_use_neigh`: the gateway's family is asked again right after it.
+    @Test func aRequestToResolveAsksItsFamilyAgain() {
+        let lookup = ResolvingLookup()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        follower.restart(from: &snapshot, now: start)
+        lookup.asked = []
+        _ = follower.follow([.routeAdded(route, replacing: false)], routingChange: RoutingChange(), now: start)
+        #expect(lookup.resolved == [key])
+        // (This stand-in answers nothing, so the unanswered IPv6 query comes along.)
+        #expect(lookup.asked.contains(RouteQuery.internet(.ipv4)))
+        // Asked again while it is still being resolved: nothing new to learn.
+        lookup.asked = []
+        _ = follower.retryResolving(now: start + .seconds(1))
+        #expect(lookup.asked.isEmpty)
     }
 
     @Test func theWaitEndsWhenTheKernelLearnsTheGatewayByAnyMeans() {
