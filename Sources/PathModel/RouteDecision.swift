@@ -32,6 +32,30 @@ public struct RouteQuery: Sendable, Hashable {
     }
 }
 
+extension RouteQuery {
+    /// The stand-ins for "the internet" of one family, `internet(_:)` first: one address is not the internet (a
+    /// host route for it, `ip addr add 1.1.1.1/32 dev lo`, `blackhole 1.0.0.0/8`, a `to 1.1.1.0/24` rule or a VPN's
+    /// `throw 1.0.0.0/8` bend it alone). Four global unicast addresses in no private, special-purpose or
+    /// documentation range, spread over the space: IPv4 two in each half of a split default (1.1.1.1 and 9.9.9.9
+    /// in 0.0.0.0/1, 149.112.112.112 and 208.67.222.222 in 128.0.0.0/1); IPv6 in four allocations of 2000::/3
+    /// (2606:4700:4700::1111, 2001:4860:4860::8888, 2620:fe::fe, 2a00:1450:4001::1). Nothing is ever sent to
+    /// them. `KernelChoice` reads their answers by majority.
+    public static func internetProbes(_ family: AddressFamily) -> [RouteQuery] {
+        internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0) }
+    }
+
+    /// Built once: asked after every change that covers them.
+    private static let internetProbeAddresses: [[IPAddress]] = [
+        [[1, 1, 1, 1], [9, 9, 9, 9], [149, 112, 112, 112], [208, 67, 222, 222]].map { IPAddress(bytes: $0)! },
+        [
+            [0x26, 0x06, 0x47, 0, 0x47, 0] + [UInt8](repeating: 0, count: 9) + [0x11],
+            [0x20, 0x01, 0x48, 0x60, 0x48, 0x60] + [UInt8](repeating: 0, count: 8) + [0x88, 0x88],
+            [0x26, 0x20, 0, 0xfe] + [UInt8](repeating: 0, count: 11) + [0xfe],
+            [0x2a, 0, 0x14, 0x50, 0x40, 0x01] + [UInt8](repeating: 0, count: 9) + [1],
+        ].map { IPAddress(bytes: $0)! },  // 4 and 16 bytes: addresses of their family
+    ]
+}
+
 /// The kernel's answer to a `RouteQuery`.
 public enum RouteDecision: Sendable, Hashable {
     /// The packet leaves through this interface (to this next hop, if it is not on link).

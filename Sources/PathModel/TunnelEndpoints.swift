@@ -20,10 +20,10 @@ public struct TunnelEndpoints: Sendable, Hashable {
 }
 
 extension RouteQuery {
-    /// The queries the kernel is asked after every change: the internet for each family, and each tunnel's
+    /// The queries the kernel is asked after every change: the internet's probes for each family, and each tunnel's
     /// endpoints. Flows add their own.
     public static func standing(for links: some Sequence<Link>) -> Set<RouteQuery> {
-        var queries: Set<RouteQuery> = [.internet(.ipv4), .internet(.ipv6)]
+        var queries = Set(RouteQuery.internetProbes(.ipv4) + RouteQuery.internetProbes(.ipv6))
         for link in links { queries.formUnion(link.tunnel?.queries ?? []) }
         return queries
     }

@@ -19,6 +19,30 @@ import Testing
         return KernelState(snapshot)
     }
 
+    /// The internet is four probes per family; the outcome most of them give wins, a tie goes to the earliest
+    /// probe's: one probe bent by a host route or a blackhole changes nothing, half the space (a split default's
+    /// half with 1.1.1.1 in it) leads.
+    @Test(
+        arguments: [
+            ([3, 2, 2, 2], "eth0", true),  // a host route for 1.1.1.1 into the tunnel
+            ([0, 2, 2, 2], "eth0", true),  // blackhole 1.0.0.0/8
+            ([3, 3, 2, 2], "wg0", true),  // 0.0.0.0/1 into the tunnel: a tie, 1.1.1.1's half leads
+            ([2, 2, 3, 3], "eth0", true),
+            ([0, 0, 0, 2], nil, false),  // only 208.0.0.0/4 is routed: the internet is not
+            ([0, 0, 2, 2], nil, false),  // a tie between nowhere (1.1.1.1's) and eth0
+        ] as [([Int32], String?, Bool)])
+    func theProbesDecideByMajority(answers: [Int32], first: String?, satisfied: Bool) {
+        var state = wiredAndTunnel(decision: nil)
+        var decisions: [RouteQuery: RouteDecision] = [:]
+        for (probe, index) in zip(RouteQuery.internetProbes(.ipv4), answers) {
+            decisions[probe] = index == 0 ? .unroutable : .via(interfaceIndex: index, gateway: nil)
+        }
+        state.apply(.routeDecisions(decisions))
+        let path = evaluator.path(in: state)
+        #expect((path.status == .satisfied) == satisfied)
+        if let first { #expect(path.availableInterfaces.first?.name == first) }
+    }
+
     @Test func withoutTheKernelsAnswerTheDocumentedOrderHolds() {
         #expect(evaluator.path(in: wiredAndTunnel(decision: nil)).availableInterfaces.map(\.name) == ["eth0", "wg0"])
     }

@@ -8,21 +8,42 @@ struct KernelRouteOracle {
     let namespace: NetworkNamespace
     let socketPath: String
 
-    static let destinations: [AddressFamily: String] = [.ipv4: "1.1.1.1", .ipv6: "2606:4700:4700::1111"]
+    /// The internet's probes, as pathmond asks them (`RouteQuery.internetProbes`).
+    static func destinations(_ family: AddressFamily) -> [String] {
+        RouteQuery.internetProbes(family).map { "\($0.destination)" }
+    }
 
-    /// The interface the kernel's next packet to the internet leaves by, if that interface can carry it: `ip route
-    /// get` names it, and it is up and running (operstate up or unknown) with a global, non-tentative address of
-    /// the family (pathmond's documented readiness). nil when the kernel has no route, a blocking one, or one out
-    /// of an interface that cannot carry the packet.
+    /// The interface the kernel's next packet to the internet leaves by, if that interface can carry it: for each
+    /// probe, `ip route get` names it and it is up and running (operstate up or unknown) with a global,
+    /// non-tentative address of the family (pathmond's documented readiness); nil when the kernel has no route, a
+    /// blocking one, or one out of an interface that cannot carry the packet. The outcome most probes give, a tie
+    /// going to the earliest probe's (docs/routing.md).
     func kernelInterface(_ family: AddressFamily) throws -> String? {
+        var outcomes: [(device: String?, votes: Int)] = []
+        var carries: [String: Bool] = [:]
+        for destination in Self.destinations(family) {
+            let device = try routeDevice(family, destination)
+            let outcome = try device.flatMap { device in
+                try carries[device] ?? canCarry(device, family: family) ? device : nil
+            }
+            if let device { carries[device] = outcome != nil }
+            if let position = outcomes.firstIndex(where: { $0.device == outcome }) {
+                outcomes[position].votes += 1
+            } else {
+                outcomes.append((outcome, 1))
+            }
+        }
+        return outcomes.max { $0.votes < $1.votes }?.device ?? nil
+    }
+
+    /// The device `ip route get DESTINATION` names, nil when the kernel routes the packet nowhere.
+    func routeDevice(_ family: AddressFamily, _ destination: String) throws -> String? {
         let flag = family == .ipv4 ? "-4" : "-6"
-        let answer = try runCommand(
-            ["ip", "-n", namespace.name, flag, "route", "get", Self.destinations[family]!], check: false)
+        let answer = try runCommand(["ip", "-n", namespace.name, flag, "route", "get", destination], check: false)
         guard answer.status == 0 else { return nil }
         let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let position = words.firstIndex(of: "dev"), position + 1 < words.count else { return nil }
-        let device = words[position + 1]
-        return try canCarry(device, family: family) ? device : nil
+        return words[position + 1]
     }
 
     /// pathmond's first interface for the family (GetPath with the family required), nil when unsatisfied.
