@@ -191,10 +191,35 @@ final class RouteFollower {
         }
         decisionsMayBeStale = false
         guard !asked.isEmpty else { return changed }
-        for (query, decision) in lookup.decide(asked) where decisions.updateValue(decision, forKey: query) != decision {
+        var answers = lookup.decide(asked)
+        askWithSources(&answers, lookup: lookup)
+        for (query, decision) in answers where decisions.updateValue(decision, forKey: query) != decision {
             changed = true
         }
         return changed
+    }
+
+    /// The IPv6 probes of the internet the kernel routes nowhere without a source, asked again from each usable
+    /// IPv6 address: a source-specific default (`ip -6 route add default from 2001:db8::/64 via ...`) matches only
+    /// a packet that has its source already, and `connect()` picks the source before it routes. The first source
+    /// the kernel routes (in address order) gives the probe's answer. Costs nothing while IPv6 is routed without
+    /// a source, the common case.
+    private func askWithSources(_ answers: inout [RouteQuery: RouteDecision], lookup: any RouteLookup) {
+        let unrouted = RouteQuery.internetProbes(.ipv6).filter { answers[$0] == .unroutable }
+        guard !unrouted.isEmpty else { return }
+        let sources = state.addresses.filter { $0.family == .ipv6 && $0.isUsable }.map(\.address).sorted()
+        guard !sources.isEmpty else { return }
+        let sourced = unrouted.flatMap { probe in
+            sources.map { RouteQuery(destination: probe.destination, source: $0) }
+        }
+        let found = lookup.decide(sourced)
+        for probe in unrouted {
+            let routed = sources.lazy.compactMap { source -> RouteDecision? in
+                let decision = found[RouteQuery(destination: probe.destination, source: source)]
+                return decision?.interfaceIndex == nil ? nil : decision
+            }.first
+            if let routed { answers[probe] = routed }
+        }
     }
 
     /// For each gateway newly without a known neighbour: the kernel's entry if it has a usable one (it may have

@@ -112,6 +112,37 @@ import Testing
         #expect(Set(note(router, .absent)) == internet6)
     }
 
+    /// A source-specific IPv6 default: the probes are unroutable without a source and routed from 2001:db8::2,
+    /// so they are asked again from each usable IPv6 address and take the first routed answer; IPv4 is untouched.
+    @Test func unroutedIPv6ProbesAreAskedFromEachSource() {
+        final class SourceSpecific: RouteLookup {
+            var asked: [RouteQuery] = []
+            func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+                asked += queries
+                return Dictionary(
+                    uniqueKeysWithValues: queries.map { query in
+                        let routed = query.source == IPAddress("2001:db8::2")! || query.destination.family == .ipv4
+                        return (query, routed ? .via(interfaceIndex: 2, gateway: nil) : .unroutable)
+                    })
+            }
+            func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
+            func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
+        }
+        let lookup = SourceSpecific()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        snapshot.addresses = [
+            InterfaceAddress(interfaceIndex: 2, address: IPAddress("2001:db8::2")!, prefixLength: 64),
+            InterfaceAddress(interfaceIndex: 2, address: IPAddress("2001:db8:9::2")!, prefixLength: 64),
+            InterfaceAddress(interfaceIndex: 2, address: IPAddress("fe80::2")!, prefixLength: 64, scope: .link),
+        ]
+        follower.restart(from: &snapshot)
+        for probe in internet6 { #expect(snapshot.decisions[probe] == .via(interfaceIndex: 2, gateway: nil)) }
+        #expect(lookup.asked.filter { $0.source != nil }.count == 8, "four probes from two global addresses")
+        #expect(!lookup.asked.contains { $0.destination.family == .ipv4 && $0.source != nil })
+    }
+
     @Test func aHostRouteElsewhereAsksNothing() {
         let (follower, lookup) = started()
         #expect(follower.follow([], routingChange: RoutingChange(prefix: [10, 9, 9, 9], length: 32)).isEmpty)

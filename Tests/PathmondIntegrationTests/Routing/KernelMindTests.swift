@@ -265,4 +265,65 @@ import Testing
             try namespace.ip(unbend)
         }
     }
+
+    /// Issue 24, 7: an optimistic address (optimistic_dad, RFC 4429) is used by the kernel while DAD runs. pathmond
+    /// counts it as usable: IPv6 is satisfied by eth0 while the address is still tentative (DAD here lasts 10 s),
+    /// as `ip route get` and a real connect() say. The address is there before pathmond starts: the kernel adds an
+    /// optimistic address without RTM_NEWADDR (only its local route is announced) until DAD completes, so only a
+    /// dump sees it early (docs/routing.md).
+    @Test func anOptimisticAddressIsUsable() async throws {
+        let scenario = try Scenario.start { namespace in
+            try namespace.addVeth("eth0", peer: "eth0-peer")
+            try namespace.farIP("address add 2001:db8::1/64 dev eth0-peer nodad")
+            for setting in ["optimistic_dad=1", "dad_transmits=10"] {
+                try runCommand(namespace.exec + ["sysctl", "-q", "-w", "net.ipv6.conf.eth0.\(setting)"])
+            }
+            try namespace.ip("-6 address add 2001:db8::2/64 dev eth0 optimistic")
+            try namespace.ip("-6 route add default via 2001:db8::1 dev eth0")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let oracle = KernelRouteOracle(namespace: namespace, socketPath: scenario.daemon.socketPath)
+        try await Self.agrees(oracle, since: .now, bound: .seconds(1), "an optimistic address")
+        #expect(try oracle.pathmondInterface(.ipv6) == "eth0")
+        let flags = try namespace.ip("-6 address show dev eth0 scope global").output
+        #expect(flags.contains("tentative") && flags.contains("optimistic"), "still in DAD: \(flags)")
+        // A real connection (UDP: nothing is sent) leaves from the optimistic address.
+        let connect = try runCommand(
+            namespace.exec + [
+                "python3", "-c",
+                "import socket; s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); "
+                    + "s.connect(('2606:4700:4700::1111', 53)); print(s.getsockname()[0])",
+            ], check: false)
+        #expect(connect.status != 0 || connect.output.contains("2001:db8::2"), "\(connect.output)")
+    }
+
+    /// Issue 24, 7: a source-specific IPv6 default (`from 2001:db8::/64`). `ip route get` without a source says
+    /// unreachable, but connect() picks its source first and works; pathmond asks from each usable address and
+    /// says IPv6 is satisfied by eth0 within 0.5 s, as `ip route get ... from 2001:db8::2` and a real connect() do.
+    @Test func aSourceSpecificDefaultRoutes() async throws {
+        let scenario = try Scenario.start { namespace in
+            try Self.twoIPv6Uplinks(namespace)
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let oracle = KernelRouteOracle(namespace: namespace, socketPath: scenario.daemon.socketPath)
+        try namespace.ip("-6 route add default from 2001:db8::/64 via 2001:db8::1 dev eth0")
+        let since = ContinuousClock.now
+        #expect(try oracle.routeDevice(.ipv6, "2606:4700:4700::1111") == nil, "no route without a source")
+        try await Self.agrees(oracle, since: since, bound: .milliseconds(500), "a source-specific default")
+        #expect(try oracle.pathmondInterface(.ipv6) == "eth0")
+        let connect = try runCommand(
+            namespace.exec + [
+                "python3", "-c",
+                "import socket; s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); "
+                    + "s.connect(('2606:4700:4700::1111', 53)); print(s.getsockname()[0])",
+            ], check: false)
+        #expect(connect.status != 0 || connect.output.contains("2001:db8::2"), "\(connect.output)")
+
+        // The route goes: nowhere again, from any source.
+        try namespace.ip("-6 route del default from 2001:db8::/64 via 2001:db8::1 dev eth0")
+        try await Self.agrees(oracle, since: .now, bound: .milliseconds(500), "the source-specific default gone")
+        #expect(try oracle.pathmondInterface(.ipv6) == nil)
+    }
 }

@@ -22,7 +22,13 @@ struct KernelRouteOracle {
         var outcomes: [(device: String?, votes: Int)] = []
         var carries: [String: Bool] = [:]
         for destination in Self.destinations(family) {
-            let device = try routeDevice(family, destination)
+            var device = try routeDevice(family, destination)
+            // A source-specific IPv6 default routes only a packet with its source: connect() picks one first.
+            if device == nil && family == .ipv6 {
+                for source in try usableSources(.ipv6) where device == nil {
+                    device = try routeDevice(family, destination, from: source)
+                }
+            }
             let outcome = try device.flatMap { device in
                 try carries[device] ?? canCarry(device, family: family) ? device : nil
             }
@@ -36,10 +42,29 @@ struct KernelRouteOracle {
         return outcomes.max { $0.votes < $1.votes }?.device ?? nil
     }
 
-    /// The device `ip route get DESTINATION` names, nil when the kernel routes the packet nowhere.
-    func routeDevice(_ family: AddressFamily, _ destination: String) throws -> String? {
+    /// The global addresses of the family that the kernel may pick as a source (past DAD, or optimistic), in
+    /// pathmond's order.
+    func usableSources(_ family: AddressFamily) throws -> [String] {
+        let result = try runCommand(["ip", "-n", namespace.name, "-j", "address", "show", "scope", "global"])
+        let links = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        let name = family == .ipv4 ? "inet" : "inet6"
+        var sources: [IPAddress] = []
+        for link in links {
+            for address in link["addr_info"] as? [[String: Any]] ?? [] {
+                guard address["family"] as? String == name, address["dadfailed"] == nil else { continue }
+                guard address["tentative"] == nil || address["optimistic"] != nil else { continue }
+                if let local = address["local"] as? String, let ip = IPAddress(local) { sources.append(ip) }
+            }
+        }
+        return sources.sorted().map { "\($0)" }
+    }
+
+    /// The device `ip route get DESTINATION [from SOURCE]` names, nil when the kernel routes the packet nowhere.
+    func routeDevice(_ family: AddressFamily, _ destination: String, from source: String? = nil) throws -> String? {
         let flag = family == .ipv4 ? "-4" : "-6"
-        let answer = try runCommand(["ip", "-n", namespace.name, flag, "route", "get", destination], check: false)
+        let answer = try runCommand(
+            ["ip", "-n", namespace.name, flag, "route", "get", destination] + (source.map { ["from", $0] } ?? []),
+            check: false)
         guard answer.status == 0 else { return nil }
         let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let position = words.firstIndex(of: "dev"), position + 1 < words.count else { return nil }
@@ -54,7 +79,8 @@ struct KernelRouteOracle {
         return path.status == .satisfied ? path.availableInterfaces.first?.name : nil
     }
 
-    /// Up and running (operstate up or unknown) with a global address of the family past DAD: one `ip -j`.
+    /// Up and running (operstate up or unknown) with a global address of the family past DAD, or optimistic (the
+    /// kernel uses it during DAD): one `ip -j`.
     private func canCarry(_ device: String, family: AddressFamily) throws -> Bool {
         let result = try runCommand(["ip", "-n", namespace.name, "-j", "address", "show", "dev", device], check: false)
         guard result.status == 0,
@@ -67,7 +93,8 @@ struct KernelRouteOracle {
         let addresses = link["addr_info"] as? [[String: Any]] ?? []
         return addresses.contains { address in
             address["family"] as? String == (family == .ipv4 ? "inet" : "inet6")
-                && address["scope"] as? String == "global" && address["tentative"] == nil
+                && address["scope"] as? String == "global"
+                && (address["tentative"] == nil || address["optimistic"] != nil)
                 && address["dadfailed"] == nil
         }
     }
