@@ -210,12 +210,12 @@ final class RouteFollower {
         let sources = state.addresses.filter { $0.family == .ipv6 && $0.isUsable }.map(\.address).sorted()
         guard !sources.isEmpty else { return }
         let sourced = unrouted.flatMap { probe in
-            sources.map { RouteQuery(destination: probe.destination, source: $0) }
+            sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
         }
         let found = lookup.decide(sourced)
         for probe in unrouted {
             let routed = sources.lazy.compactMap { source -> RouteDecision? in
-                let decision = found[RouteQuery(destination: probe.destination, source: source)]
+                let decision = found[RouteQuery(destination: probe.destination, source: source, uid: probe.uid)]
                 return decision?.interfaceIndex == nil ? nil : decision
             }.first
             if let routed { answers[probe] = routed }

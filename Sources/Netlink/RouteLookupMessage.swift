@@ -8,7 +8,8 @@ enum RouteLookupMessage {
     static let error: UInt16 = 2  // NLMSG_ERROR
     static let request: UInt16 = 1  // NLM_F_REQUEST
 
-    /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark.
+    /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark, RTA_UID
+    /// if it names a user.
     static func request(for query: RouteQuery, sequence: UInt32) -> [UInt8] {
         var message: [UInt8] = []
         appendRequest(for: query, sequence: sequence, to: &message)
@@ -22,7 +23,8 @@ enum RouteLookupMessage {
         let size = query.destination.byteCount
         let bits = UInt8(size * 8)
         let source = query.source.flatMap { $0.family == query.destination.family ? $0 : nil }
-        let length = 16 + 12 + 4 + size + (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8)
+        let options = (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8) + (query.uid == nil ? 0 : 8)
+        let length = 16 + 12 + 4 + size + options
         message.reserveCapacity(message.count + length)
         appendLittleEndian(UInt32(length), to: &message)
         appendLittleEndian(getRoute, to: &message)
@@ -44,6 +46,11 @@ enum RouteLookupMessage {
             appendLittleEndian(UInt16(8), to: &message)
             appendLittleEndian(UInt16(16), to: &message)  // RTA_MARK
             appendLittleEndian(mark, to: &message)
+        }
+        if let uid = query.uid {
+            appendLittleEndian(UInt16(8), to: &message)
+            appendLittleEndian(UInt16(25), to: &message)  // RTA_UID
+            appendLittleEndian(uid, to: &message)
         }
     }
 

@@ -15,7 +15,10 @@ public struct TunnelEndpoints: Sendable, Hashable {
 
     /// The route queries that find the carrier: one per remote, with the tunnel's mark.
     public var queries: [RouteQuery] {
-        remotes.map { RouteQuery(destination: $0, mark: mark.flatMap { $0 == 0 ? nil : $0 }) }
+        // The tunnel's own packets are the kernel's (a kernel socket is root's): asked as the system user.
+        remotes.map {
+            RouteQuery(destination: $0, mark: mark.flatMap { $0 == 0 ? nil : $0 }, uid: RouteQuery.systemUser)
+        }
     }
 }
 

@@ -326,4 +326,37 @@ import Testing
         try await Self.agrees(oracle, since: .now, bound: .milliseconds(500), "the source-specific default gone")
         #expect(try oracle.pathmondInterface(.ipv6) == nil)
     }
+
+    /// Issue 24, 5 (the system path's part): pathmond runs as a user of its own (here nobody, 65534) and a
+    /// `uidrange` rule prohibits that user's traffic. The system path is root's (RTA_UID 0), so IPv4 stays
+    /// satisfied by eth0, as `ip route get 1.1.1.1 uid 0` says, while `ip route get 1.1.1.1 uid 65534` is
+    /// prohibited. A rule that sends root elsewhere moves the system path within 0.5 s.
+    @Test func theSystemPathIsRootsWhateverUserPathmondIs() async throws {
+        // The daemon's directory is handed to nobody, then the daemon runs as nobody ($3 is its socket's path).
+        let asNobody = [
+            "sh", "-c",
+            "chown -R 65534:65534 \"$(dirname \"$3\")\" && exec setpriv --reuid=65534 --regid=65534 --clear-groups "
+                + "--inh-caps=+net_admin --ambient-caps=+net_admin \"$@\"",
+            "sh",
+        ]
+        let scenario = try Scenario.start(launcher: asNobody) { namespace in
+            try Self.twoUplinks(namespace)
+            try namespace.ip("rule add uidrange 65534-65534 prohibit pref 10")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let owner = try runCommand(["ps", "-o", "uid=", "-C", "pathmond"]).output
+        #expect(owner.contains("65534"), "pathmond runs as nobody: \(owner)")
+        #expect(
+            try runCommand(["ip", "-n", namespace.name, "route", "get", "1.1.1.1", "uid", "65534"], check: false).status
+                != 0)
+        let oracle = KernelRouteOracle(namespace: namespace, socketPath: scenario.daemon.socketPath)
+        try await Self.agrees(oracle, since: .now, bound: .seconds(2), "pathmond's own user prohibited")
+        #expect(try oracle.pathmondInterface(.ipv4) == "eth0")
+
+        try namespace.ip("route add default via 10.1.0.1 dev eth1 table 100")
+        try namespace.ip("rule add uidrange 0-0 table 100 pref 20")
+        try await Self.agrees(oracle, since: .now, bound: .milliseconds(500), "root's own rule")
+        #expect(try oracle.pathmondInterface(.ipv4) == "eth1")
+    }
 }

@@ -59,11 +59,13 @@ struct KernelRouteOracle {
         return sources.sorted().map { "\($0)" }
     }
 
-    /// The device `ip route get DESTINATION [from SOURCE]` names, nil when the kernel routes the packet nowhere.
+    /// The device `ip route get DESTINATION uid 0 [from SOURCE]` names (root's routing, as pathmond's system path
+    /// is), nil when the kernel routes the packet nowhere.
     func routeDevice(_ family: AddressFamily, _ destination: String, from source: String? = nil) throws -> String? {
         let flag = family == .ipv4 ? "-4" : "-6"
         let answer = try runCommand(
-            ["ip", "-n", namespace.name, flag, "route", "get", destination] + (source.map { ["from", $0] } ?? []),
+            ["ip", "-n", namespace.name, flag, "route", "get", destination, "uid", "0"]
+                + (source.map { ["from", $0] } ?? []),
             check: false)
         guard answer.status == 0 else { return nil }
         let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
