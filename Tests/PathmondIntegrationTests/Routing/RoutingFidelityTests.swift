@@ -32,7 +32,10 @@ import Testing
         var routed: [AddressFamily: Int] = [:]
         var firstInterfaces: Set<String> = []
         for sequence in 0..<Self.sequences {
-            let commands = (0..<random.below(6) + 1).map { _ in random.change() }
+            var commands = (0..<random.below(6) + 1).map { _ in random.change() }
+            // Every other sequence ends with a change the kernel makes its mind up about without a route message,
+            // so that no route change after it in the same sequence hides a stale answer.
+            if random.below(2) == 0 { commands += random.silentChange() }
             // One `ip` each (a batch line cannot carry -6); a change the state does not allow (deleting what is
             // not there) fails alone.
             for command in commands {
@@ -65,7 +68,7 @@ import Testing
 /// side), and two held-open tun devices (this kernel has no IP tunnel modules), as `ip` arguments. Issue 24 added
 /// the changes the kernel makes its own mind up about without a route message: gateways that stop answering (and
 /// neighbour entries set by hand), IPv6 routes that expire, IPv4 multipath defaults with
-/// `fib_multipath_use_neigh`.
+/// `fib_multipath_use_neigh`, and `uidrange` rules for root and for another user.
 struct RandomChanges {
     private var state: UInt64
 
@@ -81,6 +84,25 @@ struct RandomChanges {
     }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// A gateway that dies (its address gone from the far side, its entry FAILED) or comes back (its address
+    /// back, its entry deleted): IPv6 router selection and IPv4 multipath legs (`fib_multipath_use_neigh`) follow
+    /// the entry with no route message. A live router's FAILED entry alone would not last: the kernel probes it
+    /// at once and it answers.
+    mutating func silentChange() -> [String] {
+        let six = below(2) == 1
+        let veth = below(2)
+        let gateway = six ? "2001:db8:\(veth)::1" : "10.\(veth).0.1"
+        let prefix = six ? "\(gateway)/64 nodad" : "\(gateway)/24"
+        let family = six ? "-6 " : ""
+        if below(3) != 0 {
+            return [
+                "@far address del \(prefix) dev eth\(veth)-peer",
+                "\(family)neigh replace \(gateway) dev eth\(veth) lladdr 02:00:00:00:00:0\(veth) nud failed",
+            ]
+        }
+        return ["@far address add \(prefix) dev eth\(veth)-peer", "\(family)neigh del \(gateway) dev eth\(veth)"]
+    }
 
     mutating func pick<Element>(_ choices: [Element]) -> Element { choices[below(choices.count)] }
 
@@ -125,6 +147,9 @@ struct RandomChanges {
                 "not fwmark 51820 table 51820 pref 100", "table main suppress_prefixlength 0 pref 90",
                 "table 100 pref 200", "fwmark 7 table 100 pref 50", "not fwmark 51820 table 51820 pref 100",
                 "table main suppress_prefixlength 0 pref 90", "table 100 pref 200", "prohibit pref 300",
+                // uid rules (issue 24): root's, which the system path follows, and another user's, which it must not.
+                "uidrange 0-0 table 100 pref 150", "uidrange 1000-1000 table 51820 pref 60",
+                "uidrange 1000-1000 prohibit pref 70",
             ])
             // A rule that refuses everything is a kill switch: deleted more often than added, so it comes and goes.
             let ruleVerb = rule.hasPrefix("prohibit") && below(3) != 0 ? "del" : verb
