@@ -27,13 +27,17 @@ enum AddressConversion {
             let ip = IPAddress(bytes: bytes),
             let scope = AddressScope(rawValue: UInt8(truncatingIfNeeded: rtnl_addr_get_scope(object)))
         else { return nil }
-        let notReady = UInt32(IFA_F_TENTATIVE) | UInt32(IFA_F_DADFAILED)
+        let flags = UInt32(rtnl_addr_get_flags(object))
+        // An optimistic address (RFC 4429: optimistic_dad) is tentative and used all the same: the kernel picks it
+        // as a source during DAD (the only one of its family, or with use_optimistic).
+        let isOptimistic = flags & UInt32(IFA_F_OPTIMISTIC) != 0
+        let notReady = flags & UInt32(IFA_F_DADFAILED) != 0 || (flags & UInt32(IFA_F_TENTATIVE) != 0 && !isOptimistic)
         return InterfaceAddress(
             interfaceIndex: rtnl_addr_get_ifindex(object),
             address: ip,
             prefixLength: UInt8(truncatingIfNeeded: rtnl_addr_get_prefixlen(object)),
             scope: scope,
-            isTentative: UInt32(rtnl_addr_get_flags(object)) & notReady != 0
+            isTentative: notReady
         )
     }
 }

@@ -36,6 +36,8 @@ public final class KernelWatcher: @unchecked Sendable {
     private var retry: SDEventSource?
     /// The one-shot timer for the next gateway to ask again (`RouteFollower.nextResolveRetry`), and its instant.
     private var resolveRetry: (source: SDEventSource, due: ContinuousClock.Instant)?
+    /// The one-shot timer for the next route to expire (`RouteFollower.nextExpiry`), and its instant.
+    private var expiryTimer: (source: SDEventSource, due: ContinuousClock.Instant)?
     /// Told once, on the loop, when the kernel refuses to resolve gateways (the errno).
     private let resolutionRefused: @Sendable (Int32) -> Void
     /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
@@ -112,7 +114,7 @@ public final class KernelWatcher: @unchecked Sendable {
     deinit {
         delivery?.finish()
         // The sources go on the loop's thread, before the sockets they watch are closed.
-        loop.dispose([source, retry, resolveRetry?.source], keepingUntilThen: notifications)
+        loop.dispose([source, retry, resolveRetry?.source, expiryTimer?.source], keepingUntilThen: notifications)
         if ownsLoop { loop.exit() }
     }
 
@@ -179,6 +181,7 @@ public final class KernelWatcher: @unchecked Sendable {
         source = nil
         retry = nil
         resolveRetry = nil
+        expiryTimer = nil
         delivery?.finish()
         delivery = nil
     }
@@ -221,6 +224,7 @@ public final class KernelWatcher: @unchecked Sendable {
         events += routing.follow(events, routingChange: routingChange)
         deliver(KernelBatch(events: events))
         followResolution()
+        if !routingChange.expiries.isEmpty { followExpiry() }
     }
 
     /// After the follower asked the kernel to resolve gateways: says once if the kernel refused, and keeps a
@@ -235,6 +239,26 @@ public final class KernelWatcher: @unchecked Sendable {
         if let source = try? loop.schedule(after: delay, { [weak self] in self?.resolveAgain() }) {
             resolveRetry = (source, due)
         }
+    }
+
+    /// Keeps a one-shot timer at the next instant a route expires (none while no route does): the kernel stops
+    /// using it then without a message. Not a poll: an instant known in advance.
+    private func followExpiry() {
+        let due = routing.nextExpiry
+        guard due != expiryTimer?.due else { return }
+        expiryTimer = nil
+        guard let due else { return }
+        let delay = max(due - .now, .zero)
+        if let source = try? loop.schedule(after: delay, { [weak self] in self?.expireRoutes() }) {
+            expiryTimer = (source, due)
+        }
+    }
+
+    private func expireRoutes() {
+        expiryTimer = nil
+        guard !isStopped else { return }
+        if let decided = routing.expire() { deliver(KernelBatch(events: [decided])) }
+        followExpiry()
     }
 
     private func resolveAgain() {
@@ -259,18 +283,22 @@ public final class KernelWatcher: @unchecked Sendable {
     /// Dumps everything and delivers it as one snapshot batch; on failure, tries again later with a growing delay.
     private func resync(_ reason: ResyncReason) {
         guard !isStopped else { return }
+        _ = requests.sink.takeRoutingChange()
         switch KernelDump.read(from: requests, calls: calls) {
         case .success(let outcome):
+            // The dump's IPv6 routes that expire, read as they passed through (the rest of that change is moot).
+            let expiries = requests.sink.takeRoutingChange().expiries
             pendingResync = nil
             retryDelayMilliseconds = Self.firstRetryDelayMilliseconds
             var snapshot = outcome.snapshot
             snapshot.links = tunnelPeers.restart(snapshot.links.map { deviceFacts.enrich($0) })
             deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
-            routing.restart(from: &snapshot)
+            routing.restart(from: &snapshot, expiries: expiries)
             let reported: ResyncReason =
                 reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
             deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))
             followResolution()
+            followExpiry()
             if source == nil { startReading() }
         case .failure(let error):
             if error != .dumpInterrupted { replaceRequestSocket() }

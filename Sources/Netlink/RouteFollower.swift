@@ -27,6 +27,27 @@ final class RouteFollower {
     private var refusal: Int32?
     private var refusalReported = false
 
+    /// Routes that expire (IPv6 only: `expires N`, a router advertisement's lifetime) and when: the kernel stops
+    /// using such a route at that instant and says nothing until its garbage collection deletes it, up to 30 s
+    /// later. A one-shot timer at the earliest asks again the queries its prefix covers.
+    private var expiries: [PendingExpiry] = []
+
+    /// An expiring route's prefix and when the kernel stops using it.
+    private struct PendingExpiry {
+        var address: IPAddress
+        var length: Int
+        var due: ContinuousClock.Instant
+    }
+
+    /// How long after a route's reported expiry it is asked again: `rta_expires` is rounded down to 1/100 s, and
+    /// the kernel's own check is "after", one jiffy (up to 10 ms) later.
+    static let expirySlack = Duration.milliseconds(25)
+
+    /// The gateways' neighbour entries as the kernel's route selection sees them (absent when not listed): a
+    /// change asks that family's queries again, since the kernel moves to another IPv6 router, or another leg of an
+    /// IPv4 multipath route with `fib_multipath_use_neigh`, without a route message.
+    private var gatewayReachability: [GatewayKey: NeighbourReachability] = [:]
+
     static let firstResolveInterval = Duration.seconds(1)
     static let longestResolveInterval = Duration.seconds(64)
 
@@ -64,16 +85,27 @@ final class RouteFollower {
     }
 
     /// Starts over from a dump: fills in its decisions and the gateways' neighbours the kernel already knows.
-    func restart(from snapshot: inout KernelSnapshot, now: ContinuousClock.Instant = .now) {
+    func restart(
+        from snapshot: inout KernelSnapshot, expiries: [RouteExpiry] = [], now: ContinuousClock.Instant = .now
+    ) {
         state = KernelState(snapshot)
         knownQueries = nil
         resolving = [:]
         decisions = [:]
+        self.expiries = []
+        note(expiries, now: now)
+        gatewayReachability = [:]
+        for neighbour in snapshot.neighbours {
+            gatewayReachability[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] =
+                .valid
+        }
         ask(queries)
-        snapshot.decisions = decisions
         for event in resolveGateways(now: now) {
             if case .neighbourChanged(let neighbour) = event { snapshot.neighbours.append(neighbour) }
         }
+        let requested = takeRequestedFamilies()
+        if !requested.isEmpty { ask(queries.filter { requested.contains($0.destination.family) }) }
+        snapshot.decisions = decisions
     }
 
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
@@ -83,13 +115,39 @@ final class RouteFollower {
         _ events: [KernelEvent], routingChange: RoutingChange, now: ContinuousClock.Instant = .now
     ) -> [KernelEvent] {
         var extra: [KernelEvent] = []
+        var change = routingChange
+        if !routingChange.expiries.isEmpty { note(routingChange.expiries, now: now) }
         if !events.isEmpty {
             state.apply(events)
             if events.contains(where: Self.changesQueries) { knownQueries = nil }
-            extra = resolveGateways(now: now)
         }
-        if !routingChange.isEmpty, let decided = refresh(routingChange) { extra.append(decided) }
+        if routingChange.neighboursOverflowed {
+            gatewayReachability = [:]
+            change.include(.ipv4)
+            change.include(.ipv6)
+        } else if !routingChange.neighbours.isEmpty {
+            for family in reachabilityChanges(routingChange.neighbours) { change.include(family) }
+        }
+        if !events.isEmpty { extra = resolveGateways(now: now) }
+        for family in takeRequestedFamilies() { change.include(family) }
+        if !change.isEmpty, let decided = refresh(change) { extra.append(decided) }
         return extra
+    }
+
+    /// The families whose gateways' entries moved between what route selection tells apart (`NeighbourReachability`);
+    /// entries of hosts that no route leaves by are skipped.
+    private func reachabilityChanges(_ notes: [NeighbourNote]) -> Set<AddressFamily> {
+        var families: Set<AddressFamily> = []
+        for note in notes where state.isGateway(note.gateway) {
+            let before = gatewayReachability[note.gateway] ?? .absent
+            guard before != note.reachability else { continue }
+            gatewayReachability[note.gateway] = note.reachability == .absent ? nil : note.reachability
+            families.insert(note.gateway.address.family)
+        }
+        if gatewayReachability.count > 16 {
+            gatewayReachability = gatewayReachability.filter { state.isGateway($0.key) }
+        }
+        return families
     }
 
     /// Replaces the flows' queries; returns the event with the answers if that changed them. Only the new queries
@@ -133,10 +191,35 @@ final class RouteFollower {
         }
         decisionsMayBeStale = false
         guard !asked.isEmpty else { return changed }
-        for (query, decision) in lookup.decide(asked) where decisions.updateValue(decision, forKey: query) != decision {
+        var answers = lookup.decide(asked)
+        askWithSources(&answers, lookup: lookup)
+        for (query, decision) in answers where decisions.updateValue(decision, forKey: query) != decision {
             changed = true
         }
         return changed
+    }
+
+    /// The IPv6 probes of the internet the kernel routes nowhere without a source, asked again from each usable
+    /// IPv6 address: a source-specific default (`ip -6 route add default from 2001:db8::/64 via ...`) matches only
+    /// a packet that has its source already, and `connect()` picks the source before it routes. The first source
+    /// the kernel routes (in address order) gives the probe's answer. Costs nothing while IPv6 is routed without
+    /// a source, the common case.
+    private func askWithSources(_ answers: inout [RouteQuery: RouteDecision], lookup: any RouteLookup) {
+        let unrouted = RouteQuery.internetProbes(.ipv6).filter { answers[$0] == .unroutable }
+        guard !unrouted.isEmpty else { return }
+        let sources = state.addresses.filter { $0.family == .ipv6 && $0.isUsable }.map(\.address).sorted()
+        guard !sources.isEmpty else { return }
+        let sourced = unrouted.flatMap { probe in
+            sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
+        }
+        let found = lookup.decide(sourced)
+        for probe in unrouted {
+            let routed = sources.lazy.compactMap { source -> RouteDecision? in
+                let decision = found[RouteQuery(destination: probe.destination, source: source, uid: probe.uid)]
+                return decision?.interfaceIndex == nil ? nil : decision
+            }.first
+            if let routed { answers[probe] = routed }
+        }
     }
 
     /// For each gateway newly without a known neighbour: the kernel's entry if it has a usable one (it may have
@@ -148,6 +231,40 @@ final class RouteFollower {
         return lookUpOrResolve(unresolved.filter { resolving[$0] == nil }, now: now)
     }
 
+    /// Keeps the expiries reported now; many collapse into the earliest, for every IPv6 destination.
+    private func note(_ reported: [RouteExpiry], now: ContinuousClock.Instant) {
+        for expiry in reported {
+            expiries.append(
+                PendingExpiry(
+                    address: expiry.address, length: expiry.length,
+                    due: now + .milliseconds(Int64(expiry.centiseconds) * 10) + Self.expirySlack))
+        }
+        if expiries.count > RoutingChange.maximumPrefixes, let earliest = expiries.map(\.due).min() {
+            let everywhere = IPAddress(bytes: [UInt8](repeating: 0, count: 16))!  // 16 bytes: an IPv6 address
+            expiries = [PendingExpiry(address: everywhere, length: 0, due: earliest)]
+        }
+    }
+
+    /// When the next route expires (with its slack), to ask again then; nil if none does.
+    var nextExpiry: ContinuousClock.Instant? {
+        expiries.map(\.due).min()
+    }
+
+    /// At a route's expiry: asks again the queries the expired routes' prefixes cover, and reads the expiries
+    /// afresh (a router advertisement extends a route's lifetime without a message). Returns the new answers if
+    /// they changed.
+    func expire(now: ContinuousClock.Instant = .now) -> KernelEvent? {
+        let due = expiries.filter { $0.due <= now }
+        guard !due.isEmpty else { return nil }
+        if let fresh = lookup?.expiringRoutes() {
+            expiries = []
+            note(fresh, now: now)
+        } else {
+            expiries = expiries.filter { $0.due > now }
+        }
+        return refresh(RoutingChange(prefixes: due.map { ($0.address, $0.length) }))
+    }
+
     /// When a gateway being resolved is next to be asked again; nil if none is.
     var nextResolveRetry: ContinuousClock.Instant? {
         resolving.values.compactMap(\.due).min()
@@ -155,9 +272,34 @@ final class RouteFollower {
 
     /// Asks again for the gateways whose wait is over: the kernel's entry if it learnt the address meanwhile
     /// without a notification the model kept, else another request. Returns the neighbours found.
+    ///
+    /// An IPv6 router whose entry FAILED is not asked again: asking would turn the entry INCOMPLETE, which the
+    /// kernel's router selection takes for reachable, so the kernel would route into the dead router (silently) for
+    /// the seconds a resolution lasts. The kernel probes such routers itself (`rtr_probe_interval`), and its
+    /// notification tells when one answers.
     func retryResolving(now: ContinuousClock.Instant = .now) -> [KernelEvent] {
-        let due = resolving.filter { $0.value.due.map { $0 <= now } == true }.map(\.key)
-        return lookUpOrResolve(due, now: now)
+        var due: [GatewayKey] = []
+        for (gateway, attempt) in resolving where attempt.due.map({ $0 <= now }) == true {
+            if gateway.address.family == .ipv6 && gatewayReachability[gateway] == .failed {
+                resolving[gateway]?.due = nil
+            } else {
+                due.append(gateway)
+            }
+        }
+        var found = lookUpOrResolve(due, now: now)
+        let requested = takeRequestedFamilies()
+        if !requested.isEmpty, let decided = refresh(RoutingChange(families: requested)) { found.append(decided) }
+        return found
+    }
+
+    /// The families of gateways whose entries a request to resolve just made INCOMPLETE (from none or FAILED), since
+    /// last taken: the request itself moves an IPv4 multipath leg with `fib_multipath_use_neigh` (INCOMPLETE is as
+    /// unusable as FAILED, no entry is usable), and the kernel announces INCOMPLETE to nobody.
+    private var requestedFamilies: Set<AddressFamily> = []
+
+    private func takeRequestedFamilies() -> Set<AddressFamily> {
+        defer { requestedFamilies = [] }
+        return requestedFamilies
     }
 
     /// The errno of the kernel's refusal to resolve, once: for the daemon to say what it costs.
@@ -181,10 +323,15 @@ final class RouteFollower {
                 resolving[gateway] = ResolveAttempt(count: count, due: nil)
                 continue
             }
-            if case .refused(let errno) = lookup.resolve(gateway) {
+            let resolution = lookup.resolve(gateway)
+            if case .refused(let errno) = resolution {
                 refusal = errno
                 resolving[gateway] = ResolveAttempt(count: count, due: nil)
                 continue
+            }
+            if resolution == .requested && gatewayReachability[gateway] != .pending && state.isGateway(gateway) {
+                gatewayReachability[gateway] = .pending
+                requestedFamilies.insert(gateway.address.family)
             }
             let interval = min(Self.firstResolveInterval * (1 << min(count - 1, 16)), Self.longestResolveInterval)
             resolving[gateway] = ResolveAttempt(count: count, due: now + interval)
@@ -212,6 +359,13 @@ protocol RouteLookup: AnyObject {
     func neighbour(_ gateway: GatewayKey) -> Neighbour?
     /// Asks the kernel to resolve the gateway.
     func resolve(_ gateway: GatewayKey) -> GatewayResolution
+    /// The IPv6 routes that expire, and how long each has left; nil when they could not be read.
+    func expiringRoutes() -> [RouteExpiry]?
+}
+
+extension RouteLookup {
+    /// Stand-ins that know no expiring routes.
+    func expiringRoutes() -> [RouteExpiry]? { nil }
 }
 
 extension RouteLookupSocket: RouteLookup {}

@@ -8,7 +8,8 @@ enum RouteLookupMessage {
     static let error: UInt16 = 2  // NLMSG_ERROR
     static let request: UInt16 = 1  // NLM_F_REQUEST
 
-    /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark.
+    /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark, RTA_UID
+    /// if it names a user.
     static func request(for query: RouteQuery, sequence: UInt32) -> [UInt8] {
         var message: [UInt8] = []
         appendRequest(for: query, sequence: sequence, to: &message)
@@ -22,7 +23,8 @@ enum RouteLookupMessage {
         let size = query.destination.byteCount
         let bits = UInt8(size * 8)
         let source = query.source.flatMap { $0.family == query.destination.family ? $0 : nil }
-        let length = 16 + 12 + 4 + size + (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8)
+        let options = (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8) + (query.uid == nil ? 0 : 8)
+        let length = 16 + 12 + 4 + size + options
         message.reserveCapacity(message.count + length)
         appendLittleEndian(UInt32(length), to: &message)
         appendLittleEndian(getRoute, to: &message)
@@ -44,6 +46,11 @@ enum RouteLookupMessage {
             appendLittleEndian(UInt16(8), to: &message)
             appendLittleEndian(UInt16(16), to: &message)  // RTA_MARK
             appendLittleEndian(mark, to: &message)
+        }
+        if let uid = query.uid {
+            appendLittleEndian(UInt16(8), to: &message)
+            appendLittleEndian(UInt16(25), to: &message)  // RTA_UID
+            appendLittleEndian(uid, to: &message)
         }
     }
 
@@ -108,6 +115,60 @@ enum RouteLookupMessage {
         default:
             return .unrelated
         }
+    }
+
+    /// A request to dump the IPv6 routes (RTM_GETROUTE with NLM_F_DUMP): what `ip -6 route show table all` sends.
+    static func ipv6RouteDump(sequence: UInt32) -> [UInt8] {
+        var message: [UInt8] = []
+        appendLittleEndian(UInt32(16 + 12), to: &message)
+        appendLittleEndian(getRoute, to: &message)
+        appendLittleEndian(request | 0x300, to: &message)  // NLM_F_REQUEST | NLM_F_DUMP
+        appendLittleEndian(sequence, to: &message)
+        appendLittleEndian(UInt32(0), to: &message)
+        message += [10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]  // rtmsg: AF_INET6, the rest zero
+        return message
+    }
+
+    /// The expiries in one datagram of a route dump's reply to `sequence`, and whether it ended the dump
+    /// (NLMSG_DONE, or an error). Routes without an expiry, or already past it, are skipped.
+    static func expiries(inDumpReply bytes: [UInt8], sequence: UInt32) -> (expiries: [RouteExpiry], done: Bool) {
+        var found: [RouteExpiry] = []
+        var position = 0
+        while position + 16 <= bytes.count, let length = u32(bytes, position), let type = u16(bytes, position + 4) {
+            let end = position + Int(length)
+            guard length >= 16, end <= bytes.count else { return (found, true) }
+            if u32(bytes, position + 8) == sequence {
+                if type == 3 || type == error { return (found, true) }  // NLMSG_DONE, NLMSG_ERROR
+                if type == newRoute, end >= position + 28, bytes[position + 16] == 10,
+                    let expiry = expiry(bytes, route: position, end: end)
+                {
+                    found.append(expiry)
+                }
+            }
+            position += (Int(length) + 3) & ~3
+        }
+        return (found, false)
+    }
+
+    /// The expiry of the IPv6 route message at `start`, if it carries one still ahead.
+    private static func expiry(_ bytes: [UInt8], route start: Int, end: Int) -> RouteExpiry? {
+        let prefixLength = Int(bytes[start + 17])
+        var prefix = [UInt8](repeating: 0, count: 16)
+        var expires: Int32 = 0
+        var position = start + 28
+        while position + 4 <= end, let size16 = u16(bytes, position), let kind = u16(bytes, position + 2) {
+            let size = Int(size16)
+            guard size >= 4, position + size <= end else { break }
+            switch kind & 0x3fff {
+            case 1 where size == 20: prefix = Array(bytes[(position + 4)..<(position + 20)])  // RTA_DST
+            case 12 where size >= 4 + 32:  // RTA_CACHEINFO: rta_expires is its third field
+                expires = u32(bytes, position + 4 + 8).map { Int32(bitPattern: $0) } ?? 0
+            default: break
+            }
+            position += (size + 3) & ~3
+        }
+        guard expires > 0, let address = IPAddress(bytes: prefix) else { return nil }
+        return RouteExpiry(address: address, length: prefixLength, centiseconds: expires)
     }
 
     /// The attributes (type without flag bits, value) from `offset`, stopping at the first malformed one.

@@ -148,6 +148,25 @@ final class RouteLookupSocket {
         return code < 0 ? .refused(errno: -code) : .requested
     }
 
+    /// The IPv6 routes that expire, as a dump reads them now: how long each has left. nil when the dump could not
+    /// be read whole (no reply, a timeout).
+    func expiringRoutes() -> [RouteExpiry]? {
+        sequence &+= 1
+        guard send(RouteLookupMessage.ipv6RouteDump(sequence: sequence)) else { return nil }
+        // A dump's datagrams are larger than a look-up's reply (up to 32 KiB): read them into a buffer that fits.
+        var datagram = [UInt8](repeating: 0, count: 64 << 10)
+        var found: [RouteExpiry] = []
+        while true {
+            let received = datagram.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return nil }
+            let (expiries, done) = RouteLookupMessage.expiries(
+                inDumpReply: Array(datagram[..<received]), sequence: sequence)
+            found += expiries
+            if done { return found }
+        }
+    }
+
     /// Sends one request and reads datagrams until `read` recognises the reply to it (non-nil); nil when the
     /// request could not be sent or no reply came.
     private func exchange<Answer>(_ request: [UInt8], _ read: ([UInt8], UInt32) -> Answer?) -> Answer? {

@@ -10,6 +10,20 @@ struct RoutingChange {
     /// The prefixes of the routes that came and went.
     private(set) var prefixes: [(address: IPAddress, length: Int)] = []
 
+    /// The IPv6 routes that came with an expiry (`expires N`, a router advertisement's lifetime): the kernel stops
+    /// using them at that instant without a message, so the follower asks again then.
+    private(set) var expiries: [RouteExpiry] = []
+
+    /// The unicast IP neighbour entries that changed, with their state: the kernel picks among IPv6 routers, and
+    /// among an IPv4 multipath route's legs with `fib_multipath_use_neigh`, by their neighbour entries, without a
+    /// route message. The follower keeps those of gateways.
+    private(set) var neighbours: [NeighbourNote] = []
+    /// More neighbour entries changed in the batch than are noted one by one.
+    private(set) var neighboursOverflowed = false
+
+    /// Past this many neighbour entries in one batch (a LAN waking up), any gateway's may have changed.
+    static let maximumNeighbours = 1024
+
     /// Past this many routes in one batch, checking each query against each prefix costs more than asking again.
     static let maximumPrefixes = 64
 
@@ -20,6 +34,24 @@ struct RoutingChange {
     /// A change of one route's prefix (for tests and callers that know it already).
     init(prefix: [UInt8], length: Int) {
         append(prefix, length: length)
+    }
+
+    /// A change that may alter the decisions of these families.
+    init(families: Set<AddressFamily>) {
+        for family in families { include(family) }
+    }
+
+    /// Neighbour entries that changed (for tests and callers that know them already).
+    init(neighbours: [NeighbourNote]) {
+        self.neighbours = neighbours
+    }
+
+    /// A change of the routes with these prefixes.
+    init(prefixes: some Sequence<(address: IPAddress, length: Int)>) {
+        for prefix in prefixes {
+            guard !isEverything else { break }
+            append((0..<prefix.address.byteCount).map { prefix.address[byte: $0] }, length: prefix.length)
+        }
     }
 
     /// A change that may alter any decision.
@@ -35,6 +67,8 @@ struct RoutingChange {
         switch Int32(header.pointee.nlmsg_type) {
         case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
             noteRoute(header)
+        case Int32(RTM_NEWNEIGH), Int32(RTM_DELNEIGH):
+            noteNeighbour(header)
         case Int32(RTM_NEWLINK), Int32(RTM_DELLINK), Int32(RTM_NEWADDR), Int32(RTM_DELADDR),
             Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
             isEverything = true
@@ -43,7 +77,36 @@ struct RoutingChange {
         }
     }
 
+    private mutating func noteNeighbour(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        guard !neighboursOverflowed, let entry = KernelMessage.payload(of: header, as: ndmsg.self),
+            NeighbourConversion.isCandidate(entry), entry.ndm_ifindex > 0,
+            let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<ndmsg>.size), Int32(NDA_DST)),
+            let address = IPAddress(
+                bytes: Array(UnsafeRawBufferPointer(start: nla_data(attribute), count: Int(nla_len(attribute)))))
+        else { return }
+        guard neighbours.count < Self.maximumNeighbours else {
+            neighbours = []
+            neighboursOverflowed = true
+            return
+        }
+        let removed = header.pointee.nlmsg_type == UInt16(RTM_DELNEIGH)
+        neighbours.append(
+            NeighbourNote(
+                gateway: GatewayKey(interfaceIndex: entry.ndm_ifindex, address: address),
+                reachability: removed ? .absent : NeighbourReachability(state: entry.ndm_state)))
+    }
+
+    /// Notes that the decisions of one family may have changed (a gateway's neighbour entry did).
+    mutating func include(_ family: AddressFamily) {
+        append([UInt8](repeating: 0, count: family == .ipv4 ? 4 : 16), length: 0)
+    }
+
     private mutating func noteRoute(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        if header.pointee.nlmsg_type == UInt16(RTM_NEWROUTE), let expiry = RouteExpiry(header) {
+            expiries.append(expiry)
+            // A storm of expiring routes: the earliest of them, for every IPv6 destination, is enough.
+            if expiries.count > Self.maximumPrefixes { expiries = [RouteExpiry.earliest(of: expiries)] }
+        }
         guard !isEverything else { return }
         guard let route = KernelMessage.payload(of: header, as: rtmsg.self) else { return everything() }
         let length = Int(route.rtm_dst_len)
@@ -76,5 +139,80 @@ struct RoutingChange {
     /// Whether the decision for `destination` may have changed.
     func affects(_ destination: IPAddress) -> Bool {
         isEverything || prefixes.contains { destination.hasPrefix($0.address, length: $0.length) }
+    }
+}
+
+/// When a route stops being used: its prefix, and its remaining lifetime as the kernel reported it (RTA_CACHEINFO's
+/// `rta_expires`, in clock ticks of 1/100 s, rounded down). Only IPv6 routes expire (IPv4 ignores `expires`).
+struct RouteExpiry: Equatable {
+    var address: IPAddress
+    var length: Int
+    /// Hundredths of a second left when the message was written; positive.
+    var centiseconds: Int32
+
+    init(address: IPAddress, length: Int, centiseconds: Int32) {
+        self.address = address
+        self.length = length
+        self.centiseconds = centiseconds
+    }
+
+    /// One expiry that stands for many: the earliest instant, for every IPv6 destination.
+    static func earliest(of expiries: [RouteExpiry]) -> RouteExpiry {
+        RouteExpiry(
+            address: IPAddress(bytes: [UInt8](repeating: 0, count: 16))!,  // 16 bytes: an IPv6 address
+            length: 0, centiseconds: expiries.map(\.centiseconds).min() ?? 0)
+    }
+
+    /// The expiry an IPv6 route message carries, if it has one still ahead.
+    init?(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        guard let route = KernelMessage.payload(of: header, as: rtmsg.self), route.rtm_family == UInt8(AF_INET6),
+            let attribute = nlmsg_find_attr(
+                header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_CACHEINFO.rawValue)),
+            nla_len(attribute) >= Int32(MemoryLayout<rta_cacheinfo>.size)
+        else { return nil }
+        let expires = nla_data(attribute).loadUnaligned(as: rta_cacheinfo.self).rta_expires
+        guard expires > 0 else { return nil }
+        var prefix = [UInt8](repeating: 0, count: 16)
+        let length = Int(route.rtm_dst_len)
+        if length > 0,
+            let destination = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
+            nla_len(destination) == 16
+        {
+            prefix = Array(UnsafeRawBufferPointer(start: nla_data(destination), count: 16))
+        }
+        guard let address = IPAddress(bytes: prefix) else { return nil }
+        self.init(address: address, length: length, centiseconds: expires)
+    }
+}
+
+/// One neighbour entry as a notification left it.
+struct NeighbourNote: Equatable {
+    var gateway: GatewayKey
+    var reachability: NeighbourReachability
+}
+
+/// What the kernel's route selection makes of a neighbour entry. IPv6 router selection (with router preference)
+/// skips a router whose entry is FAILED and takes any other; IPv4 multipath with `fib_multipath_use_neigh` takes a
+/// leg with no entry or a valid one and skips the rest. Moves between these change a decision; moves within one
+/// (REACHABLE, STALE, DELAY, PROBE, as traffic comes and goes) do not, and ask nothing.
+enum NeighbourReachability: Equatable {
+    /// No entry.
+    case absent
+    /// A link-layer address the kernel uses (REACHABLE, STALE, DELAY, PROBE, PERMANENT).
+    case valid
+    /// Resolution failed.
+    case failed
+    /// Being resolved, or no state (INCOMPLETE, NONE).
+    case pending
+
+    init(state: UInt16) {
+        let valid = UInt16(NUD_PERMANENT | NUD_NOARP | NUD_REACHABLE | NUD_PROBE | NUD_STALE | NUD_DELAY)
+        if state & valid != 0 {
+            self = .valid
+        } else if state & UInt16(NUD_FAILED) != 0 {
+            self = .failed
+        } else {
+            self = .pending
+        }
     }
 }

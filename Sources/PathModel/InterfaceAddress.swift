@@ -8,7 +8,8 @@ public struct InterfaceAddress: Sendable, Hashable {
     public var prefixLength: UInt8
     /// The kernel's address scope.
     public var scope: AddressScope
-    /// IFA_F_TENTATIVE or IFA_F_DADFAILED: duplicate address detection has not passed, so it cannot be used.
+    /// IFA_F_TENTATIVE or IFA_F_DADFAILED: duplicate address detection has not passed, so it cannot be used. An
+    /// optimistic address (IFA_F_OPTIMISTIC, RFC 4429) is not tentative here: the kernel uses it during DAD.
     public var isTentative: Bool
 
     public init(

@@ -1,5 +1,12 @@
 /// The kernel's own routing decision for traffic to the internet, per family, as the state's route decisions
 /// hold it, checked against the interfaces it names.
+///
+/// The internet is several probe addresses (`RouteQuery.internetProbes`). Each answer counts as a vote for where
+/// the family's traffic goes: a usable interface, or nowhere (no route, a blocking route or rule, an interface that
+/// cannot carry the packet). The outcome with the most votes is the kernel's choice; a tie goes to the outcome of
+/// the earliest probe (1.1.1.1, 2606:4700:4700::1111). So a route, rule or address that bends one probe (a host
+/// route for 1.1.1.1, `blackhole 1.0.0.0/8`) changes nothing, and one that takes half the space (a split default's
+/// half) leads when it takes 1.1.1.1's half.
 struct KernelChoice {
     /// Per family: absent when the kernel was not asked (or named a link the state does not know yet: the answer
     /// is newer than the events, and the next batch brings both together); nil inside when the next packet goes
@@ -10,18 +17,35 @@ struct KernelChoice {
 
     init(_ state: KernelState) {
         for family in AddressFamily.allCases {
-            switch state.decisions[.internet(family)] {
-            case nil:
-                continue
-            case .unroutable:
-                picks[family] = .some(nil)
-            case .via(let index, let gateway):
-                guard let link = state.links[index] else { continue }
-                let usable =
-                    link.isRunning && state.addresses(of: index).contains { $0.family == family && $0.isUsable }
-                picks[family] = .some(usable ? index : nil)
-                if usable, let gateway { gateways[family] = gateway }
+            // Outcomes in the order of the probes that first gave them, with their votes and next hop.
+            var outcomes: [(pick: Int32?, votes: Int, gateway: IPAddress?)] = []
+            for probe in RouteQuery.internetProbes(family) {
+                let pick: Int32?
+                var gateway: IPAddress?
+                switch state.decisions[probe] {
+                case nil:
+                    continue
+                case .unroutable:
+                    pick = nil
+                case .via(let index, let via):
+                    // A link the state does not know yet: the answer is newer than the events; the next batch
+                    // brings both together.
+                    guard let link = state.links[index] else { continue }
+                    let usable =
+                        link.isRunning && state.addresses(of: index).contains { $0.family == family && $0.isUsable }
+                    pick = usable ? index : nil
+                    gateway = usable ? via : nil
+                }
+                if let position = outcomes.firstIndex(where: { $0.pick == pick }) {
+                    outcomes[position].votes += 1
+                } else {
+                    outcomes.append((pick, 1, gateway))
+                }
             }
+            // The first of the most voted: max(by:) keeps the first of equals.
+            guard let winner = outcomes.max(by: { $0.votes < $1.votes }) else { continue }
+            picks[family] = .some(winner.pick)
+            if let gateway = winner.gateway { gateways[family] = gateway }
         }
     }
 

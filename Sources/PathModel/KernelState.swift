@@ -65,6 +65,11 @@ public struct KernelState: Sendable, Hashable {
             }.filter { neighbourTable[NeighbourKey(interfaceIndex: $0.interfaceIndex, address: $0.address)] == nil })
     }
 
+    /// Whether a route of the state leaves by this gateway.
+    public func isGateway(_ gateway: GatewayKey) -> Bool {
+        isGateway(NeighbourKey(interfaceIndex: gateway.interfaceIndex, address: gateway.address))
+    }
+
     private func isGateway(_ key: NeighbourKey) -> Bool {
         routes.contains { $0.interfaceIndex == key.interfaceIndex && $0.gateway == key.address }
     }

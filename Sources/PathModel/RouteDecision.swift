@@ -9,12 +9,20 @@ public struct RouteQuery: Sendable, Hashable {
     public var source: IPAddress?
     /// The packet's firewall mark: a tunnel's own packets carry one (WireGuard's fwmark) that rules select on.
     public var mark: UInt32?
+    /// The user whose packet it is (RTA_UID: `uidrange` rules select on it); nil: the asking process's own, as a
+    /// request without RTA_UID means.
+    public var uid: UInt32?
 
-    public init(destination: IPAddress, source: IPAddress? = nil, mark: UInt32? = nil) {
+    public init(destination: IPAddress, source: IPAddress? = nil, mark: UInt32? = nil, uid: UInt32? = nil) {
         self.destination = destination
         self.source = source
         self.mark = mark
+        self.uid = uid
     }
+
+    /// Whose routing the system path (and what follows it: gates, the GIO module's metered flag) describes: root's,
+    /// whatever user pathmond runs as, so that a `uidrange` rule for pathmond's own user bends nothing.
+    public static let systemUser: UInt32 = 0
 
     /// The stand-in for "the internet" of one family: a public anycast DNS resolver (1.1.1.1,
     /// 2606:4700:4700::1111). It is where an app's first packet often goes, it is global unicast in no private,
@@ -22,14 +30,32 @@ public struct RouteQuery: Sendable, Hashable {
     /// and it is what people type into `ip route get`; only default-like routes (a default, a split default) cover
     /// it. No packet is ever sent to it: the kernel is only asked where one would go.
     public static func internet(_ family: AddressFamily) -> RouteQuery {
-        switch family {
-        case .ipv4: return RouteQuery(destination: IPAddress(bytes: [1, 1, 1, 1])!)  // four bytes: IPv4
-        case .ipv6:
-            return RouteQuery(
-                destination: IPAddress(
-                    bytes: [0x26, 0x06, 0x47, 0, 0x47, 0] + [UInt8](repeating: 0, count: 9) + [0x11])!)
-        }
+        internetProbes(family)[0]
     }
+}
+
+extension RouteQuery {
+    /// The stand-ins for "the internet" of one family, `internet(_:)` first: one address is not the internet (a
+    /// host route for it, `ip addr add 1.1.1.1/32 dev lo`, `blackhole 1.0.0.0/8`, a `to 1.1.1.0/24` rule or a VPN's
+    /// `throw 1.0.0.0/8` bend it alone). Four global unicast addresses in no private, special-purpose or
+    /// documentation range, spread over the space: IPv4 two in each half of a split default (1.1.1.1 and 9.9.9.9
+    /// in 0.0.0.0/1, 149.112.112.112 and 208.67.222.222 in 128.0.0.0/1); IPv6 in four allocations of 2000::/3
+    /// (2606:4700:4700::1111, 2001:4860:4860::8888, 2620:fe::fe, 2a00:1450:4001::1). Nothing is ever sent to
+    /// them. `KernelChoice` reads their answers by majority. Asked as `systemUser`.
+    public static func internetProbes(_ family: AddressFamily) -> [RouteQuery] {
+        internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0, uid: systemUser) }
+    }
+
+    /// Built once: asked after every change that covers them.
+    private static let internetProbeAddresses: [[IPAddress]] = [
+        [[1, 1, 1, 1], [9, 9, 9, 9], [149, 112, 112, 112], [208, 67, 222, 222]].map { IPAddress(bytes: $0)! },
+        [
+            [0x26, 0x06, 0x47, 0, 0x47, 0] + [UInt8](repeating: 0, count: 9) + [0x11],
+            [0x20, 0x01, 0x48, 0x60, 0x48, 0x60] + [UInt8](repeating: 0, count: 8) + [0x88, 0x88],
+            [0x26, 0x20, 0, 0xfe] + [UInt8](repeating: 0, count: 11) + [0xfe],
+            [0x2a, 0, 0x14, 0x50, 0x40, 0x01] + [UInt8](repeating: 0, count: 9) + [1],
+        ].map { IPAddress(bytes: $0)! },  // 4 and 16 bytes: addresses of their family
+    ]
 }
 
 /// The kernel's answer to a `RouteQuery`.

@@ -15,15 +15,18 @@ public struct TunnelEndpoints: Sendable, Hashable {
 
     /// The route queries that find the carrier: one per remote, with the tunnel's mark.
     public var queries: [RouteQuery] {
-        remotes.map { RouteQuery(destination: $0, mark: mark.flatMap { $0 == 0 ? nil : $0 }) }
+        // The tunnel's own packets are the kernel's (a kernel socket is root's): asked as the system user.
+        remotes.map {
+            RouteQuery(destination: $0, mark: mark.flatMap { $0 == 0 ? nil : $0 }, uid: RouteQuery.systemUser)
+        }
     }
 }
 
 extension RouteQuery {
-    /// The queries the kernel is asked after every change: the internet for each family, and each tunnel's
+    /// The queries the kernel is asked after every change: the internet's probes for each family, and each tunnel's
     /// endpoints. Flows add their own.
     public static func standing(for links: some Sequence<Link>) -> Set<RouteQuery> {
-        var queries: Set<RouteQuery> = [.internet(.ipv4), .internet(.ipv6)]
+        var queries = Set(RouteQuery.internetProbes(.ipv4) + RouteQuery.internetProbes(.ipv6))
         for link in links { queries.formUnion(link.tunnel?.queries ?? []) }
         return queries
     }

@@ -11,7 +11,11 @@ import Testing
         var resolved: [GatewayKey] = []
         var answer = GatewayResolution.requested
         var known: Neighbour?
-        func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] { [:] }
+        var asked: [RouteQuery] = []
+        func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+            asked += queries
+            return [:]
+        }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { known }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution {
             resolved.append(gateway)
@@ -49,6 +53,47 @@ import Testing
             #expect(follower.retryResolving(now: due).isEmpty)
             #expect(lookup.resolved == [key])
         }
+    }
+
+    /// An IPv6 router whose entry FAILED is not asked again: the request would turn it INCOMPLETE, which the
+    /// kernel's router selection takes for reachable. An IPv4 gateway is (multipath legs skip INCOMPLETE too).
+    @Test func aFailedIPv6RouterIsNotAskedAgain() {
+        let lookup = ResolvingLookup()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        follower.restart(from: &snapshot, now: start)
+        let router = GatewayKey(interfaceIndex: 2, address: IPAddress("2001:db8::99")!)
+        let routes: [KernelEvent] = [
+            .routeAdded(DefaultRoute(family: .ipv6, interfaceIndex: 2, gateway: router.address), replacing: false),
+            .routeAdded(route, replacing: false),
+        ]
+        _ = follower.follow(routes, routingChange: RoutingChange(), now: start)
+        #expect(Set(lookup.resolved) == [router, key])
+        let failed = [router, key].map { NeighbourNote(gateway: $0, reachability: .failed) }
+        _ = follower.follow([], routingChange: RoutingChange(neighbours: failed), now: start)
+        lookup.resolved = []
+        #expect(follower.retryResolving(now: start + .seconds(1)).isEmpty)
+        #expect(lookup.resolved == [key])
+    }
+
+    /// A request to resolve turns the entry INCOMPLETE without a notification, which moves an IPv4 multipath leg
+    /// with `fib_multipath_use_neigh`: the gateway's family is asked again right after it.
+    @Test func aRequestToResolveAsksItsFamilyAgain() {
+        let lookup = ResolvingLookup()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        follower.restart(from: &snapshot, now: start)
+        lookup.asked = []
+        _ = follower.follow([.routeAdded(route, replacing: false)], routingChange: RoutingChange(), now: start)
+        #expect(lookup.resolved == [key])
+        // (This stand-in answers nothing, so the unanswered IPv6 query comes along.)
+        #expect(lookup.asked.contains(RouteQuery.internet(.ipv4)))
+        // Asked again while it is still being resolved: nothing new to learn.
+        lookup.asked = []
+        _ = follower.retryResolving(now: start + .seconds(1))
+        #expect(lookup.asked.isEmpty)
     }
 
     @Test func theWaitEndsWhenTheKernelLearnsTheGatewayByAnyMeans() {

@@ -20,6 +20,15 @@ import Testing
         #expect(Bytes.u32(attributes[2].1, 0) == 51820)
     }
 
+    /// The system path's queries are root's: RTA_UID 0, whatever user pathmond runs as.
+    @Test func theInternetsProbesAreAskedAsRoot() {
+        let bytes = RouteLookupMessage.request(for: .internet(.ipv4), sequence: 8)
+        #expect(Bytes.u32(bytes, 0) == UInt32(bytes.count))
+        let attributes = Bytes.attributes(bytes, from: 28)
+        #expect(attributes.map(\.0) == [1, 25])
+        #expect(Bytes.u32(attributes[1].1, 0) == 0)
+    }
+
     func reply(type: UInt16, sequence: UInt32, body: [UInt8]) -> [UInt8] {
         Bytes.littleEndianBytes(UInt32(16 + body.count)) + Bytes.littleEndianBytes(type) + [0, 0]
             + Bytes.littleEndianBytes(sequence) + [0, 0, 0, 0] + body

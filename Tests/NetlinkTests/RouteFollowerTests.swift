@@ -16,11 +16,15 @@ import Testing
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
+        /// What a fresh read of the expiring routes finds.
+        var expiring: [RouteExpiry]?
+        func expiringRoutes() -> [RouteExpiry]? { expiring }
     }
 
     let eth = Link(index: 2, name: "eth0", flags: [.up, .running], linkKind: "veth")
-    let internet4 = RouteQuery.internet(.ipv4)
-    let internet6 = RouteQuery.internet(.ipv6)
+    /// The internet's probes of each family (four addresses each).
+    let internet4 = Set(RouteQuery.internetProbes(.ipv4))
+    let internet6 = Set(RouteQuery.internetProbes(.ipv6))
 
     private func started() -> (RouteFollower, CountingLookup) {
         let lookup = CountingLookup()
@@ -28,10 +32,115 @@ import Testing
         var snapshot = KernelSnapshot()
         snapshot.links = [eth]
         follower.restart(from: &snapshot)
-        #expect(Set(lookup.asked) == [internet4, internet6], "a dump asks everything")
-        #expect(snapshot.decisions.count == 2)
+        #expect(Set(lookup.asked) == internet4.union(internet6), "a dump asks everything")
+        #expect(snapshot.decisions.count == 8)
         lookup.asked = []
         return (follower, lookup)
+    }
+
+    /// An IPv6 default that expires in 3 s: nothing is asked before, its family's queries at the instant (with
+    /// the slack), and the expiries are read afresh then (a router advertisement extends them silently).
+    @Test func anExpiryAsksAgainAtItsInstant() {
+        let lookup = CountingLookup()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        let start = ContinuousClock.now
+        let everywhere = IPAddress(bytes: [UInt8](repeating: 0, count: 16))!
+        follower.restart(
+            from: &snapshot, expiries: [RouteExpiry(address: everywhere, length: 0, centiseconds: 300)], now: start)
+        lookup.asked = []
+        #expect(follower.nextExpiry == start + .seconds(3) + RouteFollower.expirySlack)
+        #expect(follower.expire(now: start + .seconds(1)) == nil)
+        #expect(lookup.asked.isEmpty)
+        lookup.expiring = [RouteExpiry(address: everywhere, length: 0, centiseconds: 200)]
+        let due = start + .seconds(3) + RouteFollower.expirySlack
+        _ = follower.expire(now: due)
+        #expect(Set(lookup.asked) == internet6)
+        #expect(follower.nextExpiry == due + .seconds(2) + RouteFollower.expirySlack)
+    }
+
+    /// A dump's reply: an IPv6 default with 2.5 s left, one without an expiry, then NLMSG_DONE.
+    @Test func aRouteDumpsExpiriesAreRead() {
+        func route(expires: Int32, sequence: UInt32) -> [UInt8] {
+            let cacheinfo = RouteLookupMessage.attribute(
+                12,
+                [0, 0, 0, 0, 0, 0, 0, 0] + RouteLookupMessage.littleEndianBytes(expires)
+                    + [UInt8](repeating: 0, count: 20))
+            let body: [UInt8] = [10, 0, 0, 0, 254, 3, 0, 1, 0, 0, 0, 0] + cacheinfo
+            return RouteLookupMessage.littleEndianBytes(UInt32(16 + body.count))
+                + RouteLookupMessage.littleEndianBytes(RouteLookupMessage.newRoute)
+                + RouteLookupMessage.littleEndianBytes(UInt16(2)) + RouteLookupMessage.littleEndianBytes(sequence)
+                + [0, 0, 0, 0] + body
+        }
+        let done =
+            RouteLookupMessage.littleEndianBytes(UInt32(20)) + RouteLookupMessage.littleEndianBytes(UInt16(3))
+            + RouteLookupMessage.littleEndianBytes(UInt16(2)) + RouteLookupMessage.littleEndianBytes(UInt32(7))
+            + [0, 0, 0, 0, 0, 0, 0, 0]
+        let datagram =
+            route(expires: 250, sequence: 7) + route(expires: 0, sequence: 7) + route(expires: 90, sequence: 6)
+        let (expiries, finished) = RouteLookupMessage.expiries(inDumpReply: datagram + done, sequence: 7)
+        #expect(finished)
+        #expect(
+            expiries == [
+                RouteExpiry(address: IPAddress(bytes: [UInt8](repeating: 0, count: 16))!, length: 0, centiseconds: 250)
+            ])
+        #expect(!RouteLookupMessage.expiries(inDumpReply: datagram, sequence: 7).done)
+    }
+
+    /// A gateway's neighbour entry asks its family again when it moves between what route selection tells apart
+    /// (absent, valid, failed, pending), and nothing while it moves within one or for a host no route uses.
+    @Test func aGatewaysReachabilityAsksItsFamily() {
+        let (follower, lookup) = started()
+        let router = GatewayKey(interfaceIndex: 2, address: IPAddress("2001:db8::99")!)
+        let host = GatewayKey(interfaceIndex: 2, address: IPAddress("2001:db8::7")!)
+        _ = follower.follow(
+            [.routeAdded(DefaultRoute(family: .ipv6, interfaceIndex: 2, gateway: router.address), replacing: false)],
+            routingChange: RoutingChange())
+        lookup.asked = []
+        func note(_ key: GatewayKey, _ reachability: NeighbourReachability) -> [RouteQuery] {
+            lookup.asked = []
+            _ = follower.follow(
+                [], routingChange: RoutingChange(neighbours: [NeighbourNote(gateway: key, reachability: reachability)]))
+            return lookup.asked
+        }
+        #expect(Set(note(router, .failed)) == internet6)
+        #expect(note(router, .failed).isEmpty)
+        #expect(note(host, .failed).isEmpty)
+        #expect(Set(note(router, .valid)) == internet6)
+        #expect(note(router, .valid).isEmpty, "REACHABLE, STALE, DELAY and PROBE are one to route selection")
+        #expect(Set(note(router, .absent)) == internet6)
+    }
+
+    /// A source-specific IPv6 default: the probes are unroutable without a source and routed from 2001:db8::2,
+    /// so they are asked again from each usable IPv6 address and take the first routed answer; IPv4 is untouched.
+    @Test func unroutedIPv6ProbesAreAskedFromEachSource() {
+        final class SourceSpecific: RouteLookup {
+            var asked: [RouteQuery] = []
+            func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+                asked += queries
+                return Dictionary(
+                    uniqueKeysWithValues: queries.map { query in
+                        let routed = query.source == IPAddress("2001:db8::2")! || query.destination.family == .ipv4
+                        return (query, routed ? .via(interfaceIndex: 2, gateway: nil) : .unroutable)
+                    })
+            }
+            func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
+            func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
+        }
+        let lookup = SourceSpecific()
+        let follower = RouteFollower(lookup: lookup)
+        var snapshot = KernelSnapshot()
+        snapshot.links = [eth]
+        snapshot.addresses = [
+            InterfaceAddress(interfaceIndex: 2, address: IPAddress("2001:db8::2")!, prefixLength: 64),
+            InterfaceAddress(interfaceIndex: 2, address: IPAddress("2001:db8:9::2")!, prefixLength: 64),
+            InterfaceAddress(interfaceIndex: 2, address: IPAddress("fe80::2")!, prefixLength: 64, scope: .link),
+        ]
+        follower.restart(from: &snapshot)
+        for probe in internet6 { #expect(snapshot.decisions[probe] == .via(interfaceIndex: 2, gateway: nil)) }
+        #expect(lookup.asked.filter { $0.source != nil }.count == 8, "four probes from two global addresses")
+        #expect(!lookup.asked.contains { $0.destination.family == .ipv4 && $0.source != nil })
     }
 
     @Test func aHostRouteElsewhereAsksNothing() {
@@ -44,16 +153,16 @@ import Testing
     @Test func aDefaultRouteAsksItsOwnFamilyOnly() {
         let (follower, lookup) = started()
         _ = follower.follow([], routingChange: RoutingChange(prefix: [0, 0, 0, 0], length: 0))
-        #expect(lookup.asked == [internet4])
+        #expect(Set(lookup.asked) == internet4)
         lookup.asked = []
         _ = follower.follow([], routingChange: RoutingChange(prefix: [UInt8](repeating: 0, count: 16), length: 0))
-        #expect(lookup.asked == [internet6])
+        #expect(Set(lookup.asked) == internet6)
     }
 
     @Test func aLinkAsksEverythingAndNewFlowsOnlyTheirOwn() {
         let (follower, lookup) = started()
         _ = follower.follow([.linkChanged(eth)], routingChange: .everything)
-        #expect(Set(lookup.asked) == [internet4, internet6])
+        #expect(Set(lookup.asked) == internet4.union(internet6))
         lookup.asked = []
         let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
         guard case .routeDecisions(let decisions)? = follower.setFlowQueries([flow]) else {
@@ -61,7 +170,7 @@ import Testing
             return
         }
         #expect(lookup.asked == [flow], "only the new query is asked")
-        #expect(decisions.count == 3)
+        #expect(decisions.count == 9)
         lookup.asked = []
         // The flow's prefix is covered by this route; the internet's is not.
         _ = follower.follow([], routingChange: RoutingChange(prefix: [192, 0, 2, 0], length: 24))

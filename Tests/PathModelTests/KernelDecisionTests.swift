@@ -19,6 +19,30 @@ import Testing
         return KernelState(snapshot)
     }
 
+    /// The internet is four probes per family; the outcome most of them give wins, a tie goes to the earliest
+    /// probe's: one probe bent by a host route or a blackhole changes nothing, half the space (a split default's
+    /// half with 1.1.1.1 in it) leads.
+    @Test(
+        arguments: [
+            ([3, 2, 2, 2], "eth0", true),  // a host route for 1.1.1.1 into the tunnel
+            ([0, 2, 2, 2], "eth0", true),  // blackhole 1.0.0.0/8
+            ([3, 3, 2, 2], "wg0", true),  // 0.0.0.0/1 into the tunnel: a tie, 1.1.1.1's half leads
+            ([2, 2, 3, 3], "eth0", true),
+            ([0, 0, 0, 2], nil, false),  // only 208.0.0.0/4 is routed: the internet is not
+            ([0, 0, 2, 2], nil, false),  // a tie between nowhere (1.1.1.1's) and eth0
+        ] as [([Int32], String?, Bool)])
+    func theProbesDecideByMajority(answers: [Int32], first: String?, satisfied: Bool) {
+        var state = wiredAndTunnel(decision: nil)
+        var decisions: [RouteQuery: RouteDecision] = [:]
+        for (probe, index) in zip(RouteQuery.internetProbes(.ipv4), answers) {
+            decisions[probe] = index == 0 ? .unroutable : .via(interfaceIndex: index, gateway: nil)
+        }
+        state.apply(.routeDecisions(decisions))
+        let path = evaluator.path(in: state)
+        #expect((path.status == .satisfied) == satisfied)
+        if let first { #expect(path.availableInterfaces.first?.name == first) }
+    }
+
     @Test func withoutTheKernelsAnswerTheDocumentedOrderHolds() {
         #expect(evaluator.path(in: wiredAndTunnel(decision: nil)).availableInterfaces.map(\.name) == ["eth0", "wg0"])
     }
@@ -66,16 +90,18 @@ import Testing
                 makeRoute(2, via: "192.0.2.1"), makeRoute(4, via: "203.0.113.1"),
                 makeRoute(5, via: nil, family: .ipv4),
             ])
-        // The endpoint is reached over cellular, though wired is the best interface.
+        // The endpoint is reached over cellular, though wired is the best interface. (Asked as root: the
+        // tunnel's own packets are the kernel's.)
+        let endpoint = RouteQuery(destination: ip("198.18.0.9"), uid: RouteQuery.systemUser)
         snapshot.decisions = [
             .internet(.ipv4): .via(interfaceIndex: 5, gateway: nil),
-            RouteQuery(destination: ip("198.18.0.9")): .via(interfaceIndex: 4, gateway: ip("203.0.113.1")),
+            endpoint: .via(interfaceIndex: 4, gateway: ip("203.0.113.1")),
         ]
         let interfaces = evaluator.interfaces(in: KernelState(snapshot))
         let tunnel = interfaces.first { $0.link.name == "gre1" }
         #expect(tunnel?.carrier == 4 && tunnel?.isExpensive == true && tunnel?.expensiveSource == .tunnelCarrier)
         #expect(evaluator.path(in: KernelState(snapshot)).isExpensive)
-        #expect(RouteQuery.standing(for: snapshot.links).contains(RouteQuery(destination: ip("198.18.0.9"))))
+        #expect(RouteQuery.standing(for: snapshot.links).contains(endpoint))
     }
 
     @Test func aFlowFollowsItsOwnRoute() {
@@ -95,6 +121,17 @@ import Testing
             FlowEvaluator.status(
                 of: flow, interfaces: interfaces(), pathForParameters: path(), decisions: state.decisions)
                 == FlowStatus(isViable: true, betterPathAvailable: false))
+        // The kernel now sends the flow's packets out of another interface (a lower metric there): not viable,
+        // whatever eth0's own routes say.
+        state.apply(
+            .routeDecisions([
+                flow.currentRouteQuery!: .via(interfaceIndex: 3, gateway: ip("198.51.100.1")),
+                flow.newConnectionRouteQuery!: .via(interfaceIndex: 3, gateway: ip("198.51.100.1")),
+            ]))
+        #expect(
+            !FlowEvaluator.status(
+                of: flow, interfaces: interfaces(), pathForParameters: path(), decisions: state.decisions
+            ).isViable)
         state.apply(.routeDecisions([flow.currentRouteQuery!: .unroutable]))
         #expect(
             !FlowEvaluator.status(

@@ -8,21 +8,69 @@ struct KernelRouteOracle {
     let namespace: NetworkNamespace
     let socketPath: String
 
-    static let destinations: [AddressFamily: String] = [.ipv4: "1.1.1.1", .ipv6: "2606:4700:4700::1111"]
+    /// The internet's probes, as pathmond asks them (`RouteQuery.internetProbes`).
+    static func destinations(_ family: AddressFamily) -> [String] {
+        RouteQuery.internetProbes(family).map { "\($0.destination)" }
+    }
 
-    /// The interface the kernel's next packet to the internet leaves by, if that interface can carry it: `ip route
-    /// get` names it, and it is up and running (operstate up or unknown) with a global, non-tentative address of
-    /// the family (pathmond's documented readiness). nil when the kernel has no route, a blocking one, or one out
-    /// of an interface that cannot carry the packet.
+    /// The interface the kernel's next packet to the internet leaves by, if that interface can carry it: for each
+    /// probe, `ip route get` names it and it is up and running (operstate up or unknown) with a global,
+    /// non-tentative address of the family (pathmond's documented readiness); nil when the kernel has no route, a
+    /// blocking one, or one out of an interface that cannot carry the packet. The outcome most probes give, a tie
+    /// going to the earliest probe's (docs/routing.md).
     func kernelInterface(_ family: AddressFamily) throws -> String? {
+        var outcomes: [(device: String?, votes: Int)] = []
+        var carries: [String: Bool] = [:]
+        for destination in Self.destinations(family) {
+            var device = try routeDevice(family, destination)
+            // A source-specific IPv6 default routes only a packet with its source: connect() picks one first.
+            if device == nil && family == .ipv6 {
+                for source in try usableSources(.ipv6) where device == nil {
+                    device = try routeDevice(family, destination, from: source)
+                }
+            }
+            let outcome = try device.flatMap { device in
+                try carries[device] ?? canCarry(device, family: family) ? device : nil
+            }
+            if let device { carries[device] = outcome != nil }
+            if let position = outcomes.firstIndex(where: { $0.device == outcome }) {
+                outcomes[position].votes += 1
+            } else {
+                outcomes.append((outcome, 1))
+            }
+        }
+        return outcomes.max { $0.votes < $1.votes }?.device ?? nil
+    }
+
+    /// The global addresses of the family that the kernel may pick as a source (past DAD, or optimistic), in
+    /// pathmond's order.
+    func usableSources(_ family: AddressFamily) throws -> [String] {
+        let result = try runCommand(["ip", "-n", namespace.name, "-j", "address", "show", "scope", "global"])
+        let links = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        let name = family == .ipv4 ? "inet" : "inet6"
+        var sources: [IPAddress] = []
+        for link in links {
+            for address in link["addr_info"] as? [[String: Any]] ?? [] {
+                guard address["family"] as? String == name, address["dadfailed"] == nil else { continue }
+                guard address["tentative"] == nil || address["optimistic"] != nil else { continue }
+                if let local = address["local"] as? String, let ip = IPAddress(local) { sources.append(ip) }
+            }
+        }
+        return sources.sorted().map { "\($0)" }
+    }
+
+    /// The device `ip route get DESTINATION uid 0 [from SOURCE]` names (root's routing, as pathmond's system path
+    /// is), nil when the kernel routes the packet nowhere.
+    func routeDevice(_ family: AddressFamily, _ destination: String, from source: String? = nil) throws -> String? {
         let flag = family == .ipv4 ? "-4" : "-6"
         let answer = try runCommand(
-            ["ip", "-n", namespace.name, flag, "route", "get", Self.destinations[family]!], check: false)
+            ["ip", "-n", namespace.name, flag, "route", "get", destination, "uid", "0"]
+                + (source.map { ["from", $0] } ?? []),
+            check: false)
         guard answer.status == 0 else { return nil }
         let words = answer.output.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let position = words.firstIndex(of: "dev"), position + 1 < words.count else { return nil }
-        let device = words[position + 1]
-        return try canCarry(device, family: family) ? device : nil
+        return words[position + 1]
     }
 
     /// pathmond's first interface for the family (GetPath with the family required), nil when unsatisfied.
@@ -33,7 +81,8 @@ struct KernelRouteOracle {
         return path.status == .satisfied ? path.availableInterfaces.first?.name : nil
     }
 
-    /// Up and running (operstate up or unknown) with a global address of the family past DAD: one `ip -j`.
+    /// Up and running (operstate up or unknown) with a global address of the family past DAD, or optimistic (the
+    /// kernel uses it during DAD): one `ip -j`.
     private func canCarry(_ device: String, family: AddressFamily) throws -> Bool {
         let result = try runCommand(["ip", "-n", namespace.name, "-j", "address", "show", "dev", device], check: false)
         guard result.status == 0,
@@ -46,7 +95,8 @@ struct KernelRouteOracle {
         let addresses = link["addr_info"] as? [[String: Any]] ?? []
         return addresses.contains { address in
             address["family"] as? String == (family == .ipv4 ? "inet" : "inet6")
-                && address["scope"] as? String == "global" && address["tentative"] == nil
+                && address["scope"] as? String == "global"
+                && (address["tentative"] == nil || address["optimistic"] != nil)
                 && address["dadfailed"] == nil
         }
     }

@@ -14,6 +14,8 @@ import Testing
         let scenario = try Scenario.start { namespace in
             // nexthop_compat_mode=0: routes over nexthop objects carry only RTA_NH_ID, as routing daemons may set.
             try runCommand(namespace.exec + ["sysctl", "-q", "-w", "net.ipv4.nexthop_compat_mode=0"])
+            // Multipath legs chosen by their gateways' neighbour entries (issue 24).
+            try runCommand(namespace.exec + ["sysctl", "-q", "-w", "net.ipv4.fib_multipath_use_neigh=1"])
             for (index, name) in ["eth0", "eth1"].enumerated() {
                 try namespace.addVeth(name, peer: "\(name)-peer")
                 try namespace.farIP("address add 10.\(index).0.1/24 dev \(name)-peer")
@@ -30,12 +32,17 @@ import Testing
         var routed: [AddressFamily: Int] = [:]
         var firstInterfaces: Set<String> = []
         for sequence in 0..<Self.sequences {
-            let commands = (0..<random.below(6) + 1).map { _ in random.change() }
+            var commands = (0..<random.below(6) + 1).map { _ in random.change() }
+            // Every other sequence ends with a change the kernel makes its mind up about without a route message,
+            // so that no route change after it in the same sequence hides a stale answer.
+            if random.below(2) == 0 { commands += random.silentChange() }
             // One `ip` each (a batch line cannot carry -6); a change the state does not allow (deleting what is
             // not there) fails alone.
             for command in commands {
-                _ = try runCommand(
-                    ["ip", "-n", namespace.name] + command.split(separator: " ").map(String.init), check: false)
+                // "@far ..." runs on the network's side: a gateway that stops (or starts) answering.
+                let far = command.hasPrefix("@far ")
+                let words = command.dropFirst(far ? 5 : 0).split(separator: " ").map(String.init)
+                _ = try runCommand(["ip", "-n", far ? namespace.far : namespace.name] + words, check: false)
             }
             switch try await oracle.agreement() {
             case .failure(let problem):
@@ -58,7 +65,10 @@ import Testing
 }
 
 /// Random changes over two veth links (eth0, eth1, gateways 10.N.0.1 and 2001:db8:N::1 answering from the far
-/// side), and two held-open tun devices (this kernel has no IP tunnel modules), as `ip` arguments.
+/// side), and two held-open tun devices (this kernel has no IP tunnel modules), as `ip` arguments. Issue 24 added
+/// the changes the kernel makes its own mind up about without a route message: gateways that stop answering (and
+/// neighbour entries set by hand), IPv6 routes that expire, IPv4 multipath defaults with
+/// `fib_multipath_use_neigh`, and `uidrange` rules for root and for another user.
 struct RandomChanges {
     private var state: UInt64
 
@@ -75,6 +85,25 @@ struct RandomChanges {
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
+    /// A gateway that dies (its address gone from the far side, its entry FAILED) or comes back (its address
+    /// back, its entry deleted): IPv6 router selection and IPv4 multipath legs (`fib_multipath_use_neigh`) follow
+    /// the entry with no route message. A live router's FAILED entry alone would not last: the kernel probes it
+    /// at once and it answers.
+    mutating func silentChange() -> [String] {
+        let six = below(2) == 1
+        let veth = below(2)
+        let gateway = six ? "2001:db8:\(veth)::1" : "10.\(veth).0.1"
+        let prefix = six ? "\(gateway)/64 nodad" : "\(gateway)/24"
+        let family = six ? "-6 " : ""
+        if below(3) != 0 {
+            return [
+                "@far address del \(prefix) dev eth\(veth)-peer",
+                "\(family)neigh replace \(gateway) dev eth\(veth) lladdr 02:00:00:00:00:0\(veth) nud failed",
+            ]
+        }
+        return ["@far address add \(prefix) dev eth\(veth)-peer", "\(family)neigh del \(gateway) dev eth\(veth)"]
+    }
+
     mutating func pick<Element>(_ choices: [Element]) -> Element { choices[below(choices.count)] }
 
     static let links = ["eth0", "eth1", "tun0", "tun1"]
@@ -87,7 +116,7 @@ struct RandomChanges {
         let family = six ? "-6 " : ""
         let table = pick(["main", "100", "51820"])
         let metric = pick([10, 100, 600])
-        switch pick([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 7, 8, 8, 9, 9]) {
+        switch pick([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12]) {
         case 0:
             return "link set \(pick(Self.links)) \(below(4) == 0 ? "down" : "up")"
         case 1:
@@ -118,6 +147,9 @@ struct RandomChanges {
                 "not fwmark 51820 table 51820 pref 100", "table main suppress_prefixlength 0 pref 90",
                 "table 100 pref 200", "fwmark 7 table 100 pref 50", "not fwmark 51820 table 51820 pref 100",
                 "table main suppress_prefixlength 0 pref 90", "table 100 pref 200", "prohibit pref 300",
+                // uid rules (issue 24): root's, which the system path follows, and another user's, which it must not.
+                "uidrange 0-0 table 100 pref 150", "uidrange 1000-1000 table 51820 pref 60",
+                "uidrange 1000-1000 prohibit pref 70",
             ])
             // A rule that refuses everything is a kill switch: deleted more often than added, so it comes and goes.
             let ruleVerb = rule.hasPrefix("prohibit") && below(3) != 0 ? "del" : verb
@@ -133,6 +165,26 @@ struct RandomChanges {
                 "nexthop \(verb == "add" ? "add" : "del") id \(base + 5)\(verb == "add" ? " group \(base)/\(base + 1)" : "")",
                 "\(family)route \(verb) default nhid \(pick([base, base + 1, base + 5])) table \(table) metric \(metric)",
             ])
+        case 10:
+            // A gateway that stops answering, or answers again; its entry fails when next resolved.
+            let veth = below(2)
+            let address = six ? "2001:db8:\(veth)::1/64 nodad" : "10.\(veth).0.1/24"
+            return "@far address \(below(2) == 0 ? "del" : "add") \(address) dev eth\(veth)-peer"
+        case 11:
+            let veth = below(2)
+            if below(2) == 0 {
+                // An IPv6 default that expires within the sequence (IPv4 ignores `expires`).
+                return "-6 route add default via 2001:db8:\(veth)::1 dev eth\(veth) table \(table) metric \(metric)"
+                    + " expires \(1 + below(3))"
+            }
+            let gateway = six ? "2001:db8:\(veth)::1" : "10.\(veth).0.1"
+            let state = pick(["failed", "stale", "reachable"])
+            return "\(family)neigh replace \(gateway) dev eth\(veth) lladdr 02:00:00:00:00:0\(veth) nud \(state)"
+        case 12:
+            return below(2) == 0
+                ? "route \(verb) default table \(table) metric \(metric) nexthop via 10.0.0.1 dev eth0"
+                    + " nexthop via 10.1.0.1 dev eth1"
+                : "\(family)neigh del \(six ? "2001:db8:\(below(2))::1" : "10.\(below(2)).0.1") dev eth\(below(2))"
         default:
             let veth = below(2)
             return "link set eth\(veth) mtu \(pick([1400, 1500]))"
