@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 /// Our own targets build with every warning as an error; dependencies keep their own settings.

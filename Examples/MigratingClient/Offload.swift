@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// Runs a blocking call (a one-shot request to pathmond) on a Dispatch worker thread and awaits its result, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The libnl headers pathmond uses; nothing else belongs here.
 #include <netlink/netlink.h>
 #include <netlink/msg.h>

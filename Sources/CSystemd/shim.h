@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // libsystemd: sd-daemon (notify, socket activation), sd-bus (D-Bus) and sd-event (the daemon's main loop), as
 // systemd's own daemons use them.
 #include <systemd/sd-daemon.h>

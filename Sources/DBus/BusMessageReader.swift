@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSystemd
 
 /// Copies a message's body out of sd-bus into `BusValue`s. sd-bus has already checked the message against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One value of a D-Bus message, read by sd-bus and copied into Swift. Dictionaries keep their entries in
 /// message order; look-ups go through `dictionaryByText`.
 public indirect enum BusValue: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Remembers the device facts of each link by (index, name), so sysfs is read when a link appears or is renamed,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 
 /// The first step every libnl socket here takes: a `struct nl_sock *` and a reference to its callback set, freed

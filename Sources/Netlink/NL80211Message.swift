@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 
 /// Why bytes are not a well-formed nl80211 message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// RTM_GETNEIGH for one gateway (is its link-layer address known?) and RTM_NEWNEIGH with NTF_USE (resolve it),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 
 /// A libnl error (NLE_*), as returned negated by libnl calls.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Reads RTM_NEWNEXTHOP / RTM_DELNEXTHOP messages (struct nhmsg, then NHA_* attributes, linux/nexthop.h) from plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 
 /// Owns one outgoing netlink message (`struct nl_msg *`) while it is built and sent.

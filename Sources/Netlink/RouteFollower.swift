@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Keeps what the kernel's routing decides current beside the batches: after every batch that may have changed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The bytes of an RTM_GETROUTE request for one `RouteQuery` (what `ip route get` sends) and the reading of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// An IP tunnel's far end and mark from its link message (IFLA_LINKINFO → IFLA_INFO_DATA), on plain bytes so that it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Where the peers of a tunnel are, for tunnels whose link message does not say: WireGuard keeps its peers'

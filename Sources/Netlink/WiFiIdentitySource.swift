@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The association of one wireless interface: the SSID it is connected to, or none.
 public struct WiFiAssociation: Sendable, Hashable {
     /// The interface (netdev) index.

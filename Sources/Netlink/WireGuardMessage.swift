@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Reads the replies to WireGuard's WG_CMD_GET_DEVICE (generic netlink family "wireguard", linux/wireguard.h) from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBus
 
 /// Follows one service on the system bus through its signals. `SystemBusWatch` attaches it to each new connection

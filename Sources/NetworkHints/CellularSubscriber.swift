@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a cellular identity source knows about the modem behind one interface. It holds identifiers in clear, so
 /// it lives in memory only: turn it into a key with `SubscriberKeyer` at once, and never log or encode it.
 public struct CellularSubscriber: Sendable, Hashable, CustomStringConvertible {

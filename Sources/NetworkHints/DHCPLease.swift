@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The parts of a DHCPv4 lease that say something about cost, as one of the Linux DHCP clients saved it.
 public struct DHCPLease: Sendable, Hashable {
     /// Which program wrote the lease.

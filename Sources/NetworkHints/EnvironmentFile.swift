@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// KEY=VALUE files as systemd's `parse_env_file` reads them, the format of networkd's leases and link state,
 /// resolved's link files and NetworkManager's internal-client leases: lines end at "\n" or "\r"; blanks around
 /// keys and values are dropped; a line whose first non-blank character is "#" or ";" is a comment; a line without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBus
 
 /// One service on the bus, followed as GDBusProxy follows a name: its owner's unique name comes from the bus

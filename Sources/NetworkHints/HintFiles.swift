@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The few file-system calls the hints need, each answering nil or empty on any failure: lease files and sysfs

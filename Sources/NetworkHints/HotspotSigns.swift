@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Signs of a phone hotspot beyond ANDROID_METERED, each pure and each with its source. A sign only ever makes a
 /// network *expensive by detection*; the user's explicit setting still wins.
 public enum HotspotSigns {

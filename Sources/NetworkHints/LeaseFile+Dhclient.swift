@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension LeaseFile {
     /// Every `lease { … }` block of an ISC dhclient lease file, in file order (dhclient appends, so the newest is
     /// last). Blocks whose `interface "…";` names another interface are left out; a block without one belongs to

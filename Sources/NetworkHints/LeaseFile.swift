@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
 
 /// Pure parsers for the lease files Linux DHCP clients leave behind. Each returns what it could read and skips

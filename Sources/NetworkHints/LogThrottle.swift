@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A log line that anyone can cause is written at most once per `interval`; the next one written says how many were
 /// held back. A flood then costs the journal a line a minute, and journald's own rate limit never drops pathmond's
 /// other messages because of it. Time arrives as a value, so a test steps through it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds interfaces whose DHCP lease says "metered": ANDROID_METERED in option 43 (a phone's tethering server puts
 /// it there when its own uplink is mobile data), or the Apple Personal Hotspot numbering. Reads whatever lease
 /// files the machine's DHCP client left: systemd-networkd's, NetworkManager's (internal client and dhclient

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBus
 
 /// NetworkManager's answer to "is this device metered" (NMMetered in NetworkManager's nm-dbus-interface.h).

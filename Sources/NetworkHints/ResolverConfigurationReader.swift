@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Reads the resolver configuration the machine uses from its files: resolv.conf and, when it names

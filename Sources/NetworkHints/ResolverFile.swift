@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Pure parsers for the files that say which DNS servers the machine's resolver uses: resolv.conf(5), and the

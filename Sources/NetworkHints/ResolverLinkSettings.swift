@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// What systemd says about one link's DNS: its servers, its domains, and whether it takes queries for any name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), small and dependency-free: the project takes no crypto
 /// package, and all it needs is a keyed hash that recognises a SIM again without keeping its identifiers.
 /// Not constant-time and not for secrets beyond that purpose.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Why the keyer's secret could not be had. A daemon that gets one keys no SIM rather than keying them under a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns a SIM's identifiers (or a modem's hardware identity) into the subscriber string of
 /// `NetworkIdentity.cellular(subscriber:)`: a keyed hash, so that the policy file, logs and `pathctl` recognise
 /// the SIM again without ever holding its ICCID or IMSI.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A modem's stable hardware identity from sysfs, for when ModemManager is not there to read the SIM: the USB
 /// device's vendor, product and serial number, or, without a serial, its port path; for a PCIe modem (mhi_net),
 /// the PCI vendor, device and slot address. The identity names the modem, not the SIM: a SIM moved to another

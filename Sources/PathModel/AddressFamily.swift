@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The IP version of an address or route.
 public enum AddressFamily: String, Sendable, Hashable, CaseIterable, Comparable {
     case ipv4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The built-in rules that tell an interface's kind from kernel and sysfs facts, as NetworkManager and
 /// systemd-networkd read them.
 public enum Classification {

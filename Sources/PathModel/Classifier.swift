@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Classifies interfaces: the built-in rules, then the configured overrides (the first matching override wins
 /// for each field it sets).
 public struct Classifier: Sendable, Hashable {

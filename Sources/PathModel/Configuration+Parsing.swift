@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The line-by-line parser behind `Configuration.parse`. Written by hand because the model imports nothing.
 
 /// Parser state: the section being read and what has been collected so far.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The daemon's configuration file, parsed from its text (the daemon reads the file; the model does no I/O).
 ///
 /// The format is INI, as systemd and NetworkManager files are written:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a configuration file was refused. Every case names the 1-based line at fault, so that the daemon can
 /// report "pathmond.conf:LINE: ..." and stop before it runs with a half-understood policy.
 public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {

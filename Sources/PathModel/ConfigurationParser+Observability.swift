@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `[history]`, `[metrics]` and `[discretionary]` sections: how much path history to keep, where to write
 // metrics, and how the system policy follows the path.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Something the parser skipped without failing. Unknown names are warnings rather than errors so that a file
 /// written for a newer daemon (one that knows `[policy]`, say) still loads on an older one.
 public enum ConfigurationWarning: Sendable, Hashable, CustomStringConvertible {

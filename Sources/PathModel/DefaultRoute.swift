@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A unicast route towards the internet through one interface: a default route (prefix length 0), or one half of
 /// the split default that VPNs install (0.0.0.0/1 and 128.0.0.0/1, ::/1 and 8000::/1). A multipath route
 /// becomes one value per next hop. Only these are kept: the rest of a routing table says nothing about the path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The runs `pathctl check` skipped on a metered path, waiting for a cheap one: one entry per unit, in the order
 /// the units were first deferred. Kept by pathmond's dispatcher (root), which starts each unit once when the path
 /// turns cheap and then drops it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What sysfs (/sys/class/net/NAME) says about the device behind an interface: the facts classification needs
 /// beyond netlink. Gathered by the daemon, so the rules here stay testable on fixture trees.
 public struct DeviceFacts: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What decided an interface's `isExpensive`, most authoritative first: the user's setting wins over every
 /// detection.
 public enum ExpensiveSource: String, Sendable, Hashable, CaseIterable {

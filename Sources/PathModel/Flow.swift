@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A connection a client holds: where it leaves the machine and what it may use. pathmond tells it when the
 /// connection stops being viable and when a better path appears.
 public struct Flow: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Judges a flow against the interfaces as they stand: pure, re-run on every change.
 public enum FlowEvaluator {
     /// The flow's viability and whether a better path exists.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Shell-style name patterns (`*`, `?`, `[abc]`, `[a-z]`, `[!a]`), as interface names are matched in
 /// systemd .link and NetworkManager files.
 struct Glob {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Characters a person cannot see as themselves where pathmond shows text: in a terminal, the journal, a metrics
 /// dashboard. Interface names, SSIDs and users' names for networks may hold any of them (the kernel refuses only
 /// "/", ":", NUL and white space in a name), and each can make one name pass for another or garble a line:

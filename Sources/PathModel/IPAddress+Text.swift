@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text forms of IP addresses (RFC 5952 for IPv6), written here because the model imports nothing.
 
 extension IPAddress: CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An IPv4 or IPv6 address, held inline as a 128-bit big-endian number (an IPv4 address in the low 32 bits), so
 /// that copying, comparing and hashing one touches no heap memory: a change to a thousand watched flows hashes and
 /// compares thousands of addresses.

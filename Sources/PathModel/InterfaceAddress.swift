@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An address assigned to an interface (RTM_NEWADDR).
 public struct InterfaceAddress: Sendable, Hashable {
     /// The interface that holds the address.

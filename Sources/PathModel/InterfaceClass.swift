@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an interface is, for path purposes: its kind and whether traffic over it costs the user.
 public struct InterfaceClass: Sendable, Hashable {
     /// Wired, Wi-Fi, cellular, loopback or other.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What kind of network an interface reaches, in the order a path prefers them.
 public enum InterfaceKind: String, Sendable, Hashable, CaseIterable {
     /// Ethernet and Ethernet-like links: physical ports, veth, bridges, USB tethering.

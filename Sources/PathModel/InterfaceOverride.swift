@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A configured correction for interfaces the built-in rules get wrong, matched by name or glob pattern.
 public struct InterfaceOverride: Sendable, Hashable {
     /// An interface name, or a shell-style pattern with `*`, `?` and `[...]`.

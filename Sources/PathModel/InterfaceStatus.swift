@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How far one interface is from carrying traffic to the internet, with the facts behind it.
 public struct InterfaceStatus: Sendable, Hashable {
     /// The link as the kernel reports it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The kernel's own routing decision for traffic to the internet, per family, as the state's route decisions
 /// hold it, checked against the interfaces it names.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One change the kernel announced, or a full dump that replaces everything known.
 public enum KernelEvent: Sendable, Hashable {
     /// RTM_NEWLINK: a link appeared or changed (flags, name, operstate).

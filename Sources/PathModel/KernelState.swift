@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The model's copy of the kernel: links, addresses and default routes, kept current by applying events.
 ///
 /// It also supplies what rtnetlink leaves out: when a link goes administratively down the kernel flushes its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A network interface as the kernel reports it (RTM_NEWLINK), plus what sysfs says about its device.
 public struct Link: Sendable, Hashable {
     /// The kernel's interface index, stable for the life of the interface.

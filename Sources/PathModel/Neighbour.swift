@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A resolved entry of the kernel's neighbour table (RTM_NEWNEIGH): which link-layer address an IP address on a
 /// link has. pathmond uses it to name a wired network by its gateway.
 public struct Neighbour: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the path depends on beyond the kernel's links, addresses and routes: which network each interface is on,
 /// what detection says about cost, and the user's policy.
 public struct NetworkContext: Sendable, Hashable {

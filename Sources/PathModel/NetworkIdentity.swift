@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The network an interface is attached to, as opposed to the interface itself: what Low Data Mode and the
 /// expensive flag are remembered for, so that a setting follows the network from interface to interface.
 public enum NetworkIdentity: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The key a network is remembered by: "wifi:" followed by the escaped SSID, "cellular:" and a subscriber hash, or
 /// "wired:" and the gateway's link-layer address. Escaping is lossless: every SSID has exactly one key.
 public struct NetworkKey: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A network's settings as a log line shows them: "constrained: yes, expensive: detection, name: \"Office\"". Each
 /// setting is named, and one left to detection says so, rather than Swift's `Optional(true)`.
 extension NetworkPolicy: CustomStringConvertible {

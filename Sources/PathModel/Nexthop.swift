@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A nexthop object of the kernel (RTM_NEWNEXTHOP: `ip nexthop add id N ...`), which routes name by id
 /// (RTA_NH_ID) instead of carrying their own interface and gateway, as FRR and systemd-networkd's [NextHop] write
 /// them. One is either a single next hop (an interface, maybe a gateway), a group of other nexthops' ids (ECMP), or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The system's network path: whether traffic can leave the machine, over which interfaces, and at what cost.
 /// The names follow Network.framework's NWPath.
 public struct Path: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension PathEvaluator {
     /// A tunnel costs what the interface carrying its own packets costs (as NWPath treats a VPN over cellular):
     /// expensive or constrained when its carrier is. The carrier is the kernel's route to the tunnel's endpoint

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension PathEvaluator {
     /// The usable interfaces a client's parameters allow, in preference order; when none is left, the reason
     /// names the first restriction that emptied the list, so the app knows what to relax or wait for.

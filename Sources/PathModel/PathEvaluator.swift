@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Derives interface statuses and the path from a kernel state: a pure function, run from scratch on every
 /// change (the state holds only links, addresses and default routes, so this is cheap).
 public struct PathEvaluator: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a client may use, as NWParameters say it: the path it watches is the system's, narrowed to these.
 public struct PathParameters: Sendable, Hashable {
     /// Only interfaces of this kind may carry the traffic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Keeps the kernel state and the current path, and says when the path changed: kernel events in, a new path
 /// out only if it differs (derive, diff, then notify). The caller publishes.
 public struct PathTracker: Sendable {

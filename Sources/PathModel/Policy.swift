@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the user said about one network. Nil means "not said": detection decides.
 public struct NetworkPolicy: Sendable, Hashable {
     /// Low Data Mode: apps should hold back on this network.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The DNS servers the machine's resolver uses: from resolv.conf, and per link from systemd-resolved.
 public struct ResolverConfiguration: Sendable, Hashable {
     /// Servers that serve every link: resolv.conf's nameservers (for systemd-resolved's stub, its upstreams).

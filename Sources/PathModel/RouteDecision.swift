@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A question for the kernel's routing decision: where would the next packet to `destination` go, as
 /// `ip route get DESTINATION [from SOURCE] [mark MARK]` asks it. The kernel's answer follows the routing rules
 /// (priorities, `not`, fwmark, `suppress_prefixlength`), every table, metrics, split defaults, blocking routes and

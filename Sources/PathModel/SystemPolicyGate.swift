@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The system policy's damped view of the path: whether the system counts as online and as unmetered, for the
 /// targets `pathmond-online.target` and `pathmond-unmetered.target` and for deferred runs.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Durations as administrators write them in pathmond.conf and on pathctl's command line, in systemd.time(7)'s
 /// spelling: a number and a unit, several of them added up ("1h 30min", "2d12h"), or a bare number of seconds.
 /// Units: ms, s (sec, second(s)), min (m, minute(s)), h (hr, hour(s)), d (day(s)), w (week(s)).

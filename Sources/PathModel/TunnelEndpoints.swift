@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the kernel says about where a tunnel's own packets go: the far ends of an IP tunnel (IFLA_INFO_DATA's
 /// remote) or of WireGuard peers, and the mark its packets carry. The interface that carries them is found by
 /// asking the kernel's routing for these endpoints, not from names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @_exported import enum PathModel.AddressFamily
 @_exported import struct PathModel.Flow
 @_exported import struct PathModel.FlowStatus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The root-only Varlink interface of pathmond's dispatcher (`pathmond --dispatcher`), on

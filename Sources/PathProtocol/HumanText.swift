@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Text from outside (interface names, SSIDs, users' names for networks, file names) made safe for every surface a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The parameters and replies of each method pathmond serves.
 public enum Methods {
     /// io.pathmond.GetPath and io.pathmond.WatchPath reply.

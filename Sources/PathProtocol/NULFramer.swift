@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Splits a byte stream into Varlink messages: each ends with a NUL byte. A message longer than the limit is an
 /// error, so a peer that never sends NUL cannot make us buffer without bound.
 public struct NULFramer: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// What a network is called for people, everywhere pathmond shows one: the user's name for it when they gave one

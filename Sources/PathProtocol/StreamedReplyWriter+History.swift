@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension StreamedReplyWriter {
     /// One io.pathmond.HistoryEntry as a JSON object, without a terminator: a line of the history file, written on
     /// every path change. Byte for byte what `VarlinkCodec` writes.

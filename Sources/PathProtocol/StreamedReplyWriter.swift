@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes the replies pathmond streams on every change (a WatchPath path, a WatchFlow status) straight into bytes.
 /// These are encoded once per distinct interest on each change, so with a thousand flows watched their cost is the
 /// daemon's cost per event; JSONEncoder spends most of it on reflection and boxing. The output is byte for byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The errors pathmond replies with: org.varlink.service's standard ones and io.pathmond's own.
 public enum VarlinkError: Error, Sendable, Hashable {
     /// org.varlink.service.InterfaceNotFound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A Varlink call as it arrives: `{"method": "io.pathmond.WatchPath", "parameters": {...}, "more": true}`.
 /// The parameters are decoded per method from the same bytes (see `VarlinkCodec.parameters`).
 public struct VarlinkCall: Codable, Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// io.pathmond.HistoryEntry on the wire; also one line of the history file in the state directory.

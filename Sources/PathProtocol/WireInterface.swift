@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// io.pathmond.Interface on the wire: one interface's status for ListInterfaces.

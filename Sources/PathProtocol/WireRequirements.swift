@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// io.pathmond.PathRequirements on the wire: what a client may use. Every field is optional.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Varlink interface definitions pathmond serves through org.varlink.service.GetInterfaceDescription.
 /// docs/io.pathmond.varlink holds the same text; a test keeps the two identical.
 public enum VarlinkInterfaces {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where and why the bytes stopped being JSON.
 struct JSONSyntaxError: Error, Sendable, Hashable {
     /// Offset of the offending byte from the start of the file; the file's length if it ended too early.

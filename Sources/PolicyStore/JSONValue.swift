@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A parsed JSON value. Objects keep their members in file order, duplicates included, so that the policy decoder
 /// can tell a repeated field from a single one instead of letting the last silently win.
 enum JSONValue: Sendable {

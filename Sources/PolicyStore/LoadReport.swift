@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What went wrong with the policy file at load, for the daemon's log and `pathctl status`. There is no report
 /// when the file was missing or whole.
 public struct LoadReport: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why bytes could not be read as a policy file.
 public enum PolicyFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bytes are not JSON: the reason, and the offset of the byte where reading stopped.

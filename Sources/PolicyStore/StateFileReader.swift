@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SystemPackage
 
 /// Reads a state file the daemon trusts with its policy, refusing anything that is not plainly a regular file of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// An sd-event call that failed, with its errno (sd-event returns negative errno values).

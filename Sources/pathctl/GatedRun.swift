@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `pathctl exec --while CONDITION` does with its command as the path changes, decided apart from processes
 /// and signals (derive, then act): each event in, the actions to take out. The command starts once the condition
 /// holds; when it stops holding the command is paused (SIGSTOP to its process group) or, with `--stop`, ended

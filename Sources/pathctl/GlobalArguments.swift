@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathProtocol
 
 /// Puts pathctl's command line in the shape swift-argument-parser reads, so pathctl follows networkctl's and

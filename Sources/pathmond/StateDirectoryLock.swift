@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// One pathmond per state directory. A second daemon started by hand on a host where the service runs (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// What a subscriber watches: the path for some parameters (WatchPath), or one flow (WatchFlow).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Makes fuzz inputs from real ones: each input is a seed (a fixture) changed by a few random edits, byte-level
 /// (flips, inserts, deletions, duplicated runs, splices from another seed) and token-level (a word from the
 /// parser's dictionary, a number far out of range), or now and then bytes from nothing at all. Deterministic for

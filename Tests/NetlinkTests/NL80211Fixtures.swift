@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// nl80211 messages as the kernel sends them, for the decoder tests. This machine has no radio, so these are not
 /// recorded from one: they are laid out by hand, field by field, from the code that builds them in the kernel
 /// (net/wireless/nl80211.c: nl80211_send_iface and nl80211_send_chandef for NEW_INTERFACE, the reply to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A network namespace made for one test (`ip netns add pmnl-<random>`) with a veth pair va/vb, both up. Nothing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The fixture directory next to this file (the test target excludes it from its sources).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import PathModel
 
 /// Random but plausible kernel events over a small universe, so that links, addresses and routes collide often.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// An independent restatement of what the kernel does and what the path must be, written from KERNEL-NOTES and

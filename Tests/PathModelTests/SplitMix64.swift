@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny seeded generator whose sequence is fixed by the algorithm
 /// alone, so a failing seed replays identically on every machine and Swift version.
 struct SplitMix64 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 // Builders that keep the tests' tables short. Each default is what a healthy interface reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Starts a program with extra environment variables, output discarded, and `extraFD` (if any) as its fd 3.

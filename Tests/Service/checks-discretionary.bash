@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The checks of booted-systemd-test for the system policy (issue 23): pathmond-dispatcher.service, the root helper
 # that starts and stops pathmond-online.target and pathmond-unmetered.target as the path changes, after the settle
 # and grace times of [discretionary] (sourced after checks.bash, whose helpers they use). The path is made expensive

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The checks of booted-systemd-test that concern the system user, the system bus, NetworkManager and the network's
 # identity (sourced after checks.bash, whose helpers they use).
 

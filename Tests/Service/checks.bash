@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The checks of booted-systemd-test (sourced): each drives the booted container through `inside` and reports one
 # PASS or FAIL line. They run in order on one container; each leaves pathmond active for the next.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # A booted Debian under systemd-nspawn, for booted-systemd-test (sourced, not run).
 #
 # A root per Debian suite (bookworm, trixie) is built once by mmdebstrap from the machine's own apt sources (the

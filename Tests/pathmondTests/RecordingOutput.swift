@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import pathmond
 
 /// A connection the test controls: it records what is written and reads as writable or not as the test says.

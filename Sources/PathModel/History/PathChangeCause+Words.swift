@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension PathChangeCause: CustomStringConvertible {
     /// The cause in words, for `pathctl log` and the journal: "kernel: route, address on eth0",
     /// "policy: wifi:Home expensive by uid 1000", "detection: DHCP metered option on wlan0".

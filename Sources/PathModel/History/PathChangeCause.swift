@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the system path changed, in fields a script can match and in words a person reads: the kernel event kinds
 /// of the batch that changed it and on which interfaces, a policy change and by whom, a detection, a resolver
 /// change, a configuration reload.

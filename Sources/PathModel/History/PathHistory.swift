@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The last `capacity` path changes, oldest first, in bounded memory: appending past the bound drops the oldest.
 /// Pure: time and causes arrive as values.
 public struct PathHistory: Sendable, Hashable {

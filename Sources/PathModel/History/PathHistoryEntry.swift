@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One change of the system path: when, from what, to what, and why.
 public struct PathHistoryEntry: Sendable, Hashable {
     /// Grows by one per entry over the daemon's whole history (it continues after a restart), so a follower can

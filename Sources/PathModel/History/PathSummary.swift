@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a history entry keeps of a path: enough to tell one path from the next in a timeline (status, reason,
 /// interfaces in order, cost, families), without addresses and gateways, so that an entry stays small.
 public struct PathSummary: Sendable, Hashable {

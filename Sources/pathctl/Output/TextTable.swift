@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathProtocol
 
 /// Columns padded to their widest cell, two spaces apart, as networkctl prints them. Cells are escaped for the

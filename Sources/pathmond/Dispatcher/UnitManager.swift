@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBus
 
 /// systemd's manager on the system bus (org.freedesktop.systemd1.Manager): starts and stops units for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// What one history entry may hold, so that its line stays far under `HistoryFile.maximumLineSize` whatever the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// What the daemon counts as it runs, for the metrics file: plain atomics, bumped by one at each call site, read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Streams updates of one interest (a path or a flow) to one connection, newest wins: while the client is not
 /// reading the latest update waits in `pending` (replacing any older one), so a stalled client costs one message
 /// of memory, not a backlog. Paths and flow statuses are states, so older ones are worthless.

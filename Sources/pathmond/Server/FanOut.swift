@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SDEvent
 
 /// Hands each change to the subscribers that must hear of it, on the daemon's main loop, which is where the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// What one user's clients may leave unread in pathmond's memory, all connections together, as the per-user client

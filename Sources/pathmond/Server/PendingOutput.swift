@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SystemPackage
 
 /// What a client has not taken yet: replies that did not fit its socket, in order, written from the first byte not

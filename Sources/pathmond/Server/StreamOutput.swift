@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a streamed call's replies go: a client's connection, or a recording in tests. Used on the daemon's main
 /// loop only.
 protocol StreamOutput: AnyObject {

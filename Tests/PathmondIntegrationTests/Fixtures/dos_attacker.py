@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Issue 10's hostile local user, for DenialOfServiceTests (run as nobody through setpriv).
 
 usage: dos_attacker.py SOCKET SECONDS [CONNECTIONS]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A GLib process against a hostile fake pathmond (hostile_server.py): it must survive and stay sane.
 
     /usr/bin/python3 gio_hostile.py MODE SCENARIO MODULE_DIRECTORY WORK_DIRECTORY

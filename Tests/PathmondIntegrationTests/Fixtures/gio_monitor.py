@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A GLib process holding the default GNetworkMonitor, as an application does, reporting what it sees.
 
 Run with Debian's /usr/bin/python3 (python3-gi). Prints one JSON object per line:

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Issue 22's GetHistory flood, for HistoryFloodTests (run as nobody through setpriv).
 
 usage: history_flood.py SOCKET CONNECTIONS SECONDS [pipeline]

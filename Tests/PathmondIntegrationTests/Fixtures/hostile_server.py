@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A fake pathmond that misbehaves on purpose, for the GIO module's robustness tests.
 
     hostile_server.py SCENARIO SOCKET

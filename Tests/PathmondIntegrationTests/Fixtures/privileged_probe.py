@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs a command next to a fake pathmond and says whether the command's process connected to it.
 
     privileged_probe.py WORK_DIRECTORY COMMAND...

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Asks Debian 12's unattended-upgrades whether it would stop now: loads /usr/bin/unattended-upgrade as a module
 and calls its own should_stop(), which reads Gio.NetworkMonitor's network-metered when
 Unattended-Upgrade::Skip-Updates-On-Metered-Connections is on (the default). Nothing is downloaded or installed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Talks to pathmond with the reference Python Varlink client, to show a generic client needs nothing special.
 
 usage: varlink_client.py SOCKET get | describe | watch COUNT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Holds tun devices open from a small helper process inside the namespace, so they have carrier (a tun device is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Re-checks a condition the daemon reaches on its own schedule (an ARP reply, a neighbour notification) until it
 /// holds or the deadline passes. For conditions no update announces; paths are awaited through `UpdateLog`.
 func eventually(

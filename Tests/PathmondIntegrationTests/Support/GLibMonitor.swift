@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A real GLib process: Debian's /usr/bin/python3 with python3-gi, holding `Gio.NetworkMonitor.get_default()` as an

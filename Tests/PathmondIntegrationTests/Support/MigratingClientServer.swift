@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The server end of the migration tests: a TCP server in the far namespace that says which connection each line
 /// arrives on, as `accept PEER`, `line PEER TEXT` and `close PEER` (PEER is address:port).
 ///

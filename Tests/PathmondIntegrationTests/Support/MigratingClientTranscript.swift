@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A program run for a test, its output (standard output and error together) recorded line by line as it arrives.

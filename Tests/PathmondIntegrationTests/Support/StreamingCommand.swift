@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A long-running command whose standard output is read line by line as it arrives (`pathctl monitor`).

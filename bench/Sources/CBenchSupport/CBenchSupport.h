@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Linux calls pathmond-bench needs that Swift's Glibc module does not export: epoll and eventfd (their headers are
 // outside the module) and the _GNU_SOURCE declarations setns and pipe2, declared here as glibc defines them.
 #ifndef C_BENCH_SUPPORT_H

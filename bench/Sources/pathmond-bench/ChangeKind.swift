@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 
 /// The interface the changes are made on: an addressed veth with `default dev <it>` in the bench's namespace.

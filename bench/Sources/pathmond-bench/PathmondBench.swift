@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 
 /// pathmond-bench: each subcommand measures pathmond and, in the same run, a reference (a raw netlink listener,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A local user forging NetworkManager's or ModemManager's signals, as issue 22 describes: run as nobody on a bus
 with Debian's system-bus policy, which lets any user send any signal.
 

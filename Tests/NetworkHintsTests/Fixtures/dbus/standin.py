@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Stand-ins for NetworkManager and ModemManager on a private bus: the subset of their documented D-Bus interfaces
 pathmond reads (NetworkManager's D-Bus API reference: org.freedesktop.NetworkManager, ...Device; ModemManager's:
 org.freedesktop.ModemManager1, ...Modem, ...Sim, and the ObjectManager), with the signals the real services send.

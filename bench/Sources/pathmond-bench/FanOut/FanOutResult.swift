@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What one kind's run measured, printed as a table: pathmond's subscribers beside the raw fan-out (the floor), the
 /// raw netlink listener (the kernel's own latency) and GetPath when quiet.
 struct FanOutResult {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One subscriber set's figures over the measured changes: when the first and the last subscriber were woken, and
 /// what each got. pathmond's subscribers and the raw fan-out's socketpairs are tallied alike.
 struct FanOutTally {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What every namespaced bench measures in: the bench's namespaces (`BenchNamespace`), a work directory and pathmond
 /// serving in them. `with` makes all three and tears them down in reverse order however the body ends, so that no
 /// bench can leave a namespace or a daemon behind.

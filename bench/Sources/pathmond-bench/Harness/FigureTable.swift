@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The table every new bench prints: one row per figure, pathmond's value beside its reference, their ratio, and the
 /// goal the issue sets. Values arrive formatted; the ratio is computed from the raw numbers.
 struct FigureTable {
