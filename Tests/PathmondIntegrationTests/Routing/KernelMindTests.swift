@@ -30,34 +30,6 @@ import Testing
         try namespace.ip("route add default via 10.0.0.1 dev eth0 metric 100")
     }
 
-    /// Issue 24, 4: a flow is viable while the kernel sends its packets (from its local address) out of its
-    /// interface. A default route with a lower metric out of eth1 takes the flow's packets there: not viable,
-    /// within 0.5 s; its removal brings them back.
-    @Test func aFlowWhosePacketsMoveIsNotViable() async throws {
-        let scenario = try Scenario.start(prepare: Self.twoUplinks)
-        defer { #expect(scenario.tearDown() == 0) }
-        let namespace = scenario.namespace
-        let flow = Flow(
-            interfaceName: "eth0", localAddress: IPAddress("10.0.0.2")!, remoteAddress: IPAddress(Self.remote)!)
-        let log = FlowLog(
-            FlowMonitor(flow: flow, socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
-        defer { log.monitor.cancel() }
-        _ = try await log.next("viable on eth0") { $0.isViable }
-        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth0")
-
-        try namespace.ip("route add default via 10.1.0.1 dev eth1 metric 50")
-        var started = ContinuousClock.now
-        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth1")
-        _ = try await log.next(timeout: .milliseconds(500), "not viable: its packets leave by eth1") { !$0.isViable }
-        print("flow not viable \(ContinuousClock.now - started) after its packets moved to eth1")
-
-        try namespace.ip("route del default via 10.1.0.1 dev eth1 metric 50")
-        started = ContinuousClock.now
-        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth0")
-        _ = try await log.next(timeout: .milliseconds(500), "viable again: back on eth0") { $0.isViable }
-        print("flow viable again \(ContinuousClock.now - started) after its packets came back to eth0")
-    }
-
     /// Two IPv6 uplinks: eth0 (2001:db8::2, router 2001:db8::1) and eth1 (2001:db8:1::2, router 2001:db8:1::1),
     /// both routers answering from the far side; no default route yet.
     static func twoIPv6Uplinks(_ namespace: NetworkNamespace) throws {
