@@ -192,12 +192,31 @@ final class RouteFollower {
         }
         decisionsMayBeStale = false
         guard !asked.isEmpty else { return changed }
-        var answers = lookup.decide(asked)
+        var answers = decide(asked, lookup: lookup)
         askWithSources(&answers, lookup: lookup)
         for (query, decision) in answers where decisions.updateValue(decision, forKey: query) != decision {
             changed = true
         }
         return changed
+    }
+
+    /// The kernel's decisions, a query for an output interface asked with that interface's index now; one whose
+    /// interface does not exist goes nowhere, unasked (a socket bound to a vanished device cannot send).
+    private func decide(_ asked: some Collection<RouteQuery>, lookup: any RouteLookup) -> [RouteQuery: RouteDecision] {
+        let named = Set(asked.lazy.compactMap(\.outputInterface))
+        guard !named.isEmpty else { return lookup.decide(asked, outputIndexes: [:]) }
+        var indexes: [String: Int32] = [:]
+        for link in state.links.values where named.contains(link.name) { indexes[link.name] = link.index }
+        let (known, missing) = asked.reduce(into: ([RouteQuery](), [RouteQuery]())) { split, query in
+            if let name = query.outputInterface, indexes[name] == nil {
+                split.1.append(query)
+            } else {
+                split.0.append(query)
+            }
+        }
+        var answers = lookup.decide(known, outputIndexes: indexes)
+        for query in missing { answers[query] = .unroutable }
+        return answers
     }
 
     /// The IPv6 probes of the internet the kernel routes nowhere without a source, asked again from each usable
@@ -213,7 +232,7 @@ final class RouteFollower {
         let sourced = unrouted.flatMap { probe in
             sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
         }
-        let found = lookup.decide(sourced)
+        let found = lookup.decide(sourced, outputIndexes: [:])
         for probe in unrouted {
             let routed = sources.lazy.compactMap { source -> RouteDecision? in
                 let decision = found[RouteQuery(destination: probe.destination, source: source, uid: probe.uid)]
@@ -354,8 +373,11 @@ enum GatewayResolution: Equatable {
 
 /// What the follower asks of the kernel: `RouteLookupSocket`, or a stand-in that counts the questions in tests.
 protocol RouteLookup: AnyObject {
-    /// The kernel's decisions for these queries; one without an answer is missing.
-    func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision]
+    /// The kernel's decisions for these queries; one without an answer is missing. `outputIndexes`: the index of
+    /// each output interface the queries name (every one of them is there).
+    func decide(
+        _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
+    ) -> [RouteQuery: RouteDecision]
     /// The gateway's neighbour entry if the kernel has resolved it.
     func neighbour(_ gateway: GatewayKey) -> Neighbour?
     /// Asks the kernel to resolve the gateway.

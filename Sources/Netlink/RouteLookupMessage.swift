@@ -10,21 +10,25 @@ enum RouteLookupMessage {
     static let request: UInt16 = 1  // NLM_F_REQUEST
 
     /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark, RTA_UID
-    /// if it names a user.
-    static func request(for query: RouteQuery, sequence: UInt32) -> [UInt8] {
+    /// if it names a user, RTA_OIF if it names an output interface (`outputIndex`: that interface's index now).
+    static func request(for query: RouteQuery, outputIndex: Int32? = nil, sequence: UInt32) -> [UInt8] {
         var message: [UInt8] = []
-        appendRequest(for: query, sequence: sequence, to: &message)
+        appendRequest(for: query, outputIndex: outputIndex, sequence: sequence, to: &message)
         return message
     }
 
     /// Appends one request to `message`, written in place: thousands of flows' look-ups go out in a few datagrams
     /// built without an array per field.
-    static func appendRequest(for query: RouteQuery, sequence: UInt32, to message: inout [UInt8]) {
+    static func appendRequest(
+        for query: RouteQuery, outputIndex: Int32? = nil, sequence: UInt32, to message: inout [UInt8]
+    ) {
         let family: UInt8 = query.destination.family == .ipv4 ? 2 : 10
         let size = query.destination.byteCount
         let bits = UInt8(size * 8)
         let source = query.source.flatMap { $0.family == query.destination.family ? $0 : nil }
-        let options = (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8) + (query.uid == nil ? 0 : 8)
+        let options =
+            (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8) + (query.uid == nil ? 0 : 8)
+            + (outputIndex == nil ? 0 : 8)
         let length = 16 + 12 + 4 + size + options
         message.reserveCapacity(message.count + length)
         appendLittleEndian(UInt32(length), to: &message)
@@ -33,7 +37,9 @@ enum RouteLookupMessage {
         appendLittleEndian(sequence, to: &message)
         appendLittleEndian(UInt32(0), to: &message)  // port id: the kernel's
         message += [family, bits, query.source == nil ? 0 : bits, 0, 0, 0, 0, 0]
-        message += [0, 0, 0, 0]  // rtm_flags
+        // rtm_flags: RTM_F_LOOKUP_TABLE, so the answer names the table its route came from (as `ip route get`
+        // asks), and none when there was no route (see `reply`); without it IPv4 always says main.
+        appendLittleEndian(UInt32(0x1000), to: &message)
         // Addresses are 4 or 16 bytes: no padding needed.
         appendLittleEndian(UInt16(4 + size), to: &message)
         appendLittleEndian(UInt16(1), to: &message)  // RTA_DST
@@ -52,6 +58,11 @@ enum RouteLookupMessage {
             appendLittleEndian(UInt16(8), to: &message)
             appendLittleEndian(UInt16(25), to: &message)  // RTA_UID
             appendLittleEndian(uid, to: &message)
+        }
+        if let outputIndex {
+            appendLittleEndian(UInt16(8), to: &message)
+            appendLittleEndian(UInt16(4), to: &message)  // RTA_OIF
+            appendLittleEndian(UInt32(bitPattern: outputIndex), to: &message)
         }
     }
 
@@ -94,6 +105,7 @@ enum RouteLookupMessage {
             guard routeType == 1 || routeType == 2 else { return .decision(.unroutable) }
             var interface: Int32?
             var gateway: IPAddress?
+            var table = UInt32(bytes[16 + 4])  // rtm_table; RTA_TABLE has the whole id
             var position = 16 + 12
             // The attributes, stopping at the first malformed one (as `attributes(_:from:)` does).
             while position + 4 <= end, let size16 = u16(bytes, position), let kind = u16(bytes, position + 2) {
@@ -107,11 +119,16 @@ enum RouteLookupMessage {
                 case 5: gateway = IPAddress(bytes: Array(bytes[value]))  // RTA_GATEWAY
                 case 18 where value.count > 2:  // RTA_VIA: a family, then the address
                     gateway = IPAddress(bytes: Array(bytes[(value.lowerBound + 2)..<value.upperBound]))
+                case 15 where value.count >= 4: table = u32(bytes, value.lowerBound) ?? table  // RTA_TABLE
                 default: break
                 }
                 position += (size + 3) & ~3
             }
             guard let interface, interface > 0 else { return .decision(.unroutable) }
+            // No table: no route matched, and the kernel assumed the destination on link because the request
+            // named an output interface (IPv4 does; a bound socket would send to it by ARP, which an off-link peer
+            // never answers). A real route, connected ones included, always comes from a table.
+            guard table != 0 else { return .decision(.unroutable) }
             return .decision(.via(interfaceIndex: interface, gateway: gateway))
         default:
             return .unrelated

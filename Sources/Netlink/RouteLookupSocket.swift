@@ -47,9 +47,9 @@ final class RouteLookupSocket {
     deinit { close(descriptor) }
 
     /// The kernel's decision for `query`, or nil if it could not be asked or did not answer.
-    func decide(_ query: RouteQuery) -> RouteDecision? {
+    func decide(_ query: RouteQuery, outputIndex: Int32? = nil) -> RouteDecision? {
         sequence &+= 1
-        let request = RouteLookupMessage.request(for: query, sequence: sequence)
+        let request = RouteLookupMessage.request(for: query, outputIndex: outputIndex, sequence: sequence)
         return exchange(request) { reply, sequence in
             switch RouteLookupMessage.reply(reply, sequence: sequence) {
             case .decision(let decision): return .some(decision)
@@ -61,7 +61,10 @@ final class RouteLookupSocket {
 
     /// The kernel's decisions for many queries: requests sent `batchSize` to a datagram, the replies read back in
     /// bulk, matched by sequence number. A query the kernel did not answer (a failure, a timeout) is missing.
-    func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+    /// `outputIndexes`: the current index of each output interface the queries name.
+    func decide(
+        _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
+    ) -> [RouteQuery: RouteDecision] {
         var answers: [RouteQuery: RouteDecision] = [:]
         answers.reserveCapacity(queries.count)
         var pending = Array(queries)[...]
@@ -73,21 +76,29 @@ final class RouteLookupSocket {
             for query in batch {
                 sequence &+= 1
                 waiting[sequence] = query
-                RouteLookupMessage.appendRequest(for: query, sequence: sequence, to: &datagram)
+                RouteLookupMessage.appendRequest(
+                    for: query, outputIndex: query.outputInterface.flatMap { outputIndexes[$0] }, sequence: sequence,
+                    to: &datagram)
             }
             guard send(datagram) else { return answers }
-            readReplies(into: &answers, waiting: &waiting)
+            readReplies(into: &answers, waiting: &waiting, outputIndexes: outputIndexes)
         }
         return answers
     }
 
     /// Reads replies until every request in `waiting` is answered or none comes (the receive timeout), up to
     /// `slotCount` datagrams per system call: one recv per reply cost a fifth of a flow look-up.
-    private func readReplies(into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery]) {
+    private func readReplies(
+        into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery],
+        outputIndexes: [String: Int32]
+    ) {
         var truncated: [RouteQuery] = []
         // Once the batch's replies are all read, so that no reply of it is skipped as another request's.
         defer {
-            for query in truncated { if let decision = decide(query) { answers[query] = decision } }
+            for query in truncated {
+                let index = query.outputInterface.flatMap { outputIndexes[$0] }
+                if let decision = decide(query, outputIndex: index) { answers[query] = decision }
+            }
         }
         while !waiting.isEmpty {
             let wanted = min(waiting.count, Self.slotCount)

@@ -10,22 +10,30 @@ public struct Flow: Sendable, Hashable {
     public var remoteAddress: IPAddress?
     /// What the client may use; better paths respect it.
     public var parameters: PathParameters
+    /// The socket is bound to its interface (SO_BINDTODEVICE): its packets leave by that interface whatever the
+    /// routes prefer, so the kernel is asked for the route out of it, not for where an unbound packet would go.
+    public var isBoundToInterface: Bool
 
     public init(
         interfaceName: String, localAddress: IPAddress, remoteAddress: IPAddress? = nil,
-        parameters: PathParameters = .unrestricted
+        parameters: PathParameters = .unrestricted, isBoundToInterface: Bool = false
     ) {
         self.interfaceName = interfaceName
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
         self.parameters = parameters
+        self.isBoundToInterface = isBoundToInterface
     }
 }
 
 extension Flow {
-    /// Where the flow's own next packet goes: to its remote, from its local address (rules may select on it).
+    /// Where the flow's own next packet goes: to its remote, from its local address (rules may select on it), and
+    /// out of its interface when the socket is bound to it (`ip route get REMOTE from LOCAL oif IFACE`).
     public var currentRouteQuery: RouteQuery? {
-        remoteAddress.map { RouteQuery(destination: $0, source: localAddress) }
+        remoteAddress.map {
+            RouteQuery(
+                destination: $0, source: localAddress, outputInterface: isBoundToInterface ? interfaceName : nil)
+        }
     }
 
     /// Where a new connection to the same remote would go: no source chosen yet.

@@ -3,13 +3,15 @@
 public enum FlowEvaluator {
     /// The flow's viability and whether a better path exists.
     ///
-    /// - Viable: its interface exists, is up and running, still holds the local address (past DAD), and can reach
-    ///   the remote. The kernel's own decision for the flow's next packet (to the remote, from the local address)
-    ///   settles it when it was asked: out of the flow's interface is viable (a specific route counts), nowhere
-    ///   (no route, a blocking route or rule) is not. Otherwise (not asked yet, or the kernel now sends the
-    ///   remote elsewhere and the interface could still carry it): a default route of that family out of the
-    ///   interface, or the remote on one of its subnets. Without a remote, a default route of the local address's
-    ///   family will do, and so does a link-local address on a running link.
+    /// - Viable: its interface exists, is up and running, still holds the local address (past DAD), and the
+    ///   kernel sends the flow's packets (to the remote, from the local address; out of its interface when the
+    ///   socket is bound to it, which the kernel answers with that interface's routes) out of that interface. The
+    ///   kernel's own decision settles it once asked: out of the flow's interface is viable (a specific route
+    ///   counts); out of another interface (a route with a lower metric came) or nowhere (no route, a blocking
+    ///   route or rule) is not. Until the kernel's answer arrives (and without a remote, when there is nothing to
+    ///   ask): a default route of that family out of the interface, or the remote on one of its subnets; without
+    ///   a remote, a default route of the local address's family will do, and so does a link-local address on a
+    ///   running link.
     /// - Better path: the path for the flow's parameters is satisfied and prefers another interface: the one the
     ///   kernel would send a new connection to the remote through, when the parameters allow it, else the path's
     ///   first (any usable interface, when the flow's own is not viable).
@@ -49,9 +51,9 @@ public enum FlowEvaluator {
             return false
         }
         switch flow.currentRouteQuery.flatMap({ decisions[$0] }) {
-        case .via(let index, _) where index == interface.link.index: return true
+        case .via(let index, _): return index == interface.link.index
         case .unroutable: return false
-        case .via, nil: break
+        case nil: break
         }
         let hasDefaultRoute = interface.routes.contains { $0.family == family }
         guard let remote = flow.remoteAddress else {

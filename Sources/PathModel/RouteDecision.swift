@@ -13,12 +13,20 @@ public struct RouteQuery: Sendable, Hashable {
     /// The user whose packet it is (RTA_UID: `uidrange` rules select on it); nil: the asking process's own, as a
     /// request without RTA_UID means.
     public var uid: UInt32?
+    /// The interface the packet must leave by, by name (RTA_OIF, asked with the interface's current index): a
+    /// socket bound to a device (SO_BINDTODEVICE) is routed only over that device's routes. No such interface:
+    /// the packet goes nowhere.
+    public var outputInterface: String?
 
-    public init(destination: IPAddress, source: IPAddress? = nil, mark: UInt32? = nil, uid: UInt32? = nil) {
+    public init(
+        destination: IPAddress, source: IPAddress? = nil, mark: UInt32? = nil, uid: UInt32? = nil,
+        outputInterface: String? = nil
+    ) {
         self.destination = destination
         self.source = source
         self.mark = mark
         self.uid = uid
+        self.outputInterface = outputInterface
     }
 
     /// Whose routing the system path (and what follows it: gates, the GIO module's metered flag) describes: root's,

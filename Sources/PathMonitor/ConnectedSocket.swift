@@ -35,7 +35,8 @@ enum ConnectedSocket {
         let local = try address(of: descriptor, getsockname).unmappingIPv4
         let remote = try address(of: descriptor, getpeername).unmappingIPv4
         let interface: String
-        if let bound = boundDevice(of: descriptor) {
+        let bound = boundDevice(of: descriptor)
+        if let bound {
             interface = bound
         } else {
             let interfaces: [String]
@@ -48,7 +49,9 @@ enum ConnectedSocket {
             guard let name = interfaces.first else { throw .noInterface(localAddress: local.description) }
             interface = name
         }
-        return Flow(interfaceName: interface, localAddress: local, remoteAddress: remote, parameters: parameters)
+        return Flow(
+            interfaceName: interface, localAddress: local, remoteAddress: remote, parameters: parameters,
+            isBoundToInterface: bound != nil)
     }
 
     private typealias NameCall = (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32

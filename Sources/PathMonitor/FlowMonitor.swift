@@ -94,7 +94,8 @@ public final class FlowMonitor: Sendable {
         watch.stream(keepingAlive: self, Update.init)
     }
 
-    /// Viability as it changes: false when the connection can no longer send or receive, true when it can again.
+    /// Viability as it changes: false when the connection can no longer send or receive (among other reasons, when
+    /// the kernel now sends its packets out of another interface than its own), true when it can again.
     public var viabilityUpdates: AsyncStream<Bool> { changes(of: \.isViable) }
 
     /// Whether a better path is available, as it changes.

@@ -55,12 +55,15 @@ public struct WireFlow: Codable, Sendable, Hashable {
     public var localAddress: String
     public var remoteAddress: String?
     public var requirements: WirePathRequirements?
+    /// SO_BINDTODEVICE on the socket; absent (an older client): false.
+    public var bound: Bool?
 
     public init(_ flow: Flow) {
         interface = flow.interfaceName
         localAddress = flow.localAddress.description
         remoteAddress = flow.remoteAddress?.description
         requirements = flow.parameters == .unrestricted ? nil : WirePathRequirements(flow.parameters)
+        bound = flow.isBoundToInterface ? true : nil
     }
 
     /// The model value; names the offending field when a value does not parse. Addresses are taken as a socket
@@ -80,7 +83,7 @@ public struct WireFlow: Codable, Sendable, Hashable {
         }
         return Flow(
             interfaceName: interface, localAddress: local.unmappingIPv4, remoteAddress: remote?.unmappingIPv4,
-            parameters: try requirements?.parameters() ?? .unrestricted)
+            parameters: try requirements?.parameters() ?? .unrestricted, isBoundToInterface: bound ?? false)
     }
 }
 

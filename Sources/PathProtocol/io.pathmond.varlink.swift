@@ -173,13 +173,17 @@ public enum VarlinkInterfaces {
           # Its peer, when known: viability then also checks the route to it.
           remoteAddress: ?string,
           # What it may use; a better path respects these.
-          requirements: ?PathRequirements
+          requirements: ?PathRequirements,
+          # The socket is bound to its interface (SO_BINDTODEVICE): its packets leave by it whatever
+          # the routes prefer, so viability asks for the route out of it. Absent: false.
+          bound: ?bool
         )
 
         # What a flow's client needs to know.
         type FlowStatus (
           # The connection can still send and receive over its interface: the link runs, it holds the
-          # local address, and a route (a default route, or the peer on-link) leads out of it.
+          # local address, and the kernel sends its packets (to the peer, from the local address) out of
+          # that interface (`ip route get PEER from LOCAL`); without a peer, a default route leads out of it.
           isViable: bool,
           # Another path the requirements allow is preferred over the flow's own (or any usable path,
           # when the flow's is gone): open a new connection there and move once it is ready.

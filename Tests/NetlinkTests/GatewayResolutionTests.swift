@@ -13,7 +13,9 @@ import Testing
         var answer = GatewayResolution.requested
         var known: Neighbour?
         var asked: [RouteQuery] = []
-        func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+        func decide(
+            _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
+        ) -> [RouteQuery: RouteDecision] {
             asked += queries
             return [:]
         }

@@ -30,6 +30,40 @@ import Testing
         #expect(Bytes.u32(attributes[1].1, 0) == 0)
     }
 
+    /// A bound socket's question names its interface: RTA_OIF with the index it has now.
+    @Test func aBoundQuestionCarriesItsOutputInterface() {
+        let query = RouteQuery(
+            destination: IPAddress("192.0.2.80")!, source: IPAddress("10.0.0.2")!, outputInterface: "eth0")
+        let bytes = RouteLookupMessage.request(for: query, outputIndex: 7, sequence: 2)
+        #expect(Bytes.u32(bytes, 0) == UInt32(bytes.count))
+        let attributes = Bytes.attributes(bytes, from: 28)
+        #expect(Bytes.u32(bytes, 24) == 0x1000, "RTM_F_LOOKUP_TABLE: the answer names its route's table")
+        #expect(attributes.map(\.0) == [1, 2, 4])
+        #expect(Bytes.u32(attributes[2].1, 0) == 7)
+    }
+
+    /// The kernel's answer to a question naming an output interface with no route for it: the destination
+    /// assumed on link, from no table. That goes nowhere; a connected route (from a table) does not.
+    @Test func anAnswerFromNoTableIsUnroutable() {
+        let attributes = Bytes.attribute(4, Bytes.littleEndianBytes(UInt32(3)))
+        var assumed = route(type: 1, attributes: attributes)
+        assumed[4] = 0  // rtm_table: none
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 4, body: assumed), sequence: 4)
+                == .decision(.unroutable))
+        let connected = route(type: 1, attributes: attributes)
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 4, body: connected), sequence: 4)
+                == .decision(.via(interfaceIndex: 3, gateway: nil)))
+        // A table past 255: rtm_table says RT_TABLE_COMPAT, RTA_TABLE the id.
+        var numbered = route(
+            type: 1, attributes: attributes + Bytes.attribute(15, Bytes.littleEndianBytes(UInt32(1000))))
+        numbered[4] = 252
+        #expect(
+            RouteLookupMessage.reply(reply(type: 24, sequence: 4, body: numbered), sequence: 4)
+                == .decision(.via(interfaceIndex: 3, gateway: nil)))
+    }
+
     func reply(type: UInt16, sequence: UInt32, body: [UInt8]) -> [UInt8] {
         Bytes.littleEndianBytes(UInt32(16 + body.count)) + Bytes.littleEndianBytes(type) + [0, 0]
             + Bytes.littleEndianBytes(sequence) + [0, 0, 0, 0] + body

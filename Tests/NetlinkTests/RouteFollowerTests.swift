@@ -11,7 +11,9 @@ import Testing
 @Suite struct RouteFollowerTests {
     final class CountingLookup: RouteLookup {
         var asked: [RouteQuery] = []
-        func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+        func decide(
+            _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
+        ) -> [RouteQuery: RouteDecision] {
             asked += queries
             return Dictionary(uniqueKeysWithValues: queries.map { ($0, .via(interfaceIndex: 2, gateway: nil)) })
         }
@@ -118,7 +120,9 @@ import Testing
     @Test func unroutedIPv6ProbesAreAskedFromEachSource() {
         final class SourceSpecific: RouteLookup {
             var asked: [RouteQuery] = []
-            func decide(_ queries: some Collection<RouteQuery>) -> [RouteQuery: RouteDecision] {
+            func decide(
+                _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
+            ) -> [RouteQuery: RouteDecision] {
                 asked += queries
                 return Dictionary(
                     uniqueKeysWithValues: queries.map { query in

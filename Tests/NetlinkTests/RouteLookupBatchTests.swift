@@ -32,7 +32,7 @@ import Testing
                 queries.append(RouteQuery(destination: destination, source: IPAddress(bytes: [10, 2, 0, 2])))
             }
             queries.append(RouteQuery(destination: IPAddress(bytes: [0x20, 0x01] + [UInt8](repeating: 0, count: 14))!))
-            let batched = lookup.decide(queries)
+            let batched = lookup.decide(queries, outputIndexes: [:])
             var single: [RouteQuery: RouteDecision] = [:]
             for query in queries { single[query] = lookup.decide(query) }
             #expect(batched.count == queries.count)
@@ -43,7 +43,9 @@ import Testing
             let cramped = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
                 try RouteLookupSocket(replySlotSize: 48)
             }
-            #expect(cramped.decide(queries.prefix(150)) == single.filter { queries.prefix(150).contains($0.key) })
+            #expect(
+                cramped.decide(queries.prefix(150), outputIndexes: [:])
+                    == single.filter { queries.prefix(150).contains($0.key) })
         }
     }
 }

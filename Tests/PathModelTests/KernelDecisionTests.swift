@@ -122,6 +122,17 @@ import Testing
             FlowEvaluator.status(
                 of: flow, interfaces: interfaces(), pathForParameters: path(), decisions: state.decisions)
                 == FlowStatus(isViable: true, betterPathAvailable: false))
+        // The kernel now sends the flow's packets out of another interface (a lower metric there): not viable,
+        // whatever eth0's own routes say.
+        state.apply(
+            .routeDecisions([
+                flow.currentRouteQuery!: .via(interfaceIndex: 3, gateway: ip("198.51.100.1")),
+                flow.newConnectionRouteQuery!: .via(interfaceIndex: 3, gateway: ip("198.51.100.1")),
+            ]))
+        #expect(
+            !FlowEvaluator.status(
+                of: flow, interfaces: interfaces(), pathForParameters: path(), decisions: state.decisions
+            ).isViable)
         state.apply(.routeDecisions([flow.currentRouteQuery!: .unroutable]))
         #expect(
             !FlowEvaluator.status(

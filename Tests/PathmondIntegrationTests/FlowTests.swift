@@ -24,6 +24,14 @@ import Testing
         try namespace.ip("route add default via 203.0.113.1 dev wwan0 metric 700")
     }
 
+    /// What keeps a connection on cellular while Wi-Fi is preferred: a rule that sends packets from the cellular
+    /// address out of the modem (a multihomed host's source routing). Without it the kernel sends them out of
+    /// Wi-Fi, lower metric first, and the cellular flow is not viable (its packets leave by another interface).
+    static func addCellularSourceRouting(_ namespace: NetworkNamespace) throws {
+        try namespace.ip("rule add from \(cellularAddress) table 200 pref 100")
+        try namespace.ip("route add default via 203.0.113.1 dev wwan0 table 200")
+    }
+
     static func addWifiAndCellular(_ namespace: NetworkNamespace) throws {
         try addWifi(namespace)
         try addCellular(namespace)
@@ -72,6 +80,7 @@ import Testing
         let scenario = try Scenario.start {
             try Self.addWifi($0, up: false)
             try Self.addCellular($0)
+            try Self.addCellularSourceRouting($0)
         }
         defer { #expect(scenario.tearDown() == 0) }
         let log = watch(Self.flow(on: "wwan0"), scenario)
@@ -112,6 +121,7 @@ import Testing
         let scenario = try Scenario.start(configuration: configuration) {
             try Self.addWifi($0)
             try Self.addCellular($0)
+            try Self.addCellularSourceRouting($0)
         }
         defer { #expect(scenario.tearDown() == 0) }
         let log = watch(Self.flow(on: "wwan0", parameters: PathParameters(prohibitsConstrained: true)), scenario)

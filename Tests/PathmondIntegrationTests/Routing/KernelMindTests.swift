@@ -30,6 +30,77 @@ import Testing
         try namespace.ip("route add default via 10.0.0.1 dev eth0 metric 100")
     }
 
+    /// Issue 24, 4: a flow is viable while the kernel sends its packets (from its local address) out of its
+    /// interface. A default route with a lower metric out of eth1 takes the flow's packets there: not viable,
+    /// within 0.5 s; its removal brings them back.
+    @Test func aFlowWhosePacketsMoveIsNotViable() async throws {
+        let scenario = try Scenario.start(prepare: Self.twoUplinks)
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let flow = Flow(
+            interfaceName: "eth0", localAddress: IPAddress("10.0.0.2")!, remoteAddress: IPAddress(Self.remote)!)
+        let log = FlowLog(
+            FlowMonitor(flow: flow, socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
+        defer { log.monitor.cancel() }
+        _ = try await log.next("viable on eth0") { $0.isViable }
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth0")
+
+        try namespace.ip("route add default via 10.1.0.1 dev eth1 metric 50")
+        var started = ContinuousClock.now
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth1")
+        _ = try await log.next(timeout: .milliseconds(500), "not viable: its packets leave by eth1") { !$0.isViable }
+        print("flow not viable \(ContinuousClock.now - started) after its packets moved to eth1")
+
+        try namespace.ip("route del default via 10.1.0.1 dev eth1 metric 50")
+        started = ContinuousClock.now
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth0")
+        _ = try await log.next(timeout: .milliseconds(500), "viable again: back on eth0") { $0.isViable }
+        print("flow viable again \(ContinuousClock.now - started) after its packets came back to eth0")
+    }
+
+    /// Issue 24, 4, for a socket bound to its interface (SO_BINDTODEVICE, as a migrating client binds): its
+    /// packets leave by eth0 whatever the routes prefer, so the lower-metric default on eth1 that moves an unbound
+    /// flow (watched beside it, to know the change was handled) leaves it viable; losing eth0's own default, after
+    /// which the kernel only assumes the remote on link (`ip route get ... oif eth0` names no table), does not.
+    @Test func aBoundFlowFollowsItsInterfacesRoutes() async throws {
+        let scenario = try Scenario.start(prepare: Self.twoUplinks)
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let local = IPAddress("10.0.0.2")!
+        let remote = IPAddress(Self.remote)!
+        let unbound = FlowLog(
+            FlowMonitor(
+                flow: Flow(interfaceName: "eth0", localAddress: local, remoteAddress: remote),
+                socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
+        let bound = FlowLog(
+            FlowMonitor(
+                flow: Flow(interfaceName: "eth0", localAddress: local, remoteAddress: remote, isBoundToInterface: true),
+                socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
+        defer {
+            unbound.monitor.cancel()
+            bound.monitor.cancel()
+        }
+        _ = try await unbound.next("unbound viable on eth0") { $0.isViable }
+        _ = try await bound.next("bound viable on eth0") { $0.isViable }
+
+        try namespace.ip("route add default via 10.1.0.1 dev eth1 metric 50")
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2") == "eth1")
+        #expect(try Self.kernelDevice(namespace, "\(Self.remote) from 10.0.0.2 oif eth0") == "eth0")
+        _ = try await unbound.next(timeout: .milliseconds(500), "unbound not viable: moved to eth1") { !$0.isViable }
+        // The unbound flow's verdict came from the same batch: give the bound one's a moment to have come too.
+        try await Task.sleep(for: .milliseconds(200))
+        let boundVerdicts = await bound.all.compactMap { if case .status(let status) = $0 { status } else { nil } }
+        #expect(boundVerdicts.allSatisfy { $0.isViable }, "the bound flow still leaves by eth0: \(boundVerdicts)")
+
+        try namespace.ip("route del default via 10.0.0.1 dev eth0 metric 100")
+        let started = ContinuousClock.now
+        let assumed = try runCommand(
+            ["ip", "-n", namespace.name, "-d", "route", "get", Self.remote, "from", "10.0.0.2", "oif", "eth0"])
+        #expect(assumed.output.contains("dev eth0") && !assumed.output.contains("table"), "\(assumed.output)")
+        _ = try await bound.next(timeout: .milliseconds(500), "bound not viable: eth0 has no route") { !$0.isViable }
+        print("bound flow not viable \(ContinuousClock.now - started) after its interface lost its route")
+    }
+
     /// Two IPv6 uplinks: eth0 (2001:db8::2, router 2001:db8::1) and eth1 (2001:db8:1::2, router 2001:db8:1::1),
     /// both routers answering from the far side; no default route yet.
     static func twoIPv6Uplinks(_ namespace: NetworkNamespace) throws {
