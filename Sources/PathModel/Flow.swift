@@ -32,13 +32,15 @@ extension Flow {
     public var currentRouteQuery: RouteQuery? {
         remoteAddress.map {
             RouteQuery(
-                destination: $0, source: localAddress, outputInterface: isBoundToInterface ? interfaceName : nil)
+                destination: $0, source: localAddress, uid: parameters.routingUser ?? RouteQuery.systemUser,
+                outputInterface: isBoundToInterface ? interfaceName : nil)
         }
     }
 
-    /// Where a new connection to the same remote would go: no source chosen yet.
+    /// Where a new connection to the same remote would go: no source chosen yet. Both queries are asked as the
+    /// flow's routing user (its client's uid), whose `uidrange` rules apply.
     public var newConnectionRouteQuery: RouteQuery? {
-        remoteAddress.map { RouteQuery(destination: $0) }
+        remoteAddress.map { RouteQuery(destination: $0, uid: parameters.routingUser ?? RouteQuery.systemUser) }
     }
 
     /// The queries the kernel is asked for this flow.

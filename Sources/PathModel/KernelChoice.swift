@@ -8,7 +8,7 @@
 /// the earliest probe (1.1.1.1, 2606:4700:4700::1111). So a route, rule or address that bends one probe (a host
 /// route for 1.1.1.1, `blackhole 1.0.0.0/8`) changes nothing, and one that takes half the space (a split default's
 /// half) leads when it takes 1.1.1.1's half.
-struct KernelChoice {
+struct KernelChoice: Equatable {
     /// Per family: absent when the kernel was not asked (or named a link the state does not know yet: the answer
     /// is newer than the events, and the next batch brings both together); nil inside when the next packet goes
     /// nowhere: no route, a blocking route, or an interface that cannot carry it (no carrier, no usable address).
@@ -16,11 +16,14 @@ struct KernelChoice {
     /// The next hop of each usable pick.
     var gateways: [AddressFamily: IPAddress] = [:]
 
-    init(_ state: KernelState) {
+    /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
+    init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
         for family in AddressFamily.allCases {
             // Outcomes in the order of the probes that first gave them, with their votes and next hop.
             var outcomes: [(pick: Int32?, votes: Int, gateway: IPAddress?)] = []
-            for probe in RouteQuery.internetProbes(family) {
+            var probes = RouteQuery.internetProbes(family, user: user)
+            if !probes.contains(where: { state.decisions[$0] != nil }) { probes = RouteQuery.internetProbes(family) }
+            for probe in probes {
                 let pick: Int32?
                 var gateway: IPAddress?
                 switch state.decisions[probe] {

@@ -11,7 +11,20 @@ public struct PathEvaluator: Sendable, Hashable {
 
     /// Every interface, loopback included, by index.
     public func interfaces(in state: KernelState, context: NetworkContext = NetworkContext()) -> [InterfaceStatus] {
-        let kernel = KernelChoice(state)
+        interfaces(in: state, context: context, kernel: KernelChoice(state))
+    }
+
+    /// Every interface as `user`'s packets see them (the kernel's choice asked with that uid); nil when that
+    /// choice is the system's, so the system's statuses stand.
+    public func interfaces(
+        in state: KernelState, context: NetworkContext, user: UInt32
+    ) -> [InterfaceStatus]? {
+        let kernel = KernelChoice(state, user: user)
+        guard kernel != KernelChoice(state) else { return nil }
+        return interfaces(in: state, context: context, kernel: kernel)
+    }
+
+    private func interfaces(in state: KernelState, context: NetworkContext, kernel: KernelChoice) -> [InterfaceStatus] {
         let statuses = state.links.values.sorted { $0.index < $1.index }.map {
             status(of: $0, in: state, context: context, kernel: kernel)
         }
@@ -88,12 +101,15 @@ public struct PathEvaluator: Sendable, Hashable {
         return nil
     }
 
-    /// The path for a client's parameters (the system path by default).
+    /// The path for a client's parameters (the system path by default), as its routing user's packets go.
     public func path(
         in state: KernelState, context: NetworkContext = NetworkContext(),
         parameters: PathParameters = .unrestricted
     ) -> Path {
-        path(from: interfaces(in: state, context: context), resolvers: context.resolvers, parameters: parameters)
+        let statuses =
+            parameters.routingUser.flatMap { interfaces(in: state, context: context, user: $0) }
+            ?? interfaces(in: state, context: context)
+        return path(from: statuses, resolvers: context.resolvers, parameters: parameters)
     }
 
     /// The path from interface statuses already derived.

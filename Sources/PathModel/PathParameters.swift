@@ -13,12 +13,17 @@ public struct PathParameters: Sendable, Hashable {
     public var prohibitsConstrained: Bool
     /// The IP version the traffic needs.
     public var family: FamilyRequirement
+    /// Whose routing the path follows: the user whose packets the kernel is asked about (RTA_UID), as `uidrange`
+    /// rules select on it. nil: the system's, root's. Set by the daemon from the client's credentials, never by
+    /// the client.
+    public var routingUser: UInt32?
 
     public init(
         requiredInterfaceKind: InterfaceKind? = nil, prohibitedInterfaceKinds: Set<InterfaceKind> = [],
         requiredInterfaceName: String? = nil, prohibitsExpensive: Bool = false, prohibitsConstrained: Bool = false,
-        family: FamilyRequirement = .any
+        family: FamilyRequirement = .any, routingUser: UInt32? = nil
     ) {
+        self.routingUser = routingUser
         self.requiredInterfaceKind = requiredInterfaceKind
         self.prohibitedInterfaceKinds = prohibitedInterfaceKinds
         self.requiredInterfaceName = requiredInterfaceName

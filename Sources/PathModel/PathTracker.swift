@@ -44,6 +44,13 @@ public struct PathTracker: Sendable {
         return reevaluate()
     }
 
+    /// The interfaces as `user`'s packets see them: the system's unless the kernel routes that user otherwise
+    /// (a `uidrange` rule), which only a user whose probes were asked can show.
+    public func interfaces(forUser user: UInt32?) -> [InterfaceStatus] {
+        guard let user, user != RouteQuery.systemUser else { return interfaces }
+        return evaluator.interfaces(in: state, context: context, user: user) ?? interfaces
+    }
+
     private mutating func reevaluate() -> Path? {
         interfaces = evaluator.interfaces(in: state, context: context)
         let newPath = evaluator.path(from: interfaces, resolvers: context.resolvers)

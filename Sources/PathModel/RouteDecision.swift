@@ -50,9 +50,14 @@ extension RouteQuery {
     /// documentation range, spread over the space: IPv4 two in each half of a split default (1.1.1.1 and 9.9.9.9
     /// in 0.0.0.0/1, 149.112.112.112 and 208.67.222.222 in 128.0.0.0/1); IPv6 in four allocations of 2000::/3
     /// (2606:4700:4700::1111, 2001:4860:4860::8888, 2620:fe::fe, 2a00:1450:4001::1). Nothing is ever sent to
-    /// them. `KernelChoice` reads their answers by majority. Asked as `systemUser`.
-    public static func internetProbes(_ family: AddressFamily) -> [RouteQuery] {
-        internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0, uid: systemUser) }
+    /// them. `KernelChoice` reads their answers by majority. Asked as `user`, `systemUser` for the system path.
+    public static func internetProbes(_ family: AddressFamily, user: UInt32 = systemUser) -> [RouteQuery] {
+        internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0, uid: user) }
+    }
+
+    /// Both families' probes, as `user`: asked beside the system's while a client of that user watches its path.
+    public static func internetProbes(user: UInt32) -> [RouteQuery] {
+        internetProbes(.ipv4, user: user) + internetProbes(.ipv6, user: user)
     }
 
     /// Built once: asked after every change that covers them.

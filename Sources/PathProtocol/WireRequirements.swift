@@ -9,6 +9,9 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
     public var prohibitExpensive: Bool?
     public var prohibitConstrained: Bool?
     public var family: String?
+    /// The system's path (root's routing) rather than the calling user's: what the GIO module and the gates
+    /// follow. The daemon reads it; it is not a requirement on interfaces.
+    public var systemRouting: Bool?
 
     public init(_ parameters: PathParameters) {
         requiredInterfaceType = parameters.requiredInterfaceKind?.rawValue

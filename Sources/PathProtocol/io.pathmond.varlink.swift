@@ -161,7 +161,10 @@ public enum VarlinkInterfaces {
           # No interfaces on Low Data Mode networks.
           prohibitConstrained: ?bool,
           # The IP version the traffic needs.
-          family: ?(any, ipv4, ipv6)
+          family: ?(any, ipv4, ipv6),
+          # Follow the system's routing (root's), as the GIO module and the gates do, rather than the
+          # calling user's: `uidrange` rules may send a user's packets elsewhere. Absent: the caller's.
+          systemRouting: ?bool
         )
 
         # A connection a client holds.

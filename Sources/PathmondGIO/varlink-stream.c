@@ -13,7 +13,9 @@
 /* One receive: large enough that a flood drains in few system calls, small enough to leave the buffer bounded. */
 #define CHUNK_SIZE (16 * 1024)
 
-static const char watch_call[] = "{\"method\":\"io.pathmond.WatchPath\",\"parameters\":{},\"more\":true}";
+/* The system path (root's routing), as GIO's own monitors describe the machine, not the app's user's. */
+static const char watch_call[] =
+  "{\"method\":\"io.pathmond.WatchPath\",\"parameters\":{\"requirements\":{\"systemRouting\":true}},\"more\":true}";
 
 struct _PathmondVarlinkStream
 {

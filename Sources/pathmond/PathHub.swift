@@ -56,13 +56,32 @@ final class PathHub: Sendable {
         self.afterUpdate = afterUpdate
     }
 
-    /// The route queries of every watched flow.
+    /// The route queries clients' interests add to the system's: every watched flow's, and the internet's probes
+    /// as each user (other than root) whose path or flows are watched, for that user's routing.
     private static func flowQueries(_ interests: some Sequence<Interest>) -> Set<RouteQuery> {
         var queries: Set<RouteQuery> = []
+        var users: Set<UInt32> = []
         for interest in interests {
-            if case .flow(let flow) = interest { queries.formUnion(flow.routeQueries) }
+            switch interest {
+            case .flow(let flow):
+                queries.formUnion(flow.routeQueries)
+                if let user = flow.parameters.routingUser { users.insert(user) }
+            case .path(let parameters):
+                if let user = parameters.routingUser { users.insert(user) }
+            }
+        }
+        for user in users where user != RouteQuery.systemUser {
+            queries.formUnion(RouteQuery.internetProbes(user: user))
         }
         return queries
+    }
+
+    /// Whether an interest adds route queries of its own: a flow, or a path of another user than root.
+    private static func asksTheKernel(_ interest: Interest) -> Bool {
+        switch interest {
+        case .flow: true
+        case .path(let parameters): parameters.routingUser.map { $0 != RouteQuery.systemUser } ?? false
+        }
     }
 
     /// Applies kernel events and publishes what changed; `cause` nil: the cause is read from the events. The
@@ -115,7 +134,7 @@ final class PathHub: Sendable {
                 watched = WatchedInterest(interest)
                 state.interests[interest] = watched
                 // Under the lock, so that the watcher hears the sets in order; the call only queues the work.
-                if case .flow = interest { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
+                if Self.asksTheKernel(interest) { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
             }
             watched.subscribers[ObjectIdentifier(subscriber)] = subscriber
             state.subscriberCount += 1
@@ -148,7 +167,7 @@ final class PathHub: Sendable {
             state.subscriberCount -= 1
             if watched.subscribers.isEmpty {
                 state.interests[interest] = nil
-                if case .flow = interest { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
+                if Self.asksTheKernel(interest) { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
             }
         }
     }
@@ -239,7 +258,8 @@ final class PathHub: Sendable {
         func path(_ parameters: PathParameters) -> Path {
             if let known = paths[parameters] { return known }
             let path = tracker.evaluator.path(
-                from: tracker.interfaces, resolvers: tracker.context.resolvers, parameters: parameters)
+                from: tracker.interfaces(forUser: parameters.routingUser), resolvers: tracker.context.resolvers,
+                parameters: parameters)
             paths[parameters] = path
             return path
         }
@@ -249,7 +269,8 @@ final class PathHub: Sendable {
         case .flow(let flow):
             return .flow(
                 FlowEvaluator.status(
-                    of: flow, interfaces: tracker.interfaces, pathForParameters: path(flow.parameters),
+                    of: flow, interfaces: tracker.interfaces(forUser: flow.parameters.routingUser),
+                    pathForParameters: path(flow.parameters),
                     decisions: tracker.state.decisions))
         }
     }

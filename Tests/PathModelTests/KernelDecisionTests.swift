@@ -44,6 +44,34 @@ import Testing
         if let first { #expect(path.availableInterfaces.first?.name == first) }
     }
 
+    /// Issue 24, 5: a user's path follows the answers asked as that user (a `uidrange` rule into the tunnel);
+    /// root's and a user not asked about keep the system's; a flow's questions carry its user.
+    @Test func aUsersPathFollowsItsOwnProbes() throws {
+        var state = wiredAndTunnel(decision: nil)
+        var decisions: [RouteQuery: RouteDecision] = [:]
+        for probe in RouteQuery.internetProbes(.ipv4) { decisions[probe] = .via(interfaceIndex: 2, gateway: nil) }
+        for probe in RouteQuery.internetProbes(.ipv4, user: 1000) {
+            decisions[probe] = .via(interfaceIndex: 3, gateway: nil)
+        }
+        state.apply(.routeDecisions(decisions))
+        let tracker = PathTracker(state: state, evaluator: evaluator)
+        func first(_ user: UInt32?) -> String? {
+            evaluator.path(from: tracker.interfaces(forUser: user))
+                .availableInterfaces.first?.name
+        }
+        #expect(first(nil) == "eth0" && first(0) == "eth0" && first(1001) == "eth0")
+        #expect(first(1000) == "wg0")
+        #expect(
+            evaluator.path(in: state, parameters: PathParameters(routingUser: 1000)).availableInterfaces.first?.name
+                == "wg0")
+        var flow = Flow(
+            interfaceName: "eth0", localAddress: ip("192.0.2.10"), remoteAddress: ip("198.51.100.7"),
+            parameters: PathParameters(routingUser: 1000))
+        #expect(flow.routeQueries.allSatisfy { $0.uid == 1000 })
+        flow.parameters.routingUser = nil
+        #expect(flow.routeQueries.allSatisfy { $0.uid == RouteQuery.systemUser })
+    }
+
     @Test func withoutTheKernelsAnswerTheDocumentedOrderHolds() {
         #expect(evaluator.path(in: wiredAndTunnel(decision: nil)).availableInterfaces.map(\.name) == ["eth0", "wg0"])
     }

@@ -78,7 +78,7 @@ struct CallRouter: Sendable {
             }
             return .reply(codec.encodeReply(Methods.InterfaceDescriptionReply(description: description)))
         case "io.pathmond.GetPath", "io.pathmond.WatchPath":
-            let parameters = try requirements(from: frame)
+            let parameters = try requirements(from: frame, peer: peer)
             guard call.methodName == "WatchPath", call.more == true else {
                 // The commonest call, answered by the writer the streams use rather than JSONEncoder.
                 return .reply(StreamedReplyWriter.pathReply(WirePath(hub.path(for: parameters)), continues: false))
@@ -86,9 +86,10 @@ struct CallRouter: Sendable {
             return .startWatching(.path(parameters))
         case "io.pathmond.WatchFlow":
             let wire = try decodeParameters(Methods.FlowParameters.self, from: frame).flow
-            let flow: Flow
+            var flow: Flow
             do {
                 flow = try wire.flow()
+                flow.parameters.routingUser = Self.routingUser(of: peer)
             } catch {
                 guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "flow") }
                 throw .invalidParameter(parameter: field)
@@ -153,7 +154,8 @@ struct CallRouter: Sendable {
     }()
 
     /// GetPath's and WatchPath's optional requirements; none means the system path.
-    private func requirements(from frame: [UInt8]) throws(VarlinkError) -> PathParameters {
+    /// The client's requirements, for its own routing (its uid's) unless it asked for the system's.
+    private func requirements(from frame: [UInt8], peer: PeerCredentials?) throws(VarlinkError) -> PathParameters {
         let wire: WirePathRequirements?
         do throws(VarlinkDecodingError) {
             wire = try codec.parameters(Methods.PathParameters.self, from: frame)?.requirements
@@ -161,11 +163,21 @@ struct CallRouter: Sendable {
             throw .invalidParameter(parameter: "requirements")
         }
         do {
-            return try wire?.parameters() ?? .unrestricted
+            var parameters = try wire?.parameters() ?? .unrestricted
+            if wire?.systemRouting != true { parameters.routingUser = Self.routingUser(of: peer) }
+            return parameters
         } catch {
             guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "requirements") }
             throw .invalidParameter(parameter: field)
         }
+    }
+
+    /// Whose routing a client's path and flows follow: its uid's (SO_PEERCRED), root's as the system's (nil, so
+    /// that root's clients share the system path's evaluation), and the system's when the kernel gave no
+    /// credentials.
+    static func routingUser(of peer: PeerCredentials?) -> UInt32? {
+        guard let user = peer?.userID, user != RouteQuery.systemUser else { return nil }
+        return user
     }
 
     private func changePolicy(

@@ -2,6 +2,7 @@
 import Foundation
 import PathModel
 import PathMonitor
+import PathProtocol
 import Testing
 
 /// Where the kernel changes its decision, pathmond must follow within a stated time, compared with `ip route get`
@@ -402,5 +403,48 @@ import Testing
         try namespace.ip("rule add uidrange 0-0 table 100 pref 20")
         try await Self.agrees(oracle, since: .now, bound: .milliseconds(500), "root's own rule")
         #expect(try oracle.pathmondInterface(.ipv4) == "eth1")
+    }
+
+    /// Issue 24, 5 (the clients' part): a `uidrange` rule sends uid 1000's packets out of eth1 while root's leave
+    /// by eth0. A real client process running as uid 1000 (Python's reference Varlink client) is told eth1 first,
+    /// as `ip route get 1.1.1.1 uid 1000` says, within its first replies (its user's probes are asked once it
+    /// watches); root's path (the system path) stays on eth0. Then the rule prohibits uid 1000: its path is
+    /// unsatisfied while root's is not.
+    @Test func aUsersPathFollowsItsOwnRouting() async throws {
+        let scenario = try Scenario.start { namespace in
+            try Self.twoUplinks(namespace)
+            try namespace.ip("route add default via 10.1.0.1 dev eth1 table 100")
+            try namespace.ip("rule add uidrange 1000-1000 table 100 pref 10")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let socket = scenario.daemon.socketPath
+        _ = try runCommand(["chmod", "o+x", (socket as NSString).deletingLastPathComponent])
+        #expect(try Self.kernelDevice(namespace, "1.1.1.1 uid 1000") == "eth1")
+        #expect(try Self.kernelDevice(namespace, "1.1.1.1 uid 0") == "eth0")
+
+        /// What `pathctl monitor` prints as uid 1000 in its first second: each path's status and first interface.
+        func watchAsUser() throws -> [String] {
+            let run = try runCommand(
+                [
+                    "timeout", "1", "setpriv", "--reuid=1000", "--regid=1000", "--clear-groups",
+                    product("pathctl"), "monitor", "--socket", socket, "--json", "short",
+                ], check: false)
+            return run.output.split(separator: "\n").compactMap { line in
+                guard let path = try? JSONDecoder().decode(WirePath.self, from: Data(line.utf8)) else { return nil }
+                return "\(path.status) \(path.availableInterfaces.first?.name ?? "-")"
+            }
+        }
+        // The first reply may be the system's, before uid 1000's probes are answered; the next is its own.
+        let lines = try watchAsUser()
+        #expect(lines.last == "satisfied eth1", "uid 1000 is told eth1 first: \(lines)")
+        let oracle = KernelRouteOracle(namespace: namespace, socketPath: socket)
+        #expect(try oracle.pathmondInterface(.ipv4) == "eth0", "the system path stays root's")
+
+        try namespace.ip("rule add uidrange 1000-1000 prohibit pref 5")
+        #expect(try Self.kernelDevice(namespace, "1.1.1.1 uid 1000") == nil)
+        let prohibited = try watchAsUser()
+        #expect(prohibited.last == "unsatisfied -", "uid 1000 goes nowhere: \(prohibited)")
+        #expect(try oracle.pathmondInterface(.ipv4) == "eth0")
     }
 }
