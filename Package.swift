@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol", "FuzzSupport", "SDEvent",
+                "pathmond", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport", "SDEvent",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict),

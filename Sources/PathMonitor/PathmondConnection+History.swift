@@ -15,7 +15,7 @@ extension PathmondConnection {
     public func historyReply(_ query: PathHistoryQuery = PathHistoryQuery()) throws(PathmondClientError)
         -> Methods.HistoryReply
     {
-        try call("io.pathmond.GetHistory", Self.parameters(query), reply: Methods.HistoryReply.self)
+        try call(Methods.getHistory, Self.parameters(query))
     }
 
     /// io.pathmond.GetHistory with "more": calls `handler` with the stored entries, then with each new one as it
@@ -23,7 +23,7 @@ extension PathmondConnection {
     public func followHistory(
         _ query: PathHistoryQuery = PathHistoryQuery(), _ handler: ([WireHistoryEntry]) -> Bool
     ) throws(PathmondClientError) {
-        try stream("io.pathmond.GetHistory", Self.parameters(query), reply: Methods.HistoryReply.self) { reply in
+        try stream(Methods.getHistory, Self.parameters(query)) { reply in
             handler(reply.entries)
         }
     }

@@ -29,24 +29,22 @@ public final class PathmondConnection: Sendable {
 
     /// io.pathmond.GetPath: the path now, for `parameters` (the system path by default).
     public func path(parameters: PathParameters = .unrestricted) throws(PathmondClientError) -> Path {
-        try decodePath(call("io.pathmond.GetPath", Self.requirements(parameters), reply: Methods.PathReply.self))
+        try decodePath(call(Methods.getPath, Self.requirements(parameters)))
     }
 
     /// io.pathmond.ListInterfaces: every interface the kernel has, loopback included, by index.
     public func interfaces() throws(PathmondClientError) -> [InterfaceDetails] {
-        try call("io.pathmond.ListInterfaces", NoParameters(), reply: Methods.InterfacesReply.self).interfaces
-            .map(InterfaceDetails.init)
+        try call(Methods.listInterfaces, NoParameters()).interfaces.map(InterfaceDetails.init)
     }
 
     /// io.pathmond.ListNetworks: remembered and attached networks.
     public func networks() throws(PathmondClientError) -> [NetworkDetails] {
-        try call("io.pathmond.ListNetworks", NoParameters(), reply: Methods.NetworksReply.self).networks
-            .map(NetworkDetails.init)
+        try call(Methods.listNetworks, NoParameters()).networks.map(NetworkDetails.init)
     }
 
     /// io.pathmond.GetStatus: the daemon's version and the condition of its policy file.
     public func status() throws(PathmondClientError) -> DaemonStatus {
-        DaemonStatus(try call("io.pathmond.GetStatus", NoParameters(), reply: Methods.StatusReply.self).status)
+        DaemonStatus(try call(Methods.getStatus, NoParameters()).status)
     }
 
     /// io.pathmond.SetConstrained: Low Data Mode for the network on `interface`, or the one `key` names.
@@ -54,8 +52,7 @@ public final class PathmondConnection: Sendable {
         _ constrained: Bool, interface: String? = nil, key: String? = nil
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetConstrainedParameters(interface: interface, key: key, constrained: constrained)
-        return NetworkDetails(
-            try call("io.pathmond.SetConstrained", parameters, reply: Methods.NetworkReply.self).network)
+        return NetworkDetails(try call(Methods.setConstrained, parameters).network)
     }
 
     /// io.pathmond.SetExpensive: true or false pins the flag; nil leaves it to detection again.
@@ -63,8 +60,7 @@ public final class PathmondConnection: Sendable {
         _ expensive: Bool?, interface: String? = nil, key: String? = nil
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetExpensiveParameters(interface: interface, key: key, expensive: expensive)
-        return NetworkDetails(
-            try call("io.pathmond.SetExpensive", parameters, reply: Methods.NetworkReply.self).network)
+        return NetworkDetails(try call(Methods.setExpensive, parameters).network)
     }
 
     /// io.pathmond.SetNetworkName: names the network on `interface`, or the one `key` names; nil removes the name.
@@ -72,13 +68,12 @@ public final class PathmondConnection: Sendable {
         _ name: String?, interface: String? = nil, key: String? = nil
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetNetworkNameParameters(interface: interface, key: key, name: name)
-        return NetworkDetails(
-            try call("io.pathmond.SetNetworkName", parameters, reply: Methods.NetworkReply.self).network)
+        return NetworkDetails(try call(Methods.setNetworkName, parameters).network)
     }
 
     /// io.pathmond.ForgetNetwork.
     public func forgetNetwork(key: String) throws(PathmondClientError) {
-        _ = try call("io.pathmond.ForgetNetwork", Methods.ForgetNetworkParameters(key: key), reply: NoParameters.self)
+        _ = try call(Methods.forgetNetwork, Methods.ForgetNetworkParameters(key: key))
     }
 
     /// io.pathmond.WatchPath: calls `handler` with the path for `parameters` and then every change, until the
@@ -86,7 +81,7 @@ public final class PathmondConnection: Sendable {
     public func watchPath(
         parameters: PathParameters = .unrestricted, _ handler: (Path) -> Bool
     ) throws(PathmondClientError) {
-        try stream("io.pathmond.WatchPath", Self.requirements(parameters), reply: Methods.PathReply.self) {
+        try stream(Methods.watchPath, Self.requirements(parameters)) {
             reply throws(PathmondClientError) in handler(try decodePath(reply))
         }
     }
@@ -94,9 +89,8 @@ public final class PathmondConnection: Sendable {
     /// io.pathmond.WatchFlow: calls `handler` with the flow's status and then every change, until the handler
     /// returns false or the connection ends (which throws `.disconnected`).
     public func watchFlow(_ flow: Flow, _ handler: (FlowStatus) -> Bool) throws(PathmondClientError) {
-        try stream("io.pathmond.WatchFlow", Methods.FlowParameters(flow: WireFlow(flow)), reply: Methods.FlowReply.self)
-        {
-            reply in handler(reply.status.status)
+        try stream(Methods.watchFlow, Methods.FlowParameters(flow: WireFlow(flow))) { reply in
+            handler(reply.status.status)
         }
     }
 
@@ -104,16 +98,18 @@ public final class PathmondConnection: Sendable {
         Methods.PathParameters(requirements: parameters == .unrestricted ? nil : WirePathRequirements(parameters))
     }
 
-    func stream<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
-        _ method: String, _ parameters: Parameters, reply: Reply.Type,
+    /// Calls a method of the table with "more" and hands each reply to `handler`.
+    func stream<Parameters, Reply>(
+        _ method: VarlinkMethod<Parameters, Reply>, _ parameters: Parameters,
         _ handler: (Reply) throws(PathmondClientError) -> Bool
     ) throws(PathmondClientError) {
+        precondition(method.streaming != .never, "\(method.name) does not stream")
         socket.setReceiveTimeout(nil)
-        try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters, more: true)))
+        try socket.send(method.encodeCall(parameters, more: true, codec: codec))
         // However the stream ends, pathmond goes on with it until the connection closes.
         defer { socket.abandon(.disconnected) }
         while true {
-            let (parameters, continues) = try receive(reply)
+            let (parameters, continues) = try receive(Reply.self)
             guard try handler(parameters) else { return }
             guard continues else { throw .disconnected }
         }
@@ -124,11 +120,12 @@ public final class PathmondConnection: Sendable {
         socket.shutdown()
     }
 
-    func call<Parameters: Codable & Sendable, Reply: Codable & Sendable>(
-        _ method: String, _ parameters: Parameters, reply: Reply.Type
-    ) throws(PathmondClientError) -> Reply {
-        try socket.send(codec.encode(VarlinkCallWithParameters(method: method, parameters: parameters)))
-        return try receive(reply).parameters
+    /// Calls a method of the table and waits for its one reply.
+    func call<Parameters, Reply>(_ method: VarlinkMethod<Parameters, Reply>, _ parameters: Parameters)
+        throws(PathmondClientError) -> Reply
+    {
+        try socket.send(method.encodeCall(parameters, codec: codec))
+        return try receive(Reply.self).parameters
     }
 
     private func receive<Parameters: Codable & Sendable>(_ type: Parameters.Type) throws(PathmondClientError)

@@ -11,6 +11,19 @@ public enum Methods {
     public struct PathParameters: Codable, Sendable, Hashable {
         public var requirements: WirePathRequirements?
         public init(requirements: WirePathRequirements?) { self.requirements = requirements }
+
+        /// Whatever is wrong in them, InvalidParameter names "requirements", the one parameter, rather than a
+        /// field inside it (a value it does not know is named later, by `WirePathRequirements.parameters()`).
+        public init(from decoder: any Decoder) throws {
+            do {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                requirements = try container.decodeIfPresent(WirePathRequirements.self, forKey: .requirements)
+            } catch {
+                throw DecodingError.typeMismatch(
+                    WirePathRequirements.self,
+                    .init(codingPath: decoder.codingPath + [CodingKeys.requirements], debugDescription: "\(error)"))
+            }
+        }
     }
 
     /// io.pathmond.WatchFlow parameters.

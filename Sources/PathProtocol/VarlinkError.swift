@@ -30,24 +30,47 @@ public enum VarlinkError: Error, Sendable, Hashable {
     /// An error name this library does not know, with its parameters as text.
     case other(name: String)
 
+    /// The errors pathmond knows by name, without their parameters: what the method table lists.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case interfaceNotFound = "org.varlink.service.InterfaceNotFound"
+        case methodNotFound = "org.varlink.service.MethodNotFound"
+        case invalidParameter = "org.varlink.service.InvalidParameter"
+        case permissionDenied = "org.varlink.service.PermissionDenied"
+        case expectedMore = "org.varlink.service.ExpectedMore"
+        case protocolError = "io.pathmond.ProtocolError"
+        case pathmondPermissionDenied = "io.pathmond.PermissionDenied"
+        case noSuchInterface = "io.pathmond.NoSuchInterface"
+        case networkNotIdentified = "io.pathmond.NetworkNotIdentified"
+        case invalidNetworkKey = "io.pathmond.InvalidNetworkKey"
+        case noSuchNetwork = "io.pathmond.NoSuchNetwork"
+        case policyNotSaved = "io.pathmond.PolicyNotSaved"
+        case limitReached = "io.pathmond.LimitReached"
+    }
+
+    /// Which known error this is; nil for `.other`.
+    public var kind: Kind? {
+        switch self {
+        case .interfaceNotFound: return .interfaceNotFound
+        case .methodNotFound: return .methodNotFound
+        case .invalidParameter: return .invalidParameter
+        case .permissionDenied: return .permissionDenied
+        case .expectedMore: return .expectedMore
+        case .protocolError: return .protocolError
+        case .pathmondPermissionDenied: return .pathmondPermissionDenied
+        case .noSuchInterface: return .noSuchInterface
+        case .networkNotIdentified: return .networkNotIdentified
+        case .invalidNetworkKey: return .invalidNetworkKey
+        case .noSuchNetwork: return .noSuchNetwork
+        case .policyNotSaved: return .policyNotSaved
+        case .limitReached: return .limitReached
+        case .other: return nil
+        }
+    }
+
     /// The fully qualified Varlink error name.
     public var name: String {
-        switch self {
-        case .interfaceNotFound: return "org.varlink.service.InterfaceNotFound"
-        case .methodNotFound: return "org.varlink.service.MethodNotFound"
-        case .invalidParameter: return "org.varlink.service.InvalidParameter"
-        case .permissionDenied: return "org.varlink.service.PermissionDenied"
-        case .expectedMore: return "org.varlink.service.ExpectedMore"
-        case .protocolError: return "io.pathmond.ProtocolError"
-        case .pathmondPermissionDenied: return "io.pathmond.PermissionDenied"
-        case .noSuchInterface: return "io.pathmond.NoSuchInterface"
-        case .networkNotIdentified: return "io.pathmond.NetworkNotIdentified"
-        case .invalidNetworkKey: return "io.pathmond.InvalidNetworkKey"
-        case .noSuchNetwork: return "io.pathmond.NoSuchNetwork"
-        case .policyNotSaved: return "io.pathmond.PolicyNotSaved"
-        case .limitReached: return "io.pathmond.LimitReached"
-        case .other(let name): return name
-        }
+        guard case .other(let name) = self else { return kind?.rawValue ?? "" }
+        return name
     }
 
     /// The error's parameters as the wire carries them.
@@ -69,21 +92,21 @@ public enum VarlinkError: Error, Sendable, Hashable {
     /// Rebuilds an error from its wire form.
     public init(name: String, parameters: ErrorParameters?) {
         let parameters = parameters ?? ErrorParameters()
-        switch name {
-        case "org.varlink.service.InterfaceNotFound": self = .interfaceNotFound(interface: parameters.interface ?? "")
-        case "org.varlink.service.MethodNotFound": self = .methodNotFound(method: parameters.method ?? "")
-        case "org.varlink.service.InvalidParameter": self = .invalidParameter(parameter: parameters.parameter ?? "")
-        case "org.varlink.service.PermissionDenied": self = .permissionDenied
-        case "org.varlink.service.ExpectedMore": self = .expectedMore
-        case "io.pathmond.ProtocolError": self = .protocolError(reason: parameters.reason ?? "")
-        case "io.pathmond.PermissionDenied": self = .pathmondPermissionDenied(reason: parameters.reason ?? "")
-        case "io.pathmond.NoSuchInterface": self = .noSuchInterface(interface: parameters.interface ?? "")
-        case "io.pathmond.NetworkNotIdentified": self = .networkNotIdentified(interface: parameters.interface ?? "")
-        case "io.pathmond.InvalidNetworkKey": self = .invalidNetworkKey(key: parameters.key ?? "")
-        case "io.pathmond.NoSuchNetwork": self = .noSuchNetwork(key: parameters.key ?? "")
-        case "io.pathmond.PolicyNotSaved": self = .policyNotSaved(reason: parameters.reason ?? "")
-        case "io.pathmond.LimitReached": self = .limitReached(reason: parameters.reason ?? "")
-        default: self = .other(name: name)
+        switch Kind(rawValue: name) {
+        case .interfaceNotFound: self = .interfaceNotFound(interface: parameters.interface ?? "")
+        case .methodNotFound: self = .methodNotFound(method: parameters.method ?? "")
+        case .invalidParameter: self = .invalidParameter(parameter: parameters.parameter ?? "")
+        case .permissionDenied: self = .permissionDenied
+        case .expectedMore: self = .expectedMore
+        case .protocolError: self = .protocolError(reason: parameters.reason ?? "")
+        case .pathmondPermissionDenied: self = .pathmondPermissionDenied(reason: parameters.reason ?? "")
+        case .noSuchInterface: self = .noSuchInterface(interface: parameters.interface ?? "")
+        case .networkNotIdentified: self = .networkNotIdentified(interface: parameters.interface ?? "")
+        case .invalidNetworkKey: self = .invalidNetworkKey(key: parameters.key ?? "")
+        case .noSuchNetwork: self = .noSuchNetwork(key: parameters.key ?? "")
+        case .policyNotSaved: self = .policyNotSaved(reason: parameters.reason ?? "")
+        case .limitReached: self = .limitReached(reason: parameters.reason ?? "")
+        case nil: self = .other(name: name)
         }
     }
 

@@ -65,7 +65,9 @@ public struct VarlinkReplyHeader: Codable, Sendable, Hashable {
     public var error: String?
 }
 
-/// Parameters of no interest: `{}`.
+/// Parameters of no interest: `{}`. Whatever a call or reply carries in their place is ignored, never refused: the
+/// methods that take none have always answered such calls.
 public struct NoParameters: Codable, Sendable, Hashable {
     public init() {}
+    public init(from decoder: any Decoder) throws {}
 }

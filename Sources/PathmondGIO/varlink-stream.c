@@ -13,9 +13,16 @@
 /* One receive: large enough that a flood drains in few system calls, small enough to leave the buffer bounded. */
 #define CHUNK_SIZE (16 * 1024)
 
-/* The system path (root's routing), as GIO's own monitors describe the machine, not the app's user's. */
-static const char watch_call[] =
-  "{\"method\":\"io.pathmond.WatchPath\",\"parameters\":{\"requirements\":{\"systemRouting\":true}},\"more\":true}";
+/* A message that large, once framed, gives its buffer back: a path far larger than usual (or a hostile server) must
+ * not leave every GLib process holding megabytes for the rest of the connection. */
+#define RETAINED_SIZE (64 * 1024)
+
+/* The one call, with "more": the table must say WatchPath streams. It asks for the system path (root's routing), as
+ * GIO's own monitors describe the machine, not the app's user's. */
+G_STATIC_ASSERT (PATHMOND_METHOD_WATCH_PATH_STREAMS);
+static const char watch_call[] = "{\"method\":\"" PATHMOND_METHOD_WATCH_PATH
+                                 "\",\"parameters\":{\"requirements\":{\"systemRouting\":true}},\"more\":true}";
+G_STATIC_ASSERT (sizeof watch_call <= PATHMOND_METHOD_WATCH_PATH_MAXIMUM_CALL_SIZE);
 
 struct _PathmondVarlinkStream
 {
@@ -84,7 +91,7 @@ static gboolean
 too_large (GError **error)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "pathmond sent a message over %d bytes",
-               PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE);
+               (int) PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE);
   return FALSE;
 }
 
@@ -110,7 +117,14 @@ frame (PathmondVarlinkStream *stream, gsize start, GBytes **newest, GError **err
     }
   if (length - message_start > PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE)
     return too_large (error);
-  if (message_start > 0)
+  if (message_start > RETAINED_SIZE)
+    {
+      GByteArray *rest = g_byte_array_sized_new ((guint) (length - message_start));
+      g_byte_array_append (rest, data + message_start, (guint) (length - message_start));
+      g_byte_array_unref (stream->partial);
+      stream->partial = rest;
+    }
+  else if (message_start > 0)
     g_byte_array_remove_range (stream->partial, 0, (guint) message_start);
   return TRUE;
 }

@@ -5,10 +5,12 @@
 #define PATHMOND_VARLINK_STREAM_H
 
 #include "gio-private.h"
+#include "pathmond-protocol.h"
 
-/* pathmond's own limit for one message (PathProtocol's VarlinkCodec.maximumMessageSize). A longer one, whole or
- * not, ends the connection: the buffer never holds more than this much of a message. */
-#define PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE (64 * 1024)
+/* The largest reply WatchPath can send (the method table's, through the generated pathmond-protocol.h): a path
+ * grows with the interfaces that can carry traffic, and pathmond bounds it only by what every client reads. A
+ * longer message, whole or not, ends the connection: the buffer never holds more than this much of a message. */
+#define PATHMOND_VARLINK_MAXIMUM_MESSAGE_SIZE PATHMOND_METHOD_WATCH_PATH_MAXIMUM_REPLY_SIZE
 
 typedef struct _PathmondVarlinkStream PathmondVarlinkStream;
 

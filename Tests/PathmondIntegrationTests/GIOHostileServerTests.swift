@@ -74,6 +74,14 @@ import Testing
         #expect(report.connections >= 2, "\(report)")
     }
 
+    /// A path of 10 000 usable interfaces (about 1 MiB) is a path, not an attack: the module reads WatchPath replies
+    /// up to the limit the method table gives them (pathmond-protocol.h), where it once stopped at 64 KiB.
+    @Test func aPathLargerThanACallIsFollowed() throws {
+        guard let report = try Self.run("survive", "large") else { return }
+        #expect(report.type == "PathmondNetworkMonitor", "\(report)")
+        #expect(report.available && report.metered && report.connections == 1, "\(report)")
+    }
+
     /// A reply that ends the call, followed by one more: only the newest of a read is taken, and it is a path.
     @Test func extraRepliesAfterTheEndOfTheCall() throws {
         guard let report = try Self.run("survive", "ended-after-path") else { return }
@@ -182,7 +190,7 @@ import Testing
             ("survive", "nul"), ("survive", "nul-after-path"), ("survive", "garbage-after-path"),
             ("survive", "deep-after-path"), ("survive", "over-limit-after-path"), ("survive", "endless-after-path"),
             ("survive", "error-after-path"), ("survive", "ended-after-path"), ("flood", "flood"),
-            ("crash-loop", "crash-loop"), ("no-loop", "serve"),
+            ("crash-loop", "crash-loop"), ("no-loop", "serve"), ("survive", "large"),
         ]
         for (index, (mode, scenario)) in runs.enumerated() {
             let directory = work.appending(path: "run-\(index)")

@@ -2,10 +2,6 @@
 import PathModel
 import PathProtocol
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a connection does with one call: the Varlink semantics of pathmond's methods, free of sockets.
 enum CallOutcome {
     /// Send these bytes (one reply or error, NUL included).
@@ -23,17 +19,55 @@ enum CallOutcome {
     case deferred(start: @Sendable (_ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
 }
 
-/// Routes decoded calls to pathmond's methods and encodes their replies.
+/// A decoded call that passed its method's rules, as a handler gets it.
+struct MethodCall<Parameters: Sendable> {
+    let parameters: Parameters
+    /// The client asked for "more".
+    let more: Bool
+    let peer: PeerCredentials?
+}
+
+/// One method-table entry and what the daemon does for it.
+struct MethodRoute: Sendable {
+    let method: any VarlinkMethodRule
+    let handle:
+        @Sendable (_ frame: [UInt8], _ call: VarlinkCall, _ peer: PeerCredentials?) throws(VarlinkError)
+            -> CallOutcome
+
+    /// The route for `method`: its parameters are decoded and its rules checked here, the same way for every
+    /// method, before `handler` runs.
+    init<Parameters, Reply>(
+        _ method: VarlinkMethod<Parameters, Reply>,
+        _ handler: @escaping @Sendable (MethodCall<Parameters>) throws(VarlinkError) -> CallOutcome
+    ) {
+        self.method = method
+        handle = { frame, call, peer throws(VarlinkError) in
+            // The framer already holds every call to the largest any method takes; this is the method's own.
+            guard frame.count <= method.maximumCallSize else {
+                let reason = "a call of \(method.name) over \(method.maximumCallSize) bytes"
+                return .replyAndClose(VarlinkCodec().encodeError(.protocolError(reason: reason)))
+            }
+            let parameters = try method.decodeParameters(from: frame)
+            try method.check(call)
+            return try handler(MethodCall(parameters: parameters, more: call.more == true, peer: peer))
+        }
+    }
+}
+
+/// Routes decoded calls to pathmond's methods by the method table (`Methods.all`) and encodes their replies.
 struct CallRouter: Sendable {
     let hub: PathHub
-    let policy: PolicyController
-    let version: String
+    private let routes: [String: MethodRoute]
     private let codec = VarlinkCodec()
 
     init(hub: PathHub, policy: PolicyController, version: String) {
         self.hub = hub
-        self.policy = policy
-        self.version = version
+        let routes = MethodHandlers(hub: hub, policy: policy, version: version).routes
+        self.routes = Dictionary(uniqueKeysWithValues: routes.map { ($0.method.name, $0) })
+        // A method in the table that the daemon does not serve, or one served outside the table, is a mistake in
+        // this program, found at the first start of any test that runs the daemon.
+        precondition(
+            Set(self.routes.keys) == Set(Methods.all.map(\.name)), "the routes and the method table disagree")
     }
 
     /// Handles one framed message (without its NUL) from a peer whose credentials the kernel gave.
@@ -63,157 +97,12 @@ struct CallRouter: Sendable {
         -> CallOutcome
     {
         if call.upgrade == true { throw .invalidParameter(parameter: "upgrade") }
-        switch call.method {
-        case "org.varlink.service.GetInfo":
-            return .reply(
-                codec.encodeReply(
-                    Methods.InfoReply(
-                        vendor: "pathmond", product: "pathmond", version: version,
-                        url: "",
-                        interfaces: [VarlinkInterfaces.service, VarlinkInterfaces.pathmond])))
-        case "org.varlink.service.GetInterfaceDescription":
-            let parameters = try decodeParameters(Methods.InterfaceDescriptionParameters.self, from: frame)
-            guard let description = VarlinkInterfaces.descriptions[parameters.interface] else {
-                throw .interfaceNotFound(interface: parameters.interface)
-            }
-            return .reply(codec.encodeReply(Methods.InterfaceDescriptionReply(description: description)))
-        case "io.pathmond.GetPath", "io.pathmond.WatchPath":
-            let parameters = try requirements(from: frame, peer: peer)
-            guard call.methodName == "WatchPath", call.more == true else {
-                // The commonest call, answered by the writer the streams use rather than JSONEncoder.
-                return .reply(StreamedReplyWriter.pathReply(WirePath(hub.path(for: parameters)), continues: false))
-            }
-            return .startWatching(.path(parameters))
-        case "io.pathmond.WatchFlow":
-            let wire = try decodeParameters(Methods.FlowParameters.self, from: frame).flow
-            var flow: Flow
-            do {
-                flow = try wire.flow()
-                flow.parameters.routingUser = Self.routingUser(of: peer)
-            } catch {
-                guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "flow") }
-                throw .invalidParameter(parameter: field)
-            }
-            guard call.more == true else { throw .expectedMore }
-            return .startWatching(.flow(flow))
-        case "io.pathmond.GetHistory":
-            let query = try decodeParameters(Methods.HistoryParameters.self, from: frame).query
-            return .history(query, follows: call.more == true)
-        case "io.pathmond.ListInterfaces":
-            let interfaces = WireInterface.list(hub.interfaces, policy: hub.context.policy)
-            return .reply(codec.encodeReply(Methods.InterfacesReply(interfaces: interfaces)))
-        case "io.pathmond.ListNetworks":
-            return .reply(codec.encodeReply(Methods.NetworksReply(networks: policy.networks())))
-        case "io.pathmond.GetStatus":
-            let status = WireDaemonStatus(
-                version: version, policyFile: policy.policyFile, policyProblem: policy.policyProblem,
-                networkNamespace: Self.networkNamespace)
-            return .reply(codec.encodeReply(Methods.StatusReply(status: status)))
-        case "io.pathmond.SetConstrained":
-            let parameters = try decodeParameters(Methods.SetConstrainedParameters.self, from: frame)
-            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
-            let constrained = parameters.constrained
-            // Off clears the mark: Low Data Mode is a choice to make, not a default to pin.
-            return changePolicy(target, by: peer) { $0.isConstrained = constrained ? true : nil }
-        case "io.pathmond.SetExpensive":
-            let parameters = try decodeParameters(Methods.SetExpensiveParameters.self, from: frame)
-            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
-            let expensive = parameters.expensive
-            return changePolicy(target, by: peer) { $0.isExpensive = expensive }
-        case "io.pathmond.SetNetworkName":
-            let parameters = try decodeParameters(Methods.SetNetworkNameParameters.self, from: frame)
-            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
-            let name = parameters.name
-            if let name, !NetworkPolicy.isValidName(name) { throw .invalidParameter(parameter: "name") }
-            return changePolicy(target, by: peer) { $0.name = name }
-        case "io.pathmond.ForgetNetwork":
-            let parameters = try decodeParameters(Methods.ForgetNetworkParameters.self, from: frame)
-            let codec = codec
-            return .deferred { reply in
-                policy.forget(parameters.key, by: peer) { result in
-                    switch result {
-                    case .success: reply(codec.encodeReply(NoParameters()))
-                    case .failure(let error): reply(codec.encodeError(error))
-                    }
-                }
-            }
-        default:
+        guard let route = routes[call.method] else {
             guard VarlinkInterfaces.descriptions[call.interface] != nil else {
                 throw .interfaceNotFound(interface: call.interface)
             }
             throw .methodNotFound(method: call.method)
         }
-    }
-
-    /// The inode of this process's network namespace, for GetStatus: pathctl compares it with its own, as
-    /// networkctl does, to warn when it talks to a daemon that watches another namespace's network.
-    private static let networkNamespace: Int? = {
-        var information = stat()
-        guard stat("/proc/self/ns/net", &information) == 0 else { return nil }
-        return Int(exactly: information.st_ino)
-    }()
-
-    /// GetPath's and WatchPath's optional requirements; none means the system path.
-    /// The client's requirements, for its own routing (its uid's) unless it asked for the system's.
-    private func requirements(from frame: [UInt8], peer: PeerCredentials?) throws(VarlinkError) -> PathParameters {
-        let wire: WirePathRequirements?
-        do throws(VarlinkDecodingError) {
-            wire = try codec.parameters(Methods.PathParameters.self, from: frame)?.requirements
-        } catch {
-            throw .invalidParameter(parameter: "requirements")
-        }
-        do {
-            var parameters = try wire?.parameters() ?? .unrestricted
-            if wire?.systemRouting != true { parameters.routingUser = Self.routingUser(of: peer) }
-            return parameters
-        } catch {
-            guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "requirements") }
-            throw .invalidParameter(parameter: field)
-        }
-    }
-
-    /// Whose routing a client's path and flows follow: its uid's (SO_PEERCRED), root's as the system's (nil, so
-    /// that root's clients share the system path's evaluation), and the system's when the kernel gave no
-    /// credentials.
-    static func routingUser(of peer: PeerCredentials?) -> UInt32? {
-        guard let user = peer?.userID, user != RouteQuery.systemUser else { return nil }
-        return user
-    }
-
-    private func changePolicy(
-        _ target: PolicyController.Target, by peer: PeerCredentials?,
-        _ change: @escaping @Sendable (inout NetworkPolicy) -> Void
-    ) -> CallOutcome {
-        let codec = codec
-        let policy = policy
-        return .deferred { reply in
-            policy.change(target, by: peer, change) { result in
-                switch result {
-                case .success(let network): reply(codec.encodeReply(Methods.NetworkReply(network: network)))
-                case .failure(let error): reply(codec.encodeError(error))
-                }
-            }
-        }
-    }
-
-    private func decodeParameters<Parameters: Codable & Sendable>(
-        _ type: Parameters.Type, from frame: [UInt8]
-    ) throws(VarlinkError) -> Parameters {
-        do throws(VarlinkDecodingError) {
-            guard let parameters = try codec.parameters(type, from: frame) else {
-                throw VarlinkDecodingError.invalidField("parameters")
-            }
-            return parameters
-        } catch {
-            switch error {
-            case .invalidField(let field): throw .invalidParameter(parameter: Self.parameterName(field))
-            case .malformed: throw .invalidParameter(parameter: "parameters")
-            }
-        }
-    }
-
-    /// "parameters.interface" names the parameter "interface", as InvalidParameter expects.
-    private static func parameterName(_ field: String) -> String {
-        field.hasPrefix("parameters.") ? String(field.dropFirst("parameters.".count)) : field
+        return try route.handle(frame, call, peer)
     }
 }

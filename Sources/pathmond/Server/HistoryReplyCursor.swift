@@ -14,7 +14,7 @@ import SystemPackage
 /// reply falls on the connection that asked for it.
 ///
 /// First the entries the query selects are sized from the newest back, so that the reply holds the newest that
-/// fit in what a client reads (`VarlinkCodec.maximumReplySize`) and says `"truncated":true` when older ones were
+/// fit in what a client reads (`Methods.getHistory.maximumReplySize`) and says `"truncated":true` when older ones were
 /// left out; then the reply is written.
 final class HistoryReplyCursor {
     static let entriesPerTurn = 8192
@@ -112,7 +112,7 @@ final class HistoryReplyCursor {
     private func size() -> Bool {
         guard case .sizing(var next, var matched, var bytes) = stage else { return true }
         // Room for the header, the trailer and the NUL.
-        let room = VarlinkCodec.maximumReplySize - 128
+        let room = Methods.getHistory.maximumReplySize - 128
         var looked = 0
         while next > 0 {
             if looked == Self.entriesPerTurn {

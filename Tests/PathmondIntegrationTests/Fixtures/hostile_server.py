@@ -37,6 +37,31 @@ def path(expensive=False, satisfied=True, continues=True):
     return json.dumps(message).encode() + b"\0"
 
 
+def reply_limit():
+    """The module's limit for a WatchPath reply, from the header the method table generates."""
+    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Sources", "PathmondGIO",
+                          "pathmond-protocol.h")
+    with open(header) as file:
+        for line in file:
+            words = line.split()
+            if words[:2] == ["#define", "PATHMOND_METHOD_WATCH_PATH_MAXIMUM_REPLY_SIZE"]:
+                return int(words[2])
+    raise SystemExit("no WatchPath reply limit in " + header)
+
+
+LIMIT = reply_limit()
+
+
+def large_path():
+    """A valid, expensive path far over the 64 KiB the module once allowed: 10 000 usable interfaces."""
+    interfaces = [{"index": index, "name": f"veth{index}", "type": "wired", "isExpensive": True,
+                   "isConstrained": False} for index in range(1, 10_001)]
+    message = {"parameters": {"path": {"status": "satisfied", "availableInterfaces": interfaces, "isExpensive": True,
+                                       "isConstrained": False, "supportsIPv4": True, "supportsIPv6": False}},
+               "continues": True}
+    return json.dumps(message).encode() + b"\0"
+
+
 PAYLOADS = {
     "nul": b"\0",
     "garbage": b"this is not json at all \xff\xfe\0",
@@ -51,8 +76,9 @@ PAYLOADS = {
     "error-not-string": b'{"error":{"name":5}}\0',
     "deep": b"[" * 60000 + b"\0",
     "ended": path(expensive=True, continues=False) + path(expensive=True),
-    "over-limit": b'{"parameters":{"path":{"status":"satisfied","padding":"' + b"x" * (70 * 1024) + b'"}}}\0',
-    "endless": b"{" + b" " * (4 * 1024 * 1024),
+    "over-limit": b'{"parameters":{"path":{"status":"satisfied","padding":"' + b"x" * (LIMIT + 1024) + b'"}}}\0',
+    "endless": b"{" + b" " * (LIMIT + 1024 * 1024),
+    "large": large_path(),
 }
 
 connections = []
