@@ -39,6 +39,9 @@ public final class KernelWatcher: @unchecked Sendable {
     private var resolveRetry: (source: SDEventSource, due: ContinuousClock.Instant)?
     /// The one-shot timer for the next route to expire (`RouteFollower.nextExpiry`), and its instant.
     private var expiryTimer: (source: SDEventSource, due: ContinuousClock.Instant)?
+    /// Asks the next slice of flows' queries on a later turn of the loop, after whatever became ready meanwhile
+    /// (`RouteFollower.askNextSlice()`); made on first use.
+    private var sliceSource: SDEventSource?
     /// Told once, on the loop, when the kernel refuses to resolve gateways (the errno).
     private let resolutionRefused: @Sendable (Int32) -> Void
     /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
@@ -183,6 +186,7 @@ public final class KernelWatcher: @unchecked Sendable {
         retry = nil
         resolveRetry = nil
         expiryTimer = nil
+        sliceSource = nil
         delivery?.finish()
         delivery = nil
     }
@@ -329,8 +333,16 @@ public final class KernelWatcher: @unchecked Sendable {
         }
     }
 
+    /// Delivers a batch (if it says anything), then leaves the flows' queries still to ask for a later turn.
     private func deliver(_ batch: KernelBatch) {
-        guard !batch.events.isEmpty else { return }
-        delivery?.deliver(batch)
+        if !batch.events.isEmpty { delivery?.deliver(batch) }
+        guard routing.hasPendingSlices, !isStopped else { return }
+        if sliceSource == nil { sliceSource = try? loop.sliced { [weak self] in self?.askNextSlice() } }
+        sliceSource?.armOnce()
+    }
+
+    private func askNextSlice() {
+        guard !isStopped else { return }
+        deliver(KernelBatch(events: routing.askNextSlice().map { [$0] } ?? []))
     }
 }

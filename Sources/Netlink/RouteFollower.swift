@@ -93,6 +93,8 @@ final class RouteFollower {
         knownQueries = nil
         resolving = [:]
         decisions = [:]
+        pendingFlowQueries = []
+        pendingFlowSet = []
         self.expiries = []
         note(expiries, now: now)
         gatewayReachability = [:]
@@ -158,7 +160,7 @@ final class RouteFollower {
         flowQueries = queries
         knownQueries = nil
         let wanted = self.queries
-        return published(ask(wanted.filter { decisions[$0] == nil }))
+        return published(askFirstSlice(wanted.filter { decisions[$0] == nil }))
     }
 
     /// Asks again the queries the change may have affected (a route only those its prefix covers) and those still
@@ -166,7 +168,56 @@ final class RouteFollower {
     private func refresh(_ change: RoutingChange) -> KernelEvent? {
         var asked: [RouteQuery] = []
         for query in queries where decisions[query] == nil || change.affects(query.destination) { asked.append(query) }
-        return published(ask(asked))
+        return published(askFirstSlice(asked))
+    }
+
+    /// How many flows' queries are asked per turn of the watcher's loop. A thousand watched flows are two thousand
+    /// look-ups (about 5 ms): asked in one go, the first flow's answer waited for the last one's and the loop heard
+    /// nothing else meanwhile. A slice is two datagrams of requests.
+    static let flowSliceSize = 2 * RouteLookupSocket.batchSize
+
+    /// Flows' queries waiting for a later slice, in the order they were due, and the same as a set.
+    private var pendingFlowQueries: [RouteQuery] = []
+    private var pendingFlowSet: Set<RouteQuery> = []
+
+    /// Whether flows' queries wait for `askNextSlice()`.
+    var hasPendingSlices: Bool { !pendingFlowQueries.isEmpty }
+
+    /// Asks what the path needs now (the internet's probes, for root and for each watching user; tunnels'
+    /// endpoints) with the first slice of flows' queries; the other flows' queries wait for `askNextSlice()`, their
+    /// last answers standing meanwhile.
+    private func askFirstSlice(_ asked: [RouteQuery]) -> Bool {
+        var now: [RouteQuery] = []
+        var flowsNow = 0
+        for query in asked {
+            guard flowQueries.contains(query), !RouteQuery.isInternetProbe(query) else {
+                now.append(query)
+                continue
+            }
+            if flowsNow < Self.flowSliceSize && pendingFlowQueries.isEmpty {
+                flowsNow += 1
+                now.append(query)
+            } else if pendingFlowSet.insert(query).inserted {
+                pendingFlowQueries.append(query)
+            }
+        }
+        return ask(now)
+    }
+
+    /// Asks the next slice of flows' queries (those still standing); returns the event with the answers if they
+    /// changed anything.
+    func askNextSlice() -> KernelEvent? {
+        let standing = queries
+        var slice: [RouteQuery] = []
+        var taken = 0
+        while taken < pendingFlowQueries.count && slice.count < Self.flowSliceSize {
+            let query = pendingFlowQueries[taken]
+            taken += 1
+            pendingFlowSet.remove(query)
+            if standing.contains(query) { slice.append(query) }
+        }
+        pendingFlowQueries.removeFirst(taken)
+        return published(ask(slice))
     }
 
     /// The event that tells the model the decisions, if they changed.

@@ -4,12 +4,15 @@ import Glibc
 import PathModel
 
 /// A plain NETLINK_ROUTE socket that asks the kernel's routing decision, one RTM_GETROUTE at a time: the same
-/// question `ip route get` asks. Requests only, blocking with a short timeout, so an answer that never comes costs
-/// one timeout and no hang.
+/// question `ip route get` asks. It never waits: rtnetlink answers a request inside the sendmsg that carries it
+/// (the kernel's handler runs in the sender's context and queues the reply before the call returns, a dump's first
+/// part included; the next parts are made inside recvmsg), so every reply is there to read when the send returns.
+/// Replies are read without blocking (MSG_DONTWAIT): one that is not there was dropped (ENOBUFS) and its query
+/// goes unanswered this time, to be asked again on the next change, instead of holding the watcher's loop.
 ///
 /// Not thread-safe: its owner calls it from one thread (or queue) at a time.
 final class RouteLookupSocket {
-    private let descriptor: Int32
+    let descriptor: Int32
     private var sequence: UInt32 = 0
     private var buffer = [UInt8](repeating: 0, count: 8192)
     /// Where a batch of replies is read in one recvmmsg: a slot per datagram, far larger than a reply (a route
@@ -22,16 +25,15 @@ final class RouteLookupSocket {
     private var vectors = [iovec](repeating: iovec(), count: RouteLookupSocket.slotCount)
     private static let slotCount = 64
 
-    /// `replySlotSize`: room for one reply in a batch read (tests make it small to cut replies short).
-    init(replySlotSize: Int = 1024) throws(NetlinkError) {
+    /// `replySlotSize`: room for one reply in a batch read (tests make it small to cut replies short);
+    /// `receiveBuffer`: the socket's receive buffer (tests make it small, so that the kernel drops replies).
+    init(replySlotSize: Int = 1024, receiveBuffer: Int = RouteLookupSocket.receiveBufferSize) throws(NetlinkError) {
         slotSize = replySlotSize
         slots = [UInt8](repeating: 0, count: Self.slotCount * replySlotSize)
         let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
         guard descriptor >= 0 else { throw .system(errno: errno) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // Room for a whole batch of replies (see `decide(_:)`): the kernel drops a reply that does not fit.
-        var size = Int32(Self.receiveBufferSize)
+        var size = Int32(receiveBuffer)
         if setsockopt(descriptor, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
             _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -86,8 +88,8 @@ final class RouteLookupSocket {
         return answers
     }
 
-    /// Reads replies until every request in `waiting` is answered or none comes (the receive timeout), up to
-    /// `slotCount` datagrams per system call: one recv per reply cost a fifth of a flow look-up.
+    /// Reads replies until every request in `waiting` is answered or none is queued, up to `slotCount` datagrams
+    /// per system call: one recv per reply cost a fifth of a flow look-up.
     private func readReplies(
         into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery],
         outputIndexes: [String: Int32]
@@ -111,8 +113,8 @@ final class RouteLookupSocket {
                         headers[index].msg_hdr.msg_iov = vectors.baseAddress! + index
                         headers[index].msg_hdr.msg_iovlen = 1
                     }
-                    // MSG_WAITFORONE: block for the first reply only, then take what is queued.
-                    return pathmond_recvmmsg(descriptor, &headers, UInt32(wanted), Int32(MSG_WAITFORONE))
+                    // What is queued, without waiting: the replies were queued during the send.
+                    return pathmond_recvmmsg(descriptor, &headers, UInt32(wanted), Int32(MSG_DONTWAIT))
                 }
             }
             // ENOBUFS: some replies were dropped, the ones queued before it are still there to read.
@@ -161,7 +163,7 @@ final class RouteLookupSocket {
     }
 
     /// The IPv6 routes that expire, as a dump reads them now: how long each has left. nil when the dump could not
-    /// be read whole (no reply, a timeout).
+    /// be read whole (a reply missing).
     func expiringRoutes() -> [RouteExpiry]? {
         sequence &+= 1
         guard send(RouteLookupMessage.ipv6RouteDump(sequence: sequence)) else { return nil }
@@ -169,7 +171,7 @@ final class RouteLookupSocket {
         var datagram = [UInt8](repeating: 0, count: 64 << 10)
         var found: [RouteExpiry] = []
         while true {
-            let received = datagram.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let received = datagram.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if received < 0 && errno == EINTR { continue }
             guard received > 0 else { return nil }
             let (expiries, done) = RouteLookupMessage.expiries(
@@ -185,7 +187,7 @@ final class RouteLookupSocket {
         guard send(request) else { return nil }
         // Replies to earlier requests that timed out may still arrive first: skip them by sequence number.
         for _ in 0..<8 {
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if received < 0 && (errno == EINTR || errno == ENOBUFS) { continue }
             guard received > 0 else { return nil }
             if let answer = read(Array(buffer[..<received]), sequence) { return answer }

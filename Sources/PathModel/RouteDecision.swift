@@ -55,6 +55,14 @@ extension RouteQuery {
         internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0, uid: user) }
     }
 
+    /// Whether the query is one of the internet's probes (as any user): what a path needs, asked before flows.
+    public static func isInternetProbe(_ query: RouteQuery) -> Bool {
+        query.source == nil && query.mark == nil && query.outputInterface == nil
+            && internetProbeDestinations.contains(query.destination)
+    }
+
+    private static let internetProbeDestinations = Set(internetProbeAddresses.joined())
+
     /// Both families' probes, as `user`: asked beside the system's while a client of that user watches its path.
     public static func internetProbes(user: UInt32) -> [RouteQuery] {
         internetProbes(.ipv4, user: user) + internetProbes(.ipv6, user: user)

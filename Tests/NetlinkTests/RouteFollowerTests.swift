@@ -181,4 +181,45 @@ import Testing
         _ = follower.follow([], routingChange: RoutingChange(prefix: [192, 0, 2, 0], length: 24))
         #expect(lookup.asked == [flow])
     }
+
+    /// A thousand flows' queries: a change asks the internet's probes (root's and a watching user's) with the
+    /// first slice of flows at once; the rest wait a slice per turn of the loop, so the first flows' answers do
+    /// not wait for the last ones'. Queries dropped meanwhile are not asked.
+    @Test func manyFlowsAreAskedASliceAtATime() {
+        let (follower, lookup) = started()
+        let userProbes = Set(RouteQuery.internetProbes(user: 1000))
+        let flows = (0..<1000).map { index in
+            RouteQuery(
+                destination: IPAddress(bytes: [198, 51, UInt8(index / 250), UInt8(index % 250)])!,
+                source: IPAddress("10.0.0.2")!)
+        }
+        _ = follower.setFlowQueries(Set(flows).union(userProbes))
+        let first = Set(lookup.asked)
+        #expect(first.isSuperset(of: userProbes), "a user's probes are asked with the first slice")
+        #expect(first.subtracting(userProbes).count == RouteFollower.flowSliceSize)
+        #expect(follower.hasPendingSlices)
+        var asked = first
+        var slices = 1
+        while follower.hasPendingSlices {
+            lookup.asked = []
+            _ = follower.askNextSlice()
+            #expect(lookup.asked.count <= RouteFollower.flowSliceSize)
+            asked.formUnion(lookup.asked)
+            slices += 1
+        }
+        #expect(asked == Set(flows).union(userProbes), "every query is asked once")
+        #expect(slices == (1000 + RouteFollower.flowSliceSize - 1) / RouteFollower.flowSliceSize)
+
+        // A link change asks everything again: the probes at once, flows in slices; a flow gone by the time its
+        // slice comes is not asked.
+        lookup.asked = []
+        _ = follower.follow([.linkChanged(eth)], routingChange: .everything)
+        #expect(Set(lookup.asked).isSuperset(of: internet4.union(internet6).union(userProbes)))
+        #expect(follower.hasPendingSlices)
+        let kept = Set(flows.prefix(300)).union(userProbes)
+        _ = follower.setFlowQueries(kept)
+        lookup.asked = []
+        while follower.hasPendingSlices { _ = follower.askNextSlice() }
+        #expect(Set(lookup.asked).isSubset(of: kept), "dropped flows are not asked")
+    }
 }

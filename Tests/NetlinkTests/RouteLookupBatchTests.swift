@@ -48,4 +48,31 @@ import Testing
                     == single.filter { queries.prefix(150).contains($0.key) })
         }
     }
+
+    /// Replies the kernel dropped (a receive buffer too small for a batch's: ENOBUFS) are missing answers, and the
+    /// look-up does not wait for them: the socket's receive timeout is set to 30 s here, and the batch returns
+    /// long before it with what was queued. The next ask of a dropped query is answered (stale replies are
+    /// skipped by sequence number).
+    @Test func droppedRepliesAreNotWaitedFor() async throws {
+        try await withTestNamespace { namespace in
+            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va", "onlink")
+            let lookup = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
+                try RouteLookupSocket(receiveBuffer: 4096)
+            }
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            _ = setsockopt(
+                lookup.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let queries = (0..<RouteLookupSocket.batchSize).map {
+                RouteQuery(destination: IPAddress(bytes: [198, 18, 0, UInt8($0)])!)
+            }
+            let started = ContinuousClock.now
+            let answers = lookup.decide(queries, outputIndexes: [:])
+            let waited = ContinuousClock.now - started
+            #expect(!answers.isEmpty && answers.count < queries.count, "some replies dropped: \(answers.count)")
+            #expect(waited < .seconds(30), "returned without a receive timeout: \(waited)")
+            let dropped = try #require(queries.first { answers[$0] == nil })
+            #expect(lookup.decide([dropped], outputIndexes: [:])[dropped]?.interfaceIndex != nil)
+        }
+    }
 }
