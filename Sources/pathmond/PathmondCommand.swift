@@ -185,7 +185,7 @@ struct PathmondCommand: ParsableCommand {
         writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
-            policyFile: store.path, loadProblem: loadProblem, loop: loop, logger: logger)
+            policyFile: store.path, loadProblem: loadProblem, loop: try PolicyController.startWorker(), logger: logger)
         let router = CallRouter(hub: hub, policy: policyController, version: Self.version)
         let notifier = SystemdNotifier()
         let limit = ConnectionLimit(

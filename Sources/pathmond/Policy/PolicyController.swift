@@ -7,9 +7,11 @@ import SDEvent
 import Synchronization
 
 /// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
-/// the one in force, so a reply of success means the setting survives a crash. Writes run one at a time on the
-/// daemon's main loop, where every other change to the hub is made: fsync must not stall the calls loop that answers
-/// clients, and a policy change is rare enough that kernel events and streams can wait the few milliseconds it takes.
+/// the one in force, so a reply of success means the setting survives a crash. Changes run one at a time on a loop
+/// of their own (`PolicyController.startWorker()`), the only place the policy is written: the group look-up
+/// (NSS, which may ask LDAP) and fsync may wait, and neither the main loop (kernel events, streams) nor the calls
+/// loop (answers) may. The hub takes the new policy under its lock and hands the change to the main loop's fan-out,
+/// whose generations keep a later kernel change from being overtaken.
 final class PolicyController: Sendable {
     private let hub: PathHub
     private let store: PolicyStore
@@ -34,6 +36,11 @@ final class PolicyController: Sendable {
         self.problem = Mutex(loadProblem)
         self.logger = logger
         if let warning = authorizer.configurationWarning { logger.warning("\(warning)") }
+    }
+
+    /// The loop policy changes run on: a thread of its own, named for `ps -L`.
+    static func startWorker() throws(SDEventError) -> SDEventLoop {
+        try SDEventLoop.startedOnNewThread(name: "pathmond-policy")
     }
 
     /// Puts a new admin group in force (configuration reload); calls already checked keep their verdict.
@@ -122,8 +129,8 @@ final class PolicyController: Sendable {
         }
     }
 
-    /// Root or the admin group. Checked here, on the main loop, one call at a time: the group database may be
-    /// remote (LDAP), and a slow answer must not stall the calls loop that answers other clients.
+    /// Root or the admin group. Checked here, on the policy loop, one call at a time: the group database may be
+    /// remote (LDAP), and a slow answer must stall neither the main loop nor the calls loop.
     private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
         if let refusal = authorizer.withLock({ $0 }).refusal(for: peer) {
             throw .pathmondPermissionDenied(reason: refusal)
