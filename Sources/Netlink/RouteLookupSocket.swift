@@ -171,7 +171,9 @@ final class RouteLookupSocket {
         var datagram = [UInt8](repeating: 0, count: 64 << 10)
         var found: [RouteExpiry] = []
         while true {
-            let received = datagram.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let received = datagram.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
             if received < 0 && errno == EINTR { continue }
             guard received > 0 else { return nil }
             let (expiries, done) = RouteLookupMessage.expiries(
@@ -187,7 +189,9 @@ final class RouteLookupSocket {
         guard send(request) else { return nil }
         // Replies to earlier requests that timed out may still arrive first: skip them by sequence number.
         for _ in 0..<8 {
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let received = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
             if received < 0 && (errno == EINTR || errno == ENOBUFS) { continue }
             guard received > 0 else { return nil }
             if let answer = read(Array(buffer[..<received]), sequence) { return answer }
