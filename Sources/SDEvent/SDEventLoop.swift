@@ -49,6 +49,9 @@ public final class SDEventLoop: @unchecked Sendable {
     /// Whether the caller is on the loop's thread (while it runs).
     public var inLoop: Bool { owner.load(ordering: .acquiring) == UInt(pthread_self()) }
 
+    /// Whether `run()` is running, on some thread.
+    public var isRunning: Bool { owner.load(ordering: .acquiring) != 0 }
+
     /// Ends `run()` after the current iteration. From any thread.
     public func exit(code: Int32 = 0) {
         execute { [self] in _ = sd_event_exit(event, code) }

@@ -5,26 +5,31 @@ import SDEvent
 /// change was read: the first slice is written at once, the rest a slice per turn of the loop, so that a call
 /// arriving meanwhile (a GetPath) waits for one slice of writes, not for a thousand.
 ///
-/// @unchecked Sendable: the hub may call `deliver` from any thread; the queue is touched on the loop only.
-final class FanOut: @unchecked Sendable {
+/// Sendable: the hub may call `deliver` from any thread; the queue is loop-bound (checked).
+final class FanOut: Sendable {
     /// Writes per slice: about a quarter of a millisecond of write(2)s.
     static let sliceSize = 64
 
     private let loop: SDEventLoop
-    private var queue: [(any Subscriber, Update)] = []
-    private var next = 0
-    private var source: SDEventSource?
+    private let state: LoopBound<State>
+
+    /// What waits to be written, and the source that writes the next slice on a later turn.
+    private struct State {
+        var queue: [(any Subscriber, Update)] = []
+        var next = 0
+        var source: SDEventSource?
+    }
 
     /// Call on the loop's thread (or before it runs).
     init(loop: SDEventLoop) throws(SDEventError) {
         self.loop = loop
-        source = try loop.sliced { [unowned self] in deliverSlice() }
+        state = LoopBound(State(), on: loop)
+        state.value.source = try loop.sliced { [unowned self] in deliverSlice() }
     }
 
     func deliver(_ deliveries: [(any Subscriber, Update)]) {
         guard loop.inLoop else {
-            let deliveries = UncheckedTransfer(deliveries)
-            loop.execute { self.enqueue(deliveries.value) }
+            loop.execute { self.enqueue(deliveries) }
             return
         }
         enqueue(deliveries)
@@ -35,12 +40,14 @@ final class FanOut: @unchecked Sendable {
     /// deliveries, those a newer one for the same subscriber supersedes are dropped (a path is state: the newest
     /// wins), so a storm with many subscribers queues at most one delivery per subscriber and change in flight.
     private func enqueue(_ deliveries: [(any Subscriber, Update)]) {
-        if queue.count - next + deliveries.count > Self.backlogBound {
+        if state.value.queue.count - state.value.next + deliveries.count > Self.backlogBound {
             let superseded = Set(deliveries.map { ObjectIdentifier($0.0) })
-            queue = queue[next...].filter { !superseded.contains(ObjectIdentifier($0.0)) }
-            next = 0
+            state.value.queue = state.value.queue[state.value.next...].filter {
+                !superseded.contains(ObjectIdentifier($0.0))
+            }
+            state.value.next = 0
         }
-        queue.append(contentsOf: deliveries)
+        state.value.queue.append(contentsOf: deliveries)
         deliverSlice()
     }
 
@@ -49,17 +56,21 @@ final class FanOut: @unchecked Sendable {
     static let backlogBound = 65_536
 
     private func deliverSlice() {
-        let end = min(queue.count, next + Self.sliceSize)
-        while next < end {
-            let (subscriber, update) = queue[next]
-            next += 1
-            subscriber.deliver(update)
+        var slice: ArraySlice<(any Subscriber, Update)>
+        do {
+            let queued = state.value
+            let end = min(queued.queue.count, queued.next + Self.sliceSize)
+            slice = queued.queue[queued.next..<end]
+            state.value.next = end
         }
-        if next == queue.count {
-            queue.removeAll(keepingCapacity: queue.count <= 4096)
-            next = 0
+        // Written outside the state: a subscriber's write may close its connection, which touches nothing here.
+        for (subscriber, update) in slice { subscriber.deliver(update) }
+        slice = []
+        if state.value.next == state.value.queue.count {
+            state.value.queue.removeAll(keepingCapacity: state.value.queue.count <= 4096)
+            state.value.next = 0
         } else {
-            source?.armOnce()
+            state.value.source?.armOnce()
         }
     }
 }
