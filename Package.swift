@@ -58,17 +58,19 @@ let package = Package(
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel", "SDEvent"], swiftSettings: strict),
-        // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
+        // The daemon's files on disk: one bounded reader, one atomic writer, one directory sync.
         .target(
-            name: "PolicyStore",
-            dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")],
+            name: "StateFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
+        // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
+        .target(name: "PolicyStore", dependencies: ["PathModel", "StateFiles"], swiftSettings: strict),
         // The daemon's main loop: sd-event, one thread asleep in epoll until a descriptor, signal or timer fires.
         .target(name: "SDEvent", dependencies: ["CSystemd"], swiftSettings: strict),
         // D-Bus through sd-bus: the only module that imports CSystemd's sd-bus.
         .target(name: "DBus", dependencies: ["CSystemd", "SDEvent"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
-        .target(name: "NetworkHints", dependencies: ["DBus", "PathModel", "SDEvent"], swiftSettings: strict),
+        .target(
+            name: "NetworkHints", dependencies: ["DBus", "PathModel", "SDEvent", "StateFiles"], swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
         // The client library apps import.
@@ -77,7 +79,7 @@ let package = Package(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "PathMonitor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PathMonitor", "StateFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -124,12 +126,17 @@ let package = Package(
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol", "FuzzSupport", "SDEvent",
+                "pathmond", "PathModel", "PathProtocol", "FuzzSupport", "SDEvent", "StateFiles",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport"], swiftSettings: strict),
+            name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport", "StateFiles"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "StateFilesTests",
+            dependencies: ["StateFiles", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict),
         .testTarget(
             name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel", "FuzzSupport"],
             exclude: ["Fixtures"],
