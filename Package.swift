@@ -118,10 +118,17 @@ let package = Package(
         // Optimized even in debug builds: the mutator runs 1.5 million times per `swift test`, and its time is
         // not what the fuzz tests measure. Overflow checks stay on in -O, so nothing here can hide a trap.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // What only tests need of rtnetlink (writing routes, addresses and link state), kept out of the shipped
+        // Netlink library; `package` access gives it the library's socket and namespace runner.
+        .target(
+            name: "NetlinkTestSupport", dependencies: ["CNetlink", "Netlink", "PathModel"],
+            path: "Tests/NetlinkTestSupport",
+            swiftSettings: strict),
         .testTarget(name: "SDEventTests", dependencies: ["SDEvent"], swiftSettings: strict),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
-            name: "NetlinkTests", dependencies: ["Netlink", "PathModel", "FuzzSupport"], exclude: ["Fixtures"],
+            name: "NetlinkTests", dependencies: ["Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "pathmondTests",
