@@ -58,17 +58,19 @@ let package = Package(
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel", "SDEvent"], swiftSettings: strict),
-        // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
+        // The daemon's files on disk: one bounded reader, one atomic writer, one directory sync.
         .target(
-            name: "PolicyStore",
-            dependencies: ["PathModel", .product(name: "SystemPackage", package: "swift-system")],
+            name: "StateFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
+        // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
+        .target(name: "PolicyStore", dependencies: ["PathModel", "StateFiles"], swiftSettings: strict),
         // The daemon's main loop: sd-event, one thread asleep in epoll until a descriptor, signal or timer fires.
         .target(name: "SDEvent", dependencies: ["CSystemd"], swiftSettings: strict),
         // D-Bus through sd-bus: the only module that imports CSystemd's sd-bus.
         .target(name: "DBus", dependencies: ["CSystemd", "SDEvent"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
-        .target(name: "NetworkHints", dependencies: ["DBus", "PathModel", "SDEvent"], swiftSettings: strict),
+        .target(
+            name: "NetworkHints", dependencies: ["DBus", "PathModel", "SDEvent", "StateFiles"], swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
         // The client library apps import.
@@ -77,7 +79,7 @@ let package = Package(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "PathMonitor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PathMonitor", "StateFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -116,20 +118,32 @@ let package = Package(
         // Optimized even in debug builds: the mutator runs 1.5 million times per `swift test`, and its time is
         // not what the fuzz tests measure. Overflow checks stay on in -O, so nothing here can hide a trap.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strict + [.unsafeFlags(["-O"])]),
+        // What only tests need of rtnetlink (writing routes, addresses and link state), kept out of the shipped
+        // Netlink library; `package` access gives it the library's socket and namespace runner.
+        .target(
+            name: "NetlinkTestSupport", dependencies: ["CNetlink", "Netlink", "PathModel"],
+            path: "Tests/NetlinkTestSupport",
+            swiftSettings: strict),
         .testTarget(name: "SDEventTests", dependencies: ["SDEvent"], swiftSettings: strict),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
-            name: "NetlinkTests", dependencies: ["Netlink", "PathModel", "FuzzSupport"], exclude: ["Fixtures"],
+            name: "NetlinkTests", dependencies: ["Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport", "SDEvent",
+                "pathmond", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport", "SDEvent", "StateFiles",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport"], swiftSettings: strict),
+            name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport", "StateFiles"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "StateFilesTests",
+            dependencies: ["StateFiles", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict),
         .testTarget(
             name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel", "FuzzSupport"],
             exclude: ["Fixtures"],

@@ -13,7 +13,7 @@ public struct NetlinkError: Error, RawRepresentable, Hashable, Sendable {
     }
 
     /// Makes an error from a libnl return value (negative) or a positive NLE_* code.
-    init(code: Int32) {
+    package init(code: Int32) {
         self.rawValue = code < 0 ? -code : code
     }
 

@@ -6,9 +6,9 @@ import Glibc
 ///
 /// @unchecked Sendable: a socket is created on one thread (possibly inside another network namespace) and then
 /// handed over to its owner, which makes every later call from its one serial queue (or under its one lock).
-final class NetlinkSocket: @unchecked Sendable {
+package final class NetlinkSocket: @unchecked Sendable {
     /// The `struct nl_sock *`.
-    let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// The `struct nl_cb *` used for receiving; its VALID callback converts messages into `sink`.
     private let callbacks: OpaquePointer
     /// Where received messages go, converted. Read and emptied by the owner after each receive.
@@ -17,7 +17,7 @@ final class NetlinkSocket: @unchecked Sendable {
     private let notificationReader: NotificationReader?
 
     /// The kind of socket: subscribed to notifications, or for request/response (dumps, writes).
-    enum Role {
+    package enum Role {
         /// Subscribed to the link, address, route and neighbour groups; non-blocking; no sequence checks, since
         /// notifications carry sequence numbers of other processes' requests.
         case notifications(receiveBufferSize: Int)
@@ -25,7 +25,7 @@ final class NetlinkSocket: @unchecked Sendable {
         case requests
     }
 
-    init(role: Role) throws(NetlinkError) {
+    package init(role: Role) throws(NetlinkError) {
         let (handle, callbacks) = try LibnlAllocation.socketWithCallbacks()
         self.handle = handle
         self.callbacks = callbacks

@@ -7,10 +7,10 @@ import Glibc
 /// A socket belongs to the namespace it was created in for its whole life, so sockets opened here keep watching
 /// that namespace from any thread. setns() changes only the calling thread, and that thread exits right after, so
 /// no thread of the process is ever left in the other namespace.
-enum NetworkNamespace {
+package enum NetworkNamespace {
     /// Runs `body` now on the calling thread if `path` is nil, otherwise on a new thread that first joins the
     /// network namespace at `path` (e.g. "/var/run/netns/NAME"); waits for it either way.
-    static func run<Result>(
+    package static func run<Result>(
         in path: String?, _ body: @escaping () throws(NetlinkError) -> Result
     ) throws(NetlinkError) -> Result {
         guard let path else { return try body() }

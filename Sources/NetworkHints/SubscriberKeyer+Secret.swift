@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import StateFiles
 
 /// Why the keyer's secret could not be had. A daemon that gets one keys no SIM rather than keying them under a
 /// fresh secret: a new secret would silently detach every remembered cellular network.
@@ -31,49 +32,43 @@ extension SubscriberKeyer {
         let secret = try randomBytes(secretCount)
         let temporary = path + ".tmp-\(getpid())"
         _ = unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unwritable(path: temporary, errno: errno) }
+        do throws(StateFileError) {
+            try StateFileWriter.createNew(temporary, with: secret, mode: 0o600, durable: true)
+        } catch {
+            throw .unwritable(path: temporary, errno: error.errno)
+        }
         defer { _ = unlink(temporary) }
-        let written = secret.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        let writeErrno = errno
-        close(descriptor)
-        guard written == secret.count, synced else { throw .unwritable(path: temporary, errno: writeErrno) }
         if link(temporary, path) != 0 {
             guard errno == EEXIST else { throw .unwritable(path: path, errno: errno) }
             // Another process won the race: its secret is the one.
             if let theirs = try readSecret(path) { return theirs }
             throw .unwritable(path: path, errno: EEXIST)
         }
-        syncDirectory(stateDirectory)
+        // Failure only weakens durability (the secret is in place), so it is not an error.
+        try? FileSystem.syncDirectory(stateDirectory)
         return secret
     }
 
     /// The secret in `path`; nil when there is no file yet. Opened without blocking and checked to be a regular
-    /// file before a byte is read: a FIFO planted under the name must not hang the daemon's main loop.
+    /// file before a byte is read (`StateFileReader`): a FIFO planted under the name must not hang the daemon's
+    /// main loop.
     private static func readSecret(_ path: String) throws(SubscriberSecretError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .unreadable(path: path, errno: errno)
+        let bytes: [UInt8]
+        do {
+            bytes = try StateFileReader.read(path, limit: secretCount)
+        } catch {
+            switch error {
+            case .system(let number) where number == .noSuchFileOrDirectory: return nil
+            case .system(let number): throw .unreadable(path: path, errno: number.rawValue)
+            // O_NOFOLLOW's answer, as before the reader said it in words.
+            case .symbolicLink: throw .unreadable(path: path, errno: ELOOP)
+            case .notRegularFile: throw .notRegularFile(path: path)
+            // A longer file is malformed, not silently truncated.
+            case .tooLarge(let size, _): throw .malformed(path: path, byteCount: Int(clamping: size))
+            }
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
-        // One byte more than a secret: a longer file is malformed, not silently truncated.
-        var buffer = [UInt8](repeating: 0, count: secretCount + 1)
-        var count = 0
-        while count < buffer.count {
-            // The buffer is never empty, so its base address exists.
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw .unreadable(path: path, errno: errno) }
-            if got == 0 { break }
-            count += got
-        }
-        guard count == secretCount else { throw .malformed(path: path, byteCount: count) }
-        return Array(buffer[..<count])
+        guard bytes.count == secretCount else { throw .malformed(path: path, byteCount: bytes.count) }
+        return bytes
     }
 
     /// `count` bytes from /dev/urandom, which never blocks once the pool is initialised and is what getrandom(2)
@@ -92,13 +87,5 @@ extension SubscriberKeyer {
             filled += got
         }
         return bytes
-    }
-
-    /// Makes the new directory entry durable; failure only weakens durability, so it is not an error.
-    private static func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import StateFiles
 import Synchronization
 
 #if canImport(Glibc)
@@ -66,21 +67,24 @@ public final class PolicyStore: Sendable {
     @discardableResult
     public func save(_ policy: Policy) throws(PolicyStoreError) -> LoadReport? {
         try lock.withLock { _ throws(PolicyStoreError) in
-            try FileSystem.createDirectories(stateDirectory)
+            do throws(StateFileError) {
+                try FileSystem.createDirectories(stateDirectory)
+            } catch {
+                throw PolicyStoreError(error)
+            }
             var asideReport: LoadReport?
             if case .troubled(_, var report) = examine() {
                 keepAside(&report)
                 guard !report.isReadOnly else { throw .refused(path: path, reason: Self.refusal(report)) }
                 asideReport = report
             }
-            let temporary = try createTemporary(with: PolicyFile.encode(policy))
-            do throws(PolicyStoreError) {
-                try FileSystem.rename(temporary, over: path)
+            do throws(StateFileError) {
+                try StateFileWriter.replace(
+                    path, with: PolicyFile.encode(policy), mode: 0o644, durable: true,
+                    temporaryName: TemporaryName(prefix: Self.temporaryPrefix))
             } catch {
-                try? FileSystem.remove(temporary)
-                throw error
+                throw PolicyStoreError(error)
             }
-            try FileSystem.syncDirectory(stateDirectory)
             return asideReport
         }
     }
@@ -144,15 +148,15 @@ public final class PolicyStore: Sendable {
         var attempt = 0
         while true {
             let destination = attempt == 0 ? stem : "\(stem)-\(attempt)"
-            do {
+            do throws(StateFileError) {
                 try FileSystem.move(path, toFreshName: destination)
                 try FileSystem.syncDirectory(stateDirectory)
                 report.keptAsidePath = destination
                 return
-            } catch .system(.link, destination, EEXIST) where attempt < 1000 {
+            } catch  where error == StateFileError(.link, path: destination, errno: EEXIST) && attempt < 1000 {
                 attempt += 1
             } catch {
-                report.keepAsideFailure = error
+                report.keepAsideFailure = PolicyStoreError(error)
                 return
             }
         }
@@ -165,34 +169,17 @@ public final class PolicyStore: Sendable {
         return "is damaged and could not be kept aside (\(report.keepAsideFailure.map { "\($0)" } ?? "unknown"))"
     }
 
-    /// A new file for the next version of the policy, named uniquely, written and fsynced.
-    private func createTemporary(with bytes: [UInt8]) throws(PolicyStoreError) -> String {
-        while true {
-            let candidate =
-                stateDirectory + "/" + Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            do {
-                try FileSystem.writeNewFile(candidate, bytes)
-                return candidate
-            } catch .system(.open, _, EEXIST) {
-                continue
-            } catch {
-                try? FileSystem.remove(candidate)
-                throw error
-            }
-        }
-    }
-
     /// Removes what saves interrupted by a crash left: their rename never happened, so no caller was told they
     /// succeeded, and policy.json is still the last complete save.
     private func removeTemporaries() throws(PolicyStoreError) {
-        let names: [String]
-        do {
-            names = try FileSystem.names(in: stateDirectory)
-        } catch  where error.errno == ENOENT {
+        do throws(StateFileError) {
+            for name in try FileSystem.names(in: stateDirectory) where name.hasPrefix(Self.temporaryPrefix) {
+                try FileSystem.remove(stateDirectory + "/" + name)
+            }
+        } catch  where error.operation == .listDirectory && error.errno == ENOENT {
             return
-        }
-        for name in names where name.hasPrefix(Self.temporaryPrefix) {
-            try FileSystem.remove(stateDirectory + "/" + name)
+        } catch {
+            throw PolicyStoreError(error)
         }
     }
 }

@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#if canImport(Glibc)
-    import Glibc
-#endif
+import StateFiles
 
 /// Why the policy store could not do what it was asked. Every case names the file, so a log line stands alone.
 public enum PolicyStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What the store was doing when a system call failed.
-    public enum Operation: String, Sendable, Hashable {
-        case open, read, write, fsync, rename, link, remove
-        case createDirectory = "create the directory"
-        case listDirectory = "list the directory"
-        case inspect = "inspect"
-    }
+    public typealias Operation = StateFileError.Operation
 
     /// A system call failed on `path` with `errno`.
     case system(Operation, path: String, errno: Int32)
@@ -40,13 +33,11 @@ public enum PolicyStoreError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// The C library's sentence for an error number, and the number for searching.
-    static func message(for number: Int32) -> String {
-        #if canImport(Glibc)
-            // glibc's strerror returns static strings for known numbers; the text is copied at once.
-            return "\(String(cString: strerror(number))) (errno \(number))"
-        #else
-            return "errno \(number)"
-        #endif
+    /// A failed system call of the state-files layer.
+    init(_ error: StateFileError) {
+        self = .system(error.operation, path: error.path, errno: error.errno)
     }
+
+    /// The C library's sentence for an error number, and the number for searching.
+    static func message(for number: Int32) -> String { StateFileError.message(for: number) }
 }

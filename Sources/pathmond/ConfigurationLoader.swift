@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PolicyStore
+import StateFiles
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -41,4 +41,8 @@ struct KernelWatchService {
             if batch.events.contains(where: \.changesInterfaces) { batchDone.call(()) }
         }
     }
+
+    func stop() {
+        watcher.stop()
+    }
 }

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Logging
-import Netlink
-import NetworkHints
 import PathModel
-import PolicyStore
 import SDEvent
 import SystemPackage
 
@@ -136,116 +133,16 @@ struct PathmondCommand: ParsableCommand {
             logger.error("configuration refused, not starting: \(error)")
             throw ExitCode(Self.configurationExitCode)
         }
-        let loop = try SDEventLoop()
-        let probe = SysfsDeviceProbe(root: sysfsRoot)
-        let watcher: KernelWatcher
-        do {
-            watcher = try KernelWatcher(
-                receiveBufferSize: receiveBuffer, loop: loop,
-                deviceFacts: { _, name in probe.facts(forInterfaceNamed: name) },
-                resolutionRefused: { number in
-                    let reason = String(cString: strerror(number))
-                    let cost =
-                        "pathmond runs without CAP_NET_ADMIN (a container without it, or a unit that drops it). A "
-                        + "wired network is identified, and its policy applied, only once other traffic makes the "
-                        + "kernel learn its gateway"
-                    logger.warning("the kernel refused to resolve a gateway's address (\(reason)): \(cost)")
-                })
-        } catch {
-            throw ValidationError("cannot open the netlink socket: \(error)")
-        }
-        // The state directory holds the policy and the SIM-key secret: private to the daemon. systemd makes it
-        // (StateDirectory=); by hand it may be missing.
-        do {
-            try FileManager.default.createDirectory(
-                atPath: stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            logger.warning("cannot create the state directory \(stateDir): \(error)")
-        }
-        // Before anything in the directory is read or written: a second daemon must not touch the first one's files.
-        let stateLock: StateDirectoryLock
-        do {
-            stateLock = try StateDirectoryLock(directory: stateDir)
-        } catch {
-            logger.error("not starting: \(error)")
-            throw ExitCode(1)
-        }
-        let store = PolicyStore(stateDirectory: stateDir)
-        let (policy, loadProblem) = loadPolicy(store, logger: logger)
-        let startTime = StateWriters.wallSecondsNow()
-        let counters = DaemonCounters()
-        let writers = StateWriters.load(
-            configuration: configuration, stateDirectory: stateDir, counters: counters, logger: logger)
-        let stateWriter = StateWriterService(writers: writers, logger: logger)
-        let fanOut = try FanOut(loop: loop)
-        let hub = PathHub(
-            evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },
-            history: writers.history, counters: counters, afterUpdate: { stateWriter.changed() })
-        writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
-        let policyController = PolicyController(
-            hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
-            policyFile: store.path, loadProblem: loadProblem, loop: try PolicyController.startWorker(), logger: logger)
-        let router = CallRouter(hub: hub, policy: policyController, version: Self.version)
-        let notifier = SystemdNotifier()
-        let limit = ConnectionLimit(
-            maximum: ConnectionLimit.fittingDescriptorLimit(requested: maxClients),
-            maximumPerUser: maxClientsPerUser, logger: logger)
-        let server = try VarlinkServer(
-            socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
-            connectionLimit: limit, interestLimit: InterestLimit(maximumPerUser: maxWatchesPerUser, logger: logger),
-            mainLoop: loop, logger: logger)
-        let reload = ReloadService(
-            loader: loader,
-            apply: { configuration in
-                hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
-                policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
-                writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
-            }, notifier: notifier, logger: logger)
-        let hints = NetworkHintsService(
-            hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
-            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
-            stateDirectory: stateDir, logger: logger)
-        let resolver = ResolverService(
-            reader: ResolverConfigurationReader(resolvConf: resolvConf, resolvedDirectory: resolvedDir), hub: hub,
-            loop: loop, logger: logger)
-        let wifi = WiFiIdentityService(source: NL80211IdentityWatcher(loop: loop), hub: hub, logger: logger)
-        var failure: (any Error)?
-        // Before the kernel's first snapshot, so that the path it yields already has its resolvers.
-        resolver.start()
-        KernelWatchService(
-            watcher: watcher, hub: hub, logger: logger, afterBatch: { hints.kernelChanged() },
-            afterFirstSnapshot: {
-                do {
-                    try server.start()
-                    notifier.notify("READY=1\nSTATUS=Serving the network path")
-                    // Start-up code is done with: keep only what runs from now on resident.
-                    ResidentCode.trim()
-                } catch {
-                    failure = error
-                    loop.exit(code: 1)
-                }
-            }
-        ).start()
-        hints.start()
-        // Without Wi-Fi (no nl80211) this does nothing; the daemon goes on.
-        wifi.start()
-        let signals = [
-            try reload.start(on: loop),
-            try loop.onSignal(SIGTERM) { loop.exit() },
-            try loop.onSignal(SIGINT) { loop.exit() },
-        ]
-        loop.run()
-        notifier.notify("STOPPING=1")
-        withExtendedLifetime(signals) {}
-        server.stop()
-        watcher.stop()
-        wifi.stop()
-        resolver.stop()
-        hints.stop()
-        stateWriter.stop()
-        withExtendedLifetime(stateLock) {}
-        if let failure { throw failure }
+        try Daemon(options: daemonOptions, configuration: configuration, loader: loader, logger: logger).run()
+    }
+
+    /// The command line's part of the daemon's set-up.
+    var daemonOptions: DaemonOptions {
+        DaemonOptions(
+            socket: socket, stateDirectory: stateDir, maxClients: maxClients, maxClientsPerUser: maxClientsPerUser,
+            maxWatchesPerUser: maxWatchesPerUser, receiveBuffer: receiveBuffer, sysfsRoot: sysfsRoot,
+            networkdLeases: networkdLeases, resolvConf: resolvConf, resolvedDirectory: resolvedDir,
+            systemBus: systemBus, usesSystemBus: !noSystemBus, version: Self.version)
     }
 
     /// `--check-config`: says whether the daemon would accept the file, as `ExecReload=` and the package's
@@ -263,27 +160,6 @@ struct PathmondCommand: ParsableCommand {
 
     private func printToStandardError(_ line: String) {
         _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
-    }
-
-    /// Loads the policy. A damaged file does not stop the daemon: it was kept aside, what could be salvaged is in
-    /// force, and the problem is logged here and shown by `pathctl status`.
-    private func loadPolicy(_ store: PolicyStore, logger: Logger) -> (Policy, String?) {
-        do {
-            let (policy, report) = try store.load()
-            if let report {
-                if case .newerVersion = report.problem {
-                    logger.error("policy file written by a newer pathmond, left untouched: \(report)")
-                } else {
-                    logger.error("policy file damaged: \(report)")
-                }
-                return (policy, "\(report)")
-            }
-            logger.info("policy loaded", metadata: ["networks": "\(policy.networks.count)", "file": "\(store.path)"])
-            return (policy, nil)
-        } catch {
-            logger.error("cannot load the policy: \(error); starting with none, and saving is refused until fixed")
-            return (Policy(), "\(error)")
-        }
     }
 
     /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.

@@ -10,18 +10,36 @@ import SDEvent
 /// SIGHUP (`systemctl reload pathmond`) re-reads the configuration and applies it without a restart: the same
 /// process, the same clients, the path re-derived under the new rules. A file that cannot be used is reported at
 /// priority err and the configuration in force stays.
-struct ReloadService {
+final class ReloadService {
     let loader: ConfigurationLoader
     let apply: (Configuration) -> Void
     let notifier: SystemdNotifier
     let logger: Logger
     /// The STATUS= sent with READY=1 once the reload is done.
-    var readyStatus = "Serving the network path"
+    let readyStatus: String
+    private let loop: SDEventLoop
+    private var hangUp: SDEventSource?
 
-    /// Reloads on each SIGHUP, through the loop's signalfd. SIGHUP must be blocked since start (the daemon blocks
-    /// it first thing, so a reload sent while it starts waits instead of killing it). Keep the source.
-    func start(on loop: SDEventLoop) throws(SDEventError) -> SDEventSource {
-        try loop.onSignal(SIGHUP) { reload() }
+    init(
+        loader: ConfigurationLoader, apply: @escaping (Configuration) -> Void, notifier: SystemdNotifier,
+        logger: Logger, readyStatus: String = "Serving the network path", loop: SDEventLoop
+    ) {
+        self.loader = loader
+        self.apply = apply
+        self.notifier = notifier
+        self.logger = logger
+        self.readyStatus = readyStatus
+        self.loop = loop
+    }
+
+    /// Reloads on each SIGHUP, through the loop's signalfd, until `stop()`. SIGHUP must be blocked since start (the
+    /// daemon blocks it first thing, so a reload sent while it starts waits instead of killing it).
+    func start() throws(SDEventError) {
+        hangUp = try loop.onSignal(SIGHUP) { [unowned self] in reload() }
+    }
+
+    func stop() {
+        hangUp = nil
     }
 
     func reload() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import PathModel
+import StateFiles
 import Testing
 
 @testable import PolicyStore

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PathModel
 import PathProtocol
+import StateFiles
 import Testing
 
 @testable import pathmond
@@ -98,7 +99,7 @@ import Testing
         #expect(loaded.appendableEntries == 5)
         // Without a file there is no header to append after: an error, and no headless file.
         try FileManager.default.removeItem(atPath: file.path)
-        #expect(throws: AtomicFileError.self) { try file.append([entries[0]]) }
+        #expect(throws: StateFileError.self) { try file.append([entries[0]]) }
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 

@@ -2,7 +2,7 @@
 import Logging
 import PathModel
 import PathProtocol
-import PolicyStore
+import StateFiles
 import SystemPackage
 
 #if canImport(Glibc)
@@ -53,7 +53,7 @@ struct DeferralStore {
             DispatcherProtocol.StateFile(deferred: book.deferrals.map(DispatcherProtocol.WireDeferral.init)))
         bytes[bytes.count - 1] = UInt8(ascii: "\n")  // the codec's NUL frame, a newline in a file
         do {
-            try AtomicFile.write(bytes, to: path, mode: 0o600, sync: true)
+            try StateFileWriter.replace(path, with: bytes, mode: 0o600, durable: true)
         } catch {
             logger.error("cannot save the deferred runs: \(error); they are kept in memory until the next change")
         }
@@ -61,10 +61,12 @@ struct DeferralStore {
 
     private func setAside(_ problem: String) {
         let aside = path + ".corrupt-" + FileSystem.timestamp()
-        if rename(path, aside) == 0 {
+        do throws(StateFileError) {
+            try FileSystem.rename(path, over: aside)
             logger.error("\(path) \(problem): set aside as \(aside); starting with no deferred runs")
-        } else {
-            logger.error("\(path) \(problem), and cannot be set aside: \(String(cString: strerror(errno)))")
+        } catch {
+            let reason = StateFileError.message(for: error.errno)
+            logger.error("\(path) \(problem), and cannot be set aside: \(reason)")
         }
     }
 }

@@ -3,6 +3,8 @@ internal import CSystemd
 import Logging
 import PathProtocol
 import SDEvent
+import StateFiles
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -82,7 +84,8 @@ final class DispatcherServer {
         let reply = handle(
             DispatcherCall(
                 peerUserID: peer.userID, peerProcessID: peer.processID, frame: Array(frame.prefix { $0 != 0 })))
-        _ = AtomicFile.writeAll(reply, to: connection)
+        // A client gone (EPIPE) or stalled past SO_SNDTIMEO loses its reply; the dispatcher goes on.
+        try? StateFileWriter.writeAll(reply, to: FileDescriptor(rawValue: connection))
     }
 
     /// The systemd unit the process belongs to (sd_pid_get_unit: from its cgroup, which it cannot leave), e.g.

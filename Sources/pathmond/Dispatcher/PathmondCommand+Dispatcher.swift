@@ -49,15 +49,15 @@ extension PathmondCommand {
         let notifier = SystemdNotifier()
         let reload = ReloadService(
             loader: loader, apply: { dispatcher.reconfigure($0.systemPolicyTiming) }, notifier: notifier,
-            logger: logger, readyStatus: "Following the path for pathmond's targets")
+            logger: logger, readyStatus: "Following the path for pathmond's targets", loop: loop)
         dispatcher.start(socketPath: socket)
         let timing = configuration.systemPolicyTiming
         logger.notice(
             "following the path on \(socket)",
             metadata: ["settle": "\(TimeSpan.format(timing.settle))", "grace": "\(TimeSpan.format(timing.grace))"])
         notifier.notify("READY=1\nSTATUS=Following the path for pathmond's targets")
+        try reload.start()
         let signals = [
-            try reload.start(on: loop),
             try loop.onSignal(SIGTERM) { loop.exit() },
             try loop.onSignal(SIGINT) { loop.exit() },
         ]
@@ -65,6 +65,7 @@ extension PathmondCommand {
         notifier.notify("STOPPING=1")
         server.stop()
         dispatcher.stop()
+        reload.stop()
         withExtendedLifetime((signals, bus)) {}
         if code != 0 { throw ExitCode(code) }
     }

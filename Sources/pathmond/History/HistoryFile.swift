@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 import PathProtocol
-import PolicyStore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import StateFiles
 
 /// The path history in the state directory: `history.jsonl`, a header line and then one io.pathmond.HistoryEntry
 /// per line, oldest first (the Varlink field names, so `jq` reads it).
@@ -99,28 +95,16 @@ struct HistoryFile: Sendable {
 
     /// Replaces the file with these entries (a compaction or a repair), atomically and synced. Blocks on disk I/O:
     /// only the state writer's thread calls it (and the daemon's stop, when that thread never started).
-    func write(_ entries: [PathHistoryEntry]) throws(AtomicFileError) {
-        try AtomicFile.write(Self.encode(entries), to: path, mode: 0o600, sync: true)
+    func write(_ entries: [PathHistoryEntry]) throws(StateFileError) {
+        try StateFileWriter.replace(path, with: Self.encode(entries), mode: 0o600, durable: true)
     }
 
     /// Adds entries at the end of the file as whole lines, in one write(2) with O_APPEND, then fdatasync. The file
     /// must exist and end with a whole line: a missing one fails (ENOENT), and the caller writes it whole, header
     /// first. A failed write is cut back off, so that the file keeps ending with a whole line if it can. Blocks on
     /// disk I/O, like `write`.
-    func append(_ entries: [PathHistoryEntry]) throws(AtomicFileError) {
-        let bytes = Self.encodeLines(entries)
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { throw AtomicFileError(operation: "open", path: path, errno: errno) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw AtomicFileError(operation: "stat", path: path, errno: errno)
-        }
-        if let failure = AtomicFile.writeAll(bytes, to: descriptor) {
-            _ = ftruncate(descriptor, status.st_size)
-            throw AtomicFileError(operation: "append to", path: path, errno: failure)
-        }
-        guard fdatasync(descriptor) == 0 else { throw AtomicFileError(operation: "sync", path: path, errno: errno) }
+    func append(_ entries: [PathHistoryEntry]) throws(StateFileError) {
+        try StateFileWriter.append(Self.encodeLines(entries), to: path)
     }
 
     /// Keeps bytes about to be dropped in a file of their own beside the history (`history.jsonl.torn-<UTC time>`),
@@ -128,7 +112,7 @@ struct HistoryFile: Sendable {
     private func copyAside(_ bytes: ArraySlice<UInt8>, as kind: String) -> String {
         let destination = "\(path).\(kind)-\(FileSystem.timestamp())"
         do {
-            try AtomicFile.write(Array(bytes), to: destination, mode: 0o600, sync: true)
+            try StateFileWriter.replace(destination, with: Array(bytes), mode: 0o600, durable: true)
             return "its bytes were kept as \(destination)"
         } catch {
             return "its bytes could not be kept (\(error))"
@@ -138,8 +122,10 @@ struct HistoryFile: Sendable {
     /// Renames the file out of the way and says so; if even that fails, says that.
     private func setAside(because reason: String) -> String {
         let destination = "\(path).corrupt-\(FileSystem.timestamp())"
-        guard rename(path, destination) == 0 else {
-            let failure = String(cString: strerror(errno))
+        do throws(StateFileError) {
+            try FileSystem.rename(path, over: destination)
+        } catch {
+            let failure = StateFileError.message(for: error.errno)
             return "history file \(path) not used: \(reason); it could not be set aside (\(failure))"
         }
         return "history file \(path) not used: \(reason); it was set aside as \(destination)"

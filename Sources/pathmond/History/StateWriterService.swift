@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+internal import CSystemd
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Brings the history file and the metrics textfile up to date from a thread of its own, so that the event path
 /// never waits for a disk: `changed()`, called after every update of the hub, only marks work as owed and wakes
@@ -47,8 +51,7 @@ final class StateWriterService: @unchecked Sendable {
         queue.isOwed = true
         if !queue.hasThread {
             queue.hasThread = true
-            let thread = Thread { [self] in run() }
-            thread.start()
+            startThread()
         } else if queue.isIdle {
             condition.broadcast()
         }
@@ -77,12 +80,29 @@ final class StateWriterService: @unchecked Sendable {
         }
     }
 
+    /// A detached POSIX thread running `run()`: Foundation's Thread would link all of Foundation, and ICU with it,
+    /// into the daemon for this one thread. The service is retained for the thread's life.
+    private func startThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let service = Unmanaged<StateWriterService>.fromOpaque(argument!).takeRetainedValue()
+                // The kernel keeps 15 bytes of a thread's name; `ps -L` and `top -H` show it.
+                _ = pathmond_set_thread_name("pathmond-state")
+                service.run()
+                return nil
+            }, context)
+        // Only EAGAIN (no memory or thread limit reached) fails here; a daemon that cannot start one thread is done.
+        precondition(result == 0, "cannot start the state writer's thread: \(String(cString: strerror(result)))")
+        pthread_detach(thread)
+    }
+
     /// The writer thread: waits for something owed and due, writes it outside the lock, and after the final
     /// flush ends.
     private func run() {
         var hasTrimmed = false
-        // Named on itself, which Foundation passes to the kernel: `ps -L` and `top -H` show it.
-        Thread.current.name = "pathmond-state"
         condition.lock()
         while true {
             let now = clock.now

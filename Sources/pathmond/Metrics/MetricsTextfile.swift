@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import StateFiles
 
 /// The metrics file node_exporter's textfile collector reads (`[metrics] textfile`): rewritten atomically when
 /// something it shows changed, at most once a second. Synchronous and free of timers: the state writer's thread
@@ -38,7 +35,7 @@ final class MetricsTextfile: @unchecked Sendable {
     /// Writes the file if it is behind (the state or a counter changed) and a second has passed since the last
     /// write. Returns when to call again if a write is owed but not yet allowed; nil if nothing is owed.
     @discardableResult
-    func writeIfDue(now: ContinuousClock.Instant) throws(AtomicFileError)
+    func writeIfDue(now: ContinuousClock.Instant) throws(StateFileError)
         -> ContinuousClock.Instant?
     {
         let snapshot = counters.snapshot
@@ -51,7 +48,8 @@ final class MetricsTextfile: @unchecked Sendable {
             lastChangeSeconds: current.lastChangeSeconds)
         lastWrite = now
         // node_exporter runs as its own user: the file is for everyone to read (it holds nothing private).
-        try AtomicFile.write(bytes, to: path, mode: 0o644)
+        // Not synced: the file is rewritten within a second of every change and again at start.
+        try StateFileWriter.replace(path, with: bytes, mode: 0o644, durable: false)
         written = (current, snapshot)
         return nil
     }
@@ -61,10 +59,8 @@ extension MetricsTextfile {
     /// Takes the file away when the daemon stops: node_exporter would otherwise serve its last values (an
     /// expensive path, a satisfied one) for as long as the file stays, as if pathmond still said so. Without the
     /// file the series disappear, which is what alerting on `absent(pathmond_path_satisfied)` expects.
-    func remove() throws(AtomicFileError) {
-        guard unlink(path) == 0 || errno == ENOENT else {
-            throw AtomicFileError(operation: "remove", path: path, errno: errno)
-        }
+    func remove() throws(StateFileError) {
+        try FileSystem.remove(path)
     }
 }
 

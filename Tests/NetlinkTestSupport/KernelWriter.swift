@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 import Glibc
+import Netlink
 import PathModel
 import Synchronization
 
-/// Makes the changes a benchmark or test needs straight over rtnetlink, without spawning `ip`: each call sends one
-/// request and waits for the kernel's acknowledgement.
+/// Makes the changes a test needs straight over rtnetlink, without spawning `ip`: each call sends one request and
+/// waits for the kernel's acknowledgement. Test support only: the shipped Netlink library never writes to the
+/// kernel's tables.
 public final class KernelWriter: Sendable {
     private let socket: Mutex<NetlinkSocket>
 

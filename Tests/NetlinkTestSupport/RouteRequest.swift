@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 import Glibc
+import Netlink
 import PathModel
 
 /// Builds RTM_NEWROUTE / RTM_DELROUTE requests for a `DefaultRoute`.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
+import Netlink
 
 /// Owns one outgoing netlink message (`struct nl_msg *`) while it is built and sent.
 final class RequestMessage {

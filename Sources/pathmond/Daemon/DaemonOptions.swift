@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// What the daemon is told on its command line, apart from the configuration file: where it serves, where it keeps
+/// its state, its limits and where it reads what the kernel's tables do not say. `PathmondCommand` fills it in; a
+/// test makes one pointing at its own directories.
+struct DaemonOptions: Sendable {
+    var socket = "/run/pathmond/io.pathmond"
+    var stateDirectory = "/var/lib/pathmond"
+    var maxClients = 16384
+    var maxClientsPerUser = 1024
+    var maxWatchesPerUser = 512
+    var receiveBuffer = 32 * 1024 * 1024
+    var sysfsRoot = "/sys/class/net"
+    var networkdLeases = "/run/systemd/netif/leases"
+    var resolvConf = "/etc/resolv.conf"
+    var resolvedDirectory = "/run/systemd/resolve"
+    /// The system bus's D-Bus address; nil: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket.
+    var systemBus: String?
+    var usesSystemBus = true
+    /// What GetInfo and the metrics say this daemon is.
+    var version = PathmondCommand.version
+}
