@@ -6,6 +6,8 @@ struct Topology {
     var index: Int32
     var ipv4: [UInt8]
     var prefixLength: UInt8
+    /// The second uplink the `uplink` kind makes and removes; nil where it cannot be made (no peer namespace).
+    var second: SecondUplink?
 }
 
 /// One timed change: the request, what each observer must see, and the untimed steps that undo it.
@@ -29,11 +31,22 @@ enum ChangeKind: String, CaseIterable, Codable, Sendable, ExpressibleByArgument 
     /// Administrative down (timed): satisfied → unsatisfied(interfacesDown). Restored untimed: up, then the
     /// default route again, which the kernel flushed silently on down.
     case link
+    /// A second uplink's default route added / deleted at a lower metric than the first's (timed): the path stays
+    /// satisfied and its first interface flips between veth2 and veth0. Before the first change the second uplink
+    /// is brought up with an address and the first's default route moves to a higher metric; afterwards, undone.
+    case uplink
 
-    /// The i-th change of this kind; toggles alternate removal (even i) and addition (odd i).
+    /// The i-th change of this kind; toggles alternate removal (even i) and addition (odd i), except `uplink`, whose
+    /// route starts absent: addition (even i) and removal (odd i).
     func change(_ i: Int, on topology: Topology) -> Change {
         let removes = i % 2 == 0
         switch self {
+        case .uplink:
+            let second = topology.second!
+            return Change(
+                request: .defaultRoute(add: removes, index: second.index, metric: SecondUplink.secondMetric),
+                raw: .defaultRoute(added: removes),
+                path: .satisfied(via: removes ? second.index : topology.index))
         case .route:
             return Change(
                 request: .defaultRoute(add: !removes, index: topology.index),
@@ -54,10 +67,36 @@ enum ChangeKind: String, CaseIterable, Codable, Sendable, ExpressibleByArgument 
         }
     }
 
+    /// What sets the stage before the first change (untimed), and the path it leads to.
+    func preparing(on topology: Topology) -> [KernelRequest] {
+        guard self == .uplink, let second = topology.second else { return [] }
+        return [
+            .setLink(index: second.index, up: true),
+            .address(add: true, index: second.index, ipv4: second.ipv4, prefixLength: second.prefixLength),
+            .defaultRoute(add: true, index: topology.index, metric: SecondUplink.firstMetric),
+            .defaultRoute(add: false, index: topology.index),  // the lower metric: the original, at 0
+        ]
+    }
+
+    /// The path before the first change and after `finishing`.
+    func settled(on topology: Topology) -> PathMatch {
+        self == .uplink ? .satisfied(via: topology.index) : .satisfied
+    }
+
     /// What puts the path back to satisfied after `count` changes, so the next kind starts from the same place.
     func finishing(after count: Int, on topology: Topology) -> [KernelRequest] {
-        guard self != .link, count % 2 == 1 else { return [] }
-        return [change(1, on: topology).request]
+        switch self {
+        case .link: return []
+        case .route, .address: return count % 2 == 1 ? [change(1, on: topology).request] : []
+        case .uplink:
+            guard let second = topology.second else { return [] }
+            return (count % 2 == 1 ? [change(1, on: topology).request] : []) + [
+                .defaultRoute(add: true, index: topology.index),
+                .defaultRoute(add: false, index: topology.index, metric: SecondUplink.firstMetric),
+                .address(add: false, index: second.index, ipv4: second.ipv4, prefixLength: second.prefixLength),
+                .setLink(index: second.index, up: false),
+            ]
+        }
     }
 }
 

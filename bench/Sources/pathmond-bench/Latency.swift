@@ -29,11 +29,20 @@ struct Latency: ParsableCommand {
     @Option(help: "The global IPv4 address on the interface, with its prefix length.")
     var address = "10.77.0.1/24"
 
+    @Option(help: "The namespace the `uplink` kind puts its second uplink's peer in (bench/latency passes its own).")
+    var peerNamespace: String?
+
+    @Option(help: "The IPv4 address the `uplink` kind gives the second uplink, with its prefix length.")
+    var secondAddress = "10.78.0.1/24"
+
     @Option(name: [.customShort("n"), .long], help: "Measured changes per kind.")
     var count = 200
 
-    @Option(help: "The kinds of change to measure, comma-separated: route, address, link.")
-    var kinds = ChangeKinds(ChangeKind.allCases)
+    @Option(
+        help: ArgumentHelp(
+            "The kinds of change to measure, comma-separated: route, address, link, uplink.",
+            discussion: "Default: all four with --peer-namespace (uplink needs it), else the first three."))
+    var kinds: ChangeKinds?
 
     @Option(help: "Unmeasured changes per kind before the measured ones.")
     var warmup = 6
@@ -51,47 +60,41 @@ struct Latency: ParsableCommand {
         guard count > 0 else { throw ValidationError("--count must be at least 1.") }
         guard warmup >= 0 else { throw ValidationError("--warmup cannot be negative.") }
         guard timeoutMilliseconds > 0 else { throw ValidationError("--timeout-ms must be positive.") }
-        guard parsedAddress != nil else {
-            throw ValidationError("--address must be an IPv4 address with a prefix length, like 10.77.0.1/24.")
+        if kinds?.kinds.contains(.uplink) == true && peerNamespace == nil {
+            throw ValidationError("the uplink kind needs --peer-namespace (bench/latency passes it).")
+        }
+        guard parseIPv4Prefix(address) != nil, parseIPv4Prefix(secondAddress) != nil else {
+            throw ValidationError(
+                "--address and --second-address must be IPv4 addresses with a prefix length, like 10.77.0.1/24.")
         }
     }
 
     func run() throws {
-        guard let (ipv4, prefixLength) = parsedAddress else { throw ValidationError("bad --address") }
+        guard let (ipv4, prefixLength) = parseIPv4Prefix(address) else { throw ValidationError("bad --address") }
         let index = Int32(bitPattern: if_nametoindex(interface))
         guard index > 0 else { throw ValidationError("no interface named \(interface) in this network namespace.") }
-        let topology = Topology(index: index, ipv4: ipv4, prefixLength: prefixLength)
+        var topology = Topology(index: index, ipv4: ipv4, prefixLength: prefixLength)
+        if let peerNamespace, let (ipv4, prefixLength) = parseIPv4Prefix(secondAddress) {
+            // No namespace name: this process runs inside the bench's namespace, where `ip` acts by default.
+            topology.second = SecondUplink(
+                namespace: nil, peerNamespace: peerNamespace, ipv4: ipv4, prefixLength: prefixLength)
+        }
+        let kinds = kinds?.kinds ?? (peerNamespace == nil ? [.route, .address, .link] : ChangeKind.allCases)
 
         let probe = Probe()
-        let listener = try RawListener(probe: probe)
-        listener.start()
-        let subscriber = SubscriberObserver(socketPath: socket, probe: probe)
-        subscriber.start()
-        defer { subscriber.cancel() }
-
         let runner = Runner(
             writer: try RequestWriter(), probe: probe, topology: topology, warmup: warmup, count: count,
             timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000, pauseMicroseconds: pauseMicroseconds)
-        try runner.settle(.satisfied, after: nil)
-        var all = KindSamples()
-        var summaries: [KindSummary] = []
-        for kind in kinds.kinds {
-            let samples = try runner.run(kind)
-            all.merge(samples)
-            summaries.append(KindSummary(kind.rawValue, samples))
-        }
-        let report = Report(
-            changesPerKind: count, warmup: warmup, pauseMicros: pauseMicroseconds, kinds: summaries,
-            overall: KindSummary("overall", all),
-            extraUpdates: probe.extraUpdates, rawOverflows: probe.overflows)
+        let report = try runner.report(kinds, listener: try RawListener(probe: probe), socketPath: socket)
         print(json ? try report.json() : report.table())
     }
+}
 
-    private var parsedAddress: ([UInt8], UInt8)? {
-        let parts = address.split(separator: "/")
-        guard parts.count == 2, let ip = IPAddress(String(parts[0])), ip.family == .ipv4,
-            let prefixLength = UInt8(parts[1]), (1...32).contains(prefixLength)
-        else { return nil }
-        return (Array(ip.bytes), prefixLength)
-    }
+/// `10.77.0.1/24` as its four bytes and prefix length; nil unless IPv4 with a prefix of 1-32.
+func parseIPv4Prefix(_ text: String) -> ([UInt8], UInt8)? {
+    let parts = text.split(separator: "/")
+    guard parts.count == 2, let ip = IPAddress(String(parts[0])), ip.family == .ipv4,
+        let prefixLength = UInt8(parts[1]), (1...32).contains(prefixLength)
+    else { return nil }
+    return (Array(ip.bytes), prefixLength)
 }

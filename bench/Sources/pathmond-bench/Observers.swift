@@ -40,6 +40,11 @@ final class RawListener: Sendable {
             }
         }
     }
+
+    /// Stops hearing changes: the thread stays blocked in recv and is never woken again (see `leaveGroups`).
+    func stop() {
+        RTNetlink.leaveGroups(fd, RTNetlink.monitorGroups)
+    }
 }
 
 /// Observer (b): a client of pathmond through the client library, as an app would use it. The timestamp is

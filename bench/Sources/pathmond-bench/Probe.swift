@@ -27,19 +27,30 @@ enum RawMatch: Sendable, Hashable {
     }
 }
 
-/// The path the subscriber must see: a status and, when unsatisfied, its reason.
+/// The path the subscriber must see: a status and, when unsatisfied, its reason; when given, its first interface.
 struct PathMatch: Sendable, Hashable, CustomStringConvertible {
     var status: PathStatus
     var reason: UnsatisfiedReason?
+    /// The index of the path's first available interface (the two-uplink kind); nil: any.
+    var firstInterface: Int32?
 
     static let satisfied = PathMatch(status: .satisfied)
+    static func satisfied(via index: Int32) -> PathMatch {
+        PathMatch(status: .satisfied, firstInterface: index)
+    }
     static func unsatisfied(_ reason: UnsatisfiedReason) -> PathMatch {
         PathMatch(status: .unsatisfied, reason: reason)
     }
 
-    func matches(_ path: Path) -> Bool { path.status == status && path.unsatisfiedReason == reason }
+    func matches(_ path: Path) -> Bool {
+        path.status == status && path.unsatisfiedReason == reason
+            && (firstInterface == nil || path.availableInterfaces.first?.index == firstInterface)
+    }
 
-    var description: String { reason.map { "\(status.rawValue)(\($0.rawValue))" } ?? status.rawValue }
+    var description: String {
+        let text = reason.map { "\(status.rawValue)(\($0.rawValue))" } ?? status.rawValue
+        return firstInterface.map { "\(text) via interface \($0)" } ?? text
+    }
 }
 
 /// Arrival times of one armed change at each observer, in nanoseconds after t0; nil where it was not seen.

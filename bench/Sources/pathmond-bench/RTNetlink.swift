@@ -37,6 +37,16 @@ enum RTNetlink {
     static let attributeOutputInterface: UInt16 = 4
     static let attributeAddress: UInt16 = 1
     static let attributeLocal: UInt16 = 2
+    static let attributePriority: UInt16 = 6
+
+    /// Leaves every group in `groups` (a bind mask), so that a listener whose thread blocks in recv for good is never
+    /// woken again (closing the socket would not wake it either): what a bench does with a reference it is done with.
+    static func leaveGroups(_ fd: Int32, _ groups: UInt32) {
+        for bit in 0..<32 where groups & (1 << bit) != 0 {
+            var group = Int32(bit + 1)  // NETLINK_DROP_MEMBERSHIP (2) at SOL_NETLINK (270) takes the group's number.
+            _ = setsockopt(fd, 270, 2, &group, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
 
     /// Opens a NETLINK_ROUTE socket bound to `groups` (0 for a socket that only sends requests).
     static func openSocket(groups: UInt32) throws(BenchError) -> Int32 {

@@ -24,6 +24,11 @@ struct Runner {
     func run(_ kind: ChangeKind) throws(BenchError) -> KindSamples {
         var samples = KindSamples()
         let total = warmup + count
+        let second = kind == .uplink ? topology.second : nil
+        try second?.create()
+        let preparing = kind.preparing(on: topology)
+        for request in preparing { try writer.perform(request) }
+        if !preparing.isEmpty { try settle(kind.settled(on: topology), after: preparing.last) }
         for i in 0..<total {
             let change = kind.change(i, on: topology)
             if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }
@@ -37,20 +42,48 @@ struct Runner {
             // After a miss the path may still be on its way; wait for it so the next change starts clean.
             if observation.subscriber == nil { try settle(change.path, after: change.request) }
             for request in change.restore { try writer.perform(request) }
-            if !change.restore.isEmpty { try settle(.satisfied, after: change.request) }
+            if !change.restore.isEmpty { try settle(kind.settled(on: topology), after: change.request) }
         }
         for request in kind.finishing(after: total, on: topology) { try writer.perform(request) }
-        try settle(.satisfied, after: nil)
+        try second?.delete()
+        try settle(kind.settled(on: topology), after: nil)
         return samples
     }
 
     /// Waits for the path the bench is about to build on; starting the next change early would blur figures.
     func settle(_ expected: PathMatch, after request: KernelRequest?) throws(BenchError) {
         guard probe.awaitPath(expected, timeoutNanoseconds: settleNanoseconds) else {
-            let seen = probe.lastPath.map { PathMatch(status: $0.status, reason: $0.unsatisfiedReason).description }
+            let seen = probe.lastPath.map {
+                PathMatch(
+                    status: $0.status, reason: $0.unsatisfiedReason, firstInterface: $0.availableInterfaces.first?.index
+                ).description
+            }
             throw .setup(
                 "the path did not become \(expected)\(request.map { " after \($0.summary)" } ?? "") "
                     + "(last seen: \(seen ?? "none")); is pathmond running in this namespace?")
         }
+    }
+}
+
+extension Runner {
+    /// Measures `kinds` in turn with both observers: `listener` (opened where the changes are made, by the caller) and
+    /// a client-library subscriber of `socketPath`. Neither hears anything once this returns.
+    func report(_ kinds: [ChangeKind], listener: RawListener, socketPath: String) throws(BenchError) -> Report {
+        listener.start()
+        defer { listener.stop() }
+        let subscriber = SubscriberObserver(socketPath: socketPath, probe: probe)
+        subscriber.start()
+        defer { subscriber.cancel() }
+        try settle(.satisfied, after: nil)
+        var all = KindSamples()
+        var summaries: [KindSummary] = []
+        for kind in kinds {
+            let samples = try run(kind)
+            all.merge(samples)
+            summaries.append(KindSummary(kind.rawValue, samples))
+        }
+        return Report(
+            changesPerKind: count, warmup: warmup, pauseMicros: pauseMicroseconds, kinds: summaries,
+            overall: KindSummary("overall", all), extraUpdates: probe.extraUpdates, rawOverflows: probe.overflows)
     }
 }

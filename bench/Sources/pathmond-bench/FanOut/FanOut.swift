@@ -55,18 +55,43 @@ struct FanOut: ParsableCommand {
     }
 
     private func measure(in bench: BenchRun) throws {
-        let writer = try bench.requestWriter()
-        let raw = try RawStamp(in: bench.namespace)
-
         print(
             "pathmond-bench fan-out: \(subscribers) subscribers per kind, \(count) route changes each, "
                 + "\(pauseMilliseconds) ms quiet before each; latency from the change's send")
-        // The raw fan-out is measured with the first kind and reused for the second: N distinct replies cost the
-        // raw daemon the same N writes as one reply N times.
+        let kinds = kinds.split(separator: ",").map { $0 == "flow" ? FanOutRun.Kind.flow : .path }
+        let series = FanOutSeries(
+            subscribers: subscribers, count: count, timeoutMilliseconds: timeoutMilliseconds,
+            pauseMilliseconds: pauseMilliseconds, getPathIntervalMicroseconds: getPathIntervalMicroseconds)
+        let (_, overflows) = try series.measure(kinds, in: bench) { result in
+            print("")
+            print(result.table().render())
+        }
+        if overflows > 0 { print("raw listener overflows: \(overflows)") }
+    }
+}
+
+/// One fan-out run per kind, in order, sharing one raw listener and one raw fan-out: `fan-out` and `table` run it.
+struct FanOutSeries {
+    var subscribers: Int
+    var count: Int
+    var timeoutMilliseconds: Int
+    var pauseMilliseconds: UInt32
+    var getPathIntervalMicroseconds: UInt32
+
+    /// Each kind's result, and the raw netlink listener's overflows. The raw fan-out is measured with the first kind
+    /// and reused for the others: N distinct replies cost the raw daemon the same N writes as one reply N times.
+    /// `finished` gets each result as soon as its kind is done.
+    func measure(
+        _ kinds: [FanOutRun.Kind], in bench: BenchRun, finished: (FanOutResult) -> Void = { _ in }
+    ) throws -> ([FanOutResult], overflows: Int) {
+        let writer = try bench.requestWriter()
+        let raw = try RawStamp(in: bench.namespace)
+        defer { raw.stop() }
         var floor: FanOutResult.Raw?
-        for kind in kinds.split(separator: ",") {
+        var results: [FanOutResult] = []
+        for kind in kinds {
             let run = FanOutRun(
-                kind: kind == "flow" ? .flow : .path, subscribers: subscribers, count: count,
+                kind: kind, subscribers: subscribers, count: count,
                 timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000,
                 pauseMicroseconds: pauseMilliseconds * 1000,
                 getPathIntervalMicroseconds: getPathIntervalMicroseconds, measuresRawFanOut: floor == nil)
@@ -77,9 +102,9 @@ struct FanOut: ParsableCommand {
             } else {
                 floor = result.raw
             }
-            print("")
-            print(result.table().render())
+            results.append(result)
+            finished(result)
         }
-        if raw.overflows > 0 { print("raw listener overflows: \(raw.overflows)") }
+        return (results, raw.overflows)
     }
 }

@@ -17,7 +17,6 @@ final class BenchNamespace {
     let interface = "veth0"
     let ipv4: [UInt8] = [10, 77, 0, 1]
     let prefixLength: UInt8 = 24
-
     init() throws(BenchError) {
         name = "pathmond-bench-\(getpid())"
         peer = name + "-peer"
@@ -35,6 +34,13 @@ final class BenchNamespace {
             delete()
             throw error
         }
+    }
+
+    /// The topology latency's changes are made on; the `uplink` kind makes its second uplink in these namespaces.
+    var topology: Topology {
+        Topology(
+            index: interfaceIndex, ipv4: ipv4, prefixLength: prefixLength,
+            second: SecondUplink(namespace: name, peerNamespace: peer, ipv4: [10, 78, 0, 1], prefixLength: 24))
     }
 
     /// `ip -n NAME ARGUMENTS` (split on spaces).

@@ -75,4 +75,9 @@ final class RawStamp: Sendable {
     }
 
     var overflows: Int { state.withLock { $0.overflows } }
+
+    /// Stops hearing changes, so that a later bench in the same process does not wake this thread (see `leaveGroups`).
+    func stop() {
+        RTNetlink.leaveGroups(fd, RTNetlink.monitorGroups)
+    }
 }

@@ -128,37 +128,23 @@ struct Storm: ParsableCommand {
             title: "CPU per route event, each alone (\(events) per kind)", referenceName: "raw listener")
         let count = events + events % 2
 
-        var before = try probe.snapshots()
+        let before = try probe.snapshots()
         for index in 0..<count {
             try storm.sendOne(add: index % 2 == 0, address: [10, 126, 0, 1])
             usleep(gapMicroseconds)
         }
         try probe.settle()
-        var after = try probe.snapshots()
-        addPerEvent(&table, "/32 route added or deleted (no path change)", before, after, probe.pids, count)
+        let after = try probe.snapshots()
+        addPerEvent(&table, "/32 route added or deleted (no path change)", probe.perEvent(before, after, count))
 
-        let writer = try bench.requestWriter()
-        let subscriber = try VarlinkSocket(path: bench.pathmond.socketPath)
-        _ = try subscriber.call(VarlinkSocket.watchPathCall)
-        before = try probe.snapshots()
-        var missed = 0
-        for index in 0..<count {
-            try writer.perform(.defaultRoute(add: index % 2 == 1, index: bench.namespace.interfaceIndex))
-            if subscriber.receive(timeoutMilliseconds: 2000) == nil { missed += 1 }
-            usleep(gapMicroseconds)
-        }
-        try probe.settle()
-        after = try probe.snapshots()
-        addPerEvent(&table, "default route (path flips, 1 WatchPath subscriber)", before, after, probe.pids, count)
-        if missed > 0 { table.note("the subscriber missed \(missed) updates (2 s each)") }
+        let flips = try PathFlips(count: count, gapMicroseconds: gapMicroseconds).measure(in: bench, probe: probe)
+        addPerEvent(&table, "default route (path flips, 1 WatchPath subscriber)", flips.cpuPerFlip)
+        if flips.missed > 0 { table.note("the subscriber missed \(flips.missed) updates (2 s each)") }
         return table
     }
 
-    private func addPerEvent(
-        _ table: inout FigureTable, _ name: String, _ before: [pid_t: ProcessSnapshot],
-        _ after: [pid_t: ProcessSnapshot], _ pids: [pid_t], _ count: Int
-    ) {
-        let cpu = pids.map { ProcessDelta(from: before[$0]!, to: after[$0]!).cpuNanoseconds / UInt64(count) }
+    /// pathmond's CPU per event beside the raw listener's (pids[2]), and `ip monitor route`'s (pids[1]) below.
+    private func addPerEvent(_ table: inout FigureTable, _ name: String, _ cpu: [UInt64]) {
         table.addTime(name, cpu[0], cpu[2], goal: "≤ 3x")
         table.addTime("  ip monitor route, same events", nil, cpu[1])
     }
@@ -178,6 +164,11 @@ struct StormProbe {
         var snapshots: [pid_t: ProcessSnapshot] = [:]
         for pid in pids { snapshots[pid] = try snapshot(pid) }
         return snapshots
+    }
+
+    /// Each process's CPU time between two snapshots divided by `count`, in the order of `pids`.
+    func perEvent(_ before: [pid_t: ProcessSnapshot], _ after: [pid_t: ProcessSnapshot], _ count: Int) -> [UInt64] {
+        pids.map { ProcessDelta(from: before[$0]!, to: after[$0]!).cpuNanoseconds / UInt64(count) }
     }
 
     /// Waits until no listener has anything queued and every listener's CPU time stood still for 300 ms.
