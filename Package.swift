@@ -63,23 +63,27 @@ let package = Package(
             name: "StateFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
-        .target(name: "PolicyStore", dependencies: ["PathModel", "StateFiles"], swiftSettings: strict),
+        .target(name: "PolicyStore", dependencies: ["Locking", "PathModel", "StateFiles"], swiftSettings: strict),
         // The daemon's main loop: sd-event, one thread asleep in epoll until a descriptor, signal or timer fires.
-        .target(name: "SDEvent", dependencies: ["CSystemd"], swiftSettings: strict),
+        .target(name: "SDEvent", dependencies: ["CSystemd", "Locking"], swiftSettings: strict),
+        // A value behind a pthread mutex: Synchronization's Mutex, but visible to ThreadSanitizer.
+        .target(name: "Locking", swiftSettings: strict),
         // D-Bus through sd-bus: the only module that imports CSystemd's sd-bus.
         .target(name: "DBus", dependencies: ["CSystemd", "SDEvent"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
         .target(
-            name: "NetworkHints", dependencies: ["DBus", "PathModel", "SDEvent", "StateFiles"], swiftSettings: strict),
+            name: "NetworkHints", dependencies: ["DBus", "Locking", "PathModel", "SDEvent", "StateFiles"],
+            swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
         // The client library apps import.
-        .target(name: "PathMonitor", dependencies: ["PathModel", "PathProtocol"], swiftSettings: strict),
+        .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
         .executableTarget(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "PathMonitor", "StateFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Locking", "PathMonitor", "StateFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -89,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "pathctl",
             dependencies: [
-                "PathMonitor", "PathModel", "PathProtocol",
+                "Locking", "PathMonitor", "PathModel", "PathProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -99,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "pathmond-bench",
             dependencies: [
-                "CBenchSupport", "Netlink", "PathMonitor", "PathModel", "PathProtocol",
+                "CBenchSupport", "Locking", "Netlink", "PathMonitor", "PathModel", "PathProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "bench/Sources/pathmond-bench",
@@ -121,19 +125,21 @@ let package = Package(
         // What only tests need of rtnetlink (writing routes, addresses and link state), kept out of the shipped
         // Netlink library; `package` access gives it the library's socket and namespace runner.
         .target(
-            name: "NetlinkTestSupport", dependencies: ["CNetlink", "Netlink", "PathModel"],
+            name: "NetlinkTestSupport", dependencies: ["CNetlink", "Locking", "Netlink", "PathModel"],
             path: "Tests/NetlinkTestSupport",
             swiftSettings: strict),
-        .testTarget(name: "SDEventTests", dependencies: ["SDEvent"], swiftSettings: strict),
+        .testTarget(name: "SDEventTests", dependencies: ["Locking", "SDEvent"], swiftSettings: strict),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
-            name: "NetlinkTests", dependencies: ["Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],
+            name: "NetlinkTests",
+            dependencies: ["Locking", "Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport", "SDEvent", "StateFiles",
+                "pathmond", "Locking", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport", "SDEvent",
+                "StateFiles",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict),
@@ -145,7 +151,7 @@ let package = Package(
             dependencies: ["StateFiles", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
         .testTarget(
-            name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel", "FuzzSupport"],
+            name: "NetworkHintsTests", dependencies: ["DBus", "Locking", "NetworkHints", "PathModel", "FuzzSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
@@ -155,7 +161,7 @@ let package = Package(
         .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
-            dependencies: ["PathMonitor", "PathModel", "PathProtocol", "Netlink"],
+            dependencies: ["Locking", "PathMonitor", "PathModel", "PathProtocol", "Netlink"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
-import Synchronization
+import Locking
 
 /// The SIM behind each modem's network interface, from ModemManager, followed through its signals rather than asked
 /// again and again: the bus's NameOwnerChanged (ModemManager starting or stopping), the ObjectManager's
@@ -16,7 +16,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private var modems: [String: ModemRecord] = [:]
     private var sims: [String: SimRecord] = [:]
     private var isRunning = false
-    private let published = Mutex<Snapshot>(Snapshot())
+    private let published = Locked<Snapshot>(Snapshot())
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
 

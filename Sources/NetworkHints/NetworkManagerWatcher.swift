@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
-import Synchronization
+import Locking
 
 /// NetworkManager's `Metered` for every device it manages, followed through its signals, never polled: the
 /// bus's NameOwnerChanged (NetworkManager starting or stopping), DeviceAdded and DeviceRemoved, and
@@ -14,7 +14,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     private var service: FollowedService?
     /// By object path.
     private var devices: [String: NetworkManagerDevice] = [:]
-    private let published = Mutex<[String: NetworkManagerMetered]>([:])
+    private let published = Locked<[String: NetworkManagerMetered]>([:])
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import Locking
 import PathModel
-import Synchronization
 
 /// Watches one connection an app holds, in the spirit of Network.framework's viability and better-path
 /// handlers: pathmond says when the connection can no longer send or receive over its interface, and when a
@@ -132,7 +132,7 @@ extension FlowMonitor.Update {
 
 /// The previous status a handler-based consumer saw, to call each handler only on a change of its own value.
 private final class LastStatus: Sendable {
-    private let status = Mutex<FlowStatus?>(nil)
+    private let status = Locked<FlowStatus?>(nil)
 
     func swap(_ new: FlowStatus?) -> FlowStatus? {
         status.withLock { status in

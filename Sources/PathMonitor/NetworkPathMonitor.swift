@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import Locking
 import PathModel
-import Synchronization
 
 /// Watches the network path through pathmond, as Network.framework's NWPathMonitor does on Apple's systems: the
 /// system's path, or the path for what an app may use (`PathParameters`, like NWParameters).
@@ -42,7 +42,7 @@ public final class NetworkPathMonitor: Sendable {
             var path: (@Sendable (Path) -> Void)?
             var unavailable: (@Sendable (PathmondClientError) -> Void)?
         }
-        let pair = Mutex(Pair())
+        let pair = Locked(Pair())
         func withLock<Result>(_ body: (inout Pair) -> Result) -> Result { pair.withLock { body(&$0) } }
     }
 

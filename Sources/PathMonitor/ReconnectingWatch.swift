@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Synchronization
+import Locking
 
 /// What a watch reports: a value from pathmond, or that pathmond cannot be reached (the value is then unknown).
 enum WatchEvent<Value: Sendable & Equatable>: Sendable, Equatable {
@@ -34,7 +34,7 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     private let socketPath: String
     private let retryDelay: Duration
     private let call: Call
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Signalled by `cancel` to cut a reconnect wait short.
     private let wakeUp = DispatchSemaphore(value: 0)
 

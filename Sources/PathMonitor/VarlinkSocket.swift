@@ -1,6 +1,6 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import PathProtocol
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,11 +12,11 @@ final class VarlinkSocket: Sendable {
     private let path: String
     /// Reads happen on one thread at a time (the caller's); the framer is guarded only to satisfy Sendable. Replies
     /// may be large (a host with a thousand interfaces), so the bound is the reply bound, not the call bound.
-    private let framer = Mutex(NULFramer(maximumSize: VarlinkCodec.maximumReplySize))
+    private let framer = Locked(NULFramer(maximumSize: VarlinkCodec.maximumReplySize))
     /// Set once a reply was left unread (a call timed out, a stream was left, a frame could not be read): what
     /// arrives next would answer that earlier call, and Varlink replies carry nothing to match them to their call.
     /// The connection is then shut down, and every later send or receive throws this error instead.
-    private let abandonment = Mutex<PathmondClientError?>(nil)
+    private let abandonment = Locked<PathmondClientError?>(nil)
 
     /// How long connecting may block: a listener whose queue is full (a stuck daemon, or one flooded with
     /// connections) would otherwise hold the caller for ever.

@@ -1,7 +1,7 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 import StateFiles
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +29,7 @@ public final class PolicyStore: Sendable {
     static let maximumFileSize = 4 << 20
 
     /// One load or save at a time: each reads the file before deciding what to do with it.
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// The store for `stateDirectory`; touches nothing until `load` or `save`.
     public init(stateDirectory: String) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CSystemd
 import Glibc
+import Locking
 import Synchronization
 
 /// The daemon's main loop: sd-event(3), the event loop systemd's own daemons run. Every source of events (netlink,
@@ -13,7 +14,7 @@ import Synchronization
 public final class SDEventLoop: @unchecked Sendable {
     let event: OpaquePointer
     private let wakeDescriptor: Int32
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = Locked<[@Sendable () -> Void]>([])
     private var wakeSource: SDEventSource?
     /// The thread running `run()`; zero before and after.
     private let owner = Atomic<UInt>(0)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Dispatch
+import Locking
 import PathModel
 import PathMonitor
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -113,7 +113,7 @@ struct Exec: ParsableCommand {
 
 /// Events from several threads, taken one at a time on the caller's.
 final class EventQueue<Event: Sendable>: Sendable {
-    private let events = Mutex<[Event]>([])
+    private let events = Locked<[Event]>([])
     private let available = DispatchSemaphore(value: 0)
 
     func post(_ event: Event) {

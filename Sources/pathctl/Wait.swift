@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Dispatch
+import Locking
 import PathMonitor
-import Synchronization
 
 /// `pathctl wait`: blocks until the path meets the conditions (the same as `check`'s), following pathmond's
 /// changes rather than polling. It also waits for pathmond itself, so it can run before the daemon has started.
@@ -35,7 +35,7 @@ struct Wait: ParsableCommand {
         let conditions = conditions
         let met = DispatchSemaphore(value: 0)
         // The latest verdict: nil until a path arrives, then what `check` would say of it.
-        let verdict = Mutex<ConditionFailure??>(nil)
+        let verdict = Locked<ConditionFailure??>(nil)
         let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
         monitor.start(queue: DispatchQueue(label: "pathctl.wait")) { update in
             guard case .path(let path) = update else { return }

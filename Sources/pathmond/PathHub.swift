@@ -1,8 +1,8 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import Logging
 import PathModel
 import PathProtocol
-import Synchronization
 
 /// The daemon's single source of truth: the path tracker (kernel state, identities, policy) and the subscribers.
 /// Every change goes through `update`: apply it to the tracker under the lock, then, outside the lock, derive what
@@ -22,10 +22,10 @@ final class PathHub: Sendable {
         var isReady = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Held for a whole update, so that two callers cannot interleave their derive-and-publish halves (the daemon
     /// makes every change from its main loop, so it is never contended there).
-    private let updating = Mutex<Void>(())
+    private let updating = Locked<Void>(())
     private let logger: Logger
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
@@ -47,7 +47,7 @@ final class PathHub: Sendable {
         history: HistoryLog = HistoryLog(), counters: DaemonCounters = DaemonCounters(),
         afterUpdate: @escaping @Sendable () -> Void = {}
     ) {
-        state = Mutex(State(tracker: PathTracker(evaluator: evaluator, context: context)))
+        state = Locked(State(tracker: PathTracker(evaluator: evaluator, context: context)))
         self.logger = logger
         self.fanOut = fanOut
         self.flowQueriesChanged = flowQueriesChanged

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
 import Glibc
+import Locking
 import Netlink
 import PathModel
-import Synchronization
 
 /// Makes the changes a test needs straight over rtnetlink, without spawning `ip`: each call sends one request and
 /// waits for the kernel's acknowledgement. Test support only: the shipped Netlink library never writes to the
 /// kernel's tables.
 public final class KernelWriter: Sendable {
-    private let socket: Mutex<NetlinkSocket>
+    private let socket: Locked<NetlinkSocket>
 
     /// Opens a request socket, in the network namespace at `namespacePath` if given (e.g. "/var/run/netns/NAME").
     public init(namespacePath: String? = nil) throws(NetlinkError) {
         let socket = try NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             try NetlinkSocket(role: .requests)
         }
-        self.socket = Mutex(socket)
+        self.socket = Locked(socket)
     }
 
     /// Adds a unicast route for `route`'s destination (default, or half of a split default) in its table, out of its

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
+import Locking
 
 @testable import Netlink
 
 /// Makes the watcher's libnl seam fail on demand: the next N receives report -NLE_NOMEM (lost notifications), the
 /// next N dumps -NLE_DUMP_INTR (read to the end, then flagged inconsistent) or another error.
 final class FaultInjection: Sendable {
-    let overflowingReceives = Mutex(0)
-    let interruptedDumps = Mutex(0)
-    let failedDumps = Mutex(0)
+    let overflowingReceives = Locked(0)
+    let interruptedDumps = Locked(0)
+    let failedDumps = Locked(0)
 
     var calls: NetlinkCalls {
         let live = NetlinkCalls.live
@@ -26,7 +26,7 @@ final class FaultInjection: Sendable {
         )
     }
 
-    private static func take(_ counter: borrowing Mutex<Int>) -> Bool {
+    private static func take(_ counter: borrowing Locked<Int>) -> Bool {
         counter.withLock { count in
             guard count > 0 else { return false }
             count -= 1

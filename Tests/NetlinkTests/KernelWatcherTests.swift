@@ -1,6 +1,6 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import Synchronization
 import Testing
 
 @testable import Netlink
@@ -12,7 +12,7 @@ import Testing
             try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
             try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va", "metric", "100")
             let va = try namespace.index(of: "va")
-            let asked = Mutex<[String]>([])
+            let asked = Locked<[String]>([])
             let watcher = try KernelWatcher(namespacePath: namespace.path) { index, name in
                 asked.withLock { $0.append(name) }
                 return DeviceFacts(driver: "driver-of-\(name)-\(index)")
@@ -120,7 +120,7 @@ import Testing
     @Test func renamedLinksAskForDeviceFactsAgain() async throws {
         try await withTestNamespace { namespace in
             let vb = try namespace.index(of: "vb")
-            let asked = Mutex<[String]>([])
+            let asked = Locked<[String]>([])
             let watcher = try KernelWatcher(namespacePath: namespace.path) { _, name in
                 asked.withLock { $0.append(name) }
                 return DeviceFacts(deviceType: name)

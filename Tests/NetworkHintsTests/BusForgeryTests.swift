@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
-import Synchronization
+import Locking
 import Testing
 
 @testable import NetworkHints
@@ -100,7 +100,7 @@ import Testing
 /// Every value a watcher published, in order, and the stream `Changes` waits on.
 final class Published<Value: Sendable & Equatable>: Sendable {
     let changes: Changes<Value>
-    private let stored = Mutex<[Value]>([])
+    private let stored = Locked<[Value]>([])
 
     init(_ read: @escaping @Sendable () -> Value) {
         changes = Changes(read)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
-import Synchronization
+import Locking
 import Testing
 
 @testable import NetworkHints
@@ -138,7 +138,7 @@ final class WatcherBox<Watcher: AnyObject & Sendable>: @unchecked Sendable {
 
 /// What a watch reported, in order.
 final class ProblemLog: Sendable {
-    private let stored = Mutex<[String]>([])
+    private let stored = Locked<[String]>([])
 
     var append: @Sendable (String) -> Void {
         { [self] problem in stored.withLock { $0.append(problem) } }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Glibc
+import Locking
 import PathModel
-import Synchronization
 import Testing
 
 /// Issue 10's denial-of-service scenario (bench/README.md has its figures: `pathmond-bench dos`): while `nobody`
@@ -107,7 +107,7 @@ func residentKiB(_ pid: Int32) -> Int? {
 
 /// Samples a process's VmRSS every 50 ms on a thread of its own and keeps the peak.
 final class PeakSampler: Sendable {
-    private let state = Mutex((peak: 0, stopped: false))
+    private let state = Locked((peak: 0, stopped: false))
 
     init(pid: Int32) {
         Thread { [self] in

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import Locking
 import PathModel
 import PathMonitor
 import PathProtocol
-import Synchronization
 import Testing
 
 /// The client library never takes one call's reply for another's (issue 22): Varlink replies name no call, so a
@@ -71,7 +71,7 @@ private final class FakeDaemon: Sendable {
     private let listener: Int32
     private let finished = DispatchSemaphore(value: 0)
     /// The calls the client managed to send, in order.
-    let calls = Mutex<[String]>([])
+    let calls = Locked<[String]>([])
 
     init(_ name: String, serve: @escaping @Sendable (FakeDaemon, Int32) -> Void) throws {
         path = "/tmp/pmit-late-\(getpid())-\(name)"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import Locking
 import PathMonitor
-import Synchronization
 import Testing
 
 /// The client library as a Swift developer who knows NWPathMonitor uses it (issue 12): `pathUpdateHandler` and
@@ -19,9 +19,9 @@ import Testing
         defer { #expect(scenario.tearDown() == 0) }
         _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
 
-        let seen = Mutex<[Path]>([])
+        let seen = Locked<[Path]>([])
         let queue = DispatchQueue(label: "test.handler")
-        let onQueue = Mutex(true)
+        let onQueue = Locked(true)
         let monitor = NetworkPathMonitor(socketPath: scenario.daemon.socketPath)
         monitor.pathUpdateHandler = { path in
             if DispatchQueue.getSpecific(key: Self.queueKey) != "handler" { onQueue.withLock { $0 = false } }
@@ -63,7 +63,7 @@ import Testing
 
     @Test func anUnreachableDaemonIsDescribedWithoutCommandLineAdvice() async throws {
         let monitor = NetworkPathMonitor(socketPath: "/tmp/pmit-nonexistent/io.pathmond")
-        let reason = Mutex<PathmondClientError?>(nil)
+        let reason = Locked<PathmondClientError?>(nil)
         monitor.unavailableHandler = { error in reason.withLock { $0 = error } }
         monitor.start(queue: DispatchQueue(label: "test.unavailable"))
         defer { monitor.cancel() }

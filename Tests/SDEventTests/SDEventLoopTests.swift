@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import Locking
 import SDEvent
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
     @Test func jobsFromOtherThreadsRunOnTheLoopInOrder() throws {
         let loop = try SDEventLoop.startedOnNewThread(name: "test-jobs")
         defer { loop.exit() }
-        let seen = Mutex<[Int]>([])
+        let seen = Locked<[Int]>([])
         for value in 0..<100 {
             loop.execute {
                 precondition(loop.inLoop)
@@ -28,7 +29,7 @@ import Testing
         #expect(pipe(&ends) == 0)
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
         defer { close(ends[0]); close(ends[1]) }
-        let received = Mutex<[UInt8]>([])
+        let received = Locked<[UInt8]>([])
         let reader = ends[0]
         let source = loop.sync {
             UncheckedTransfer(
@@ -49,7 +50,7 @@ import Testing
     @Test func scheduledJobFiresOnceAfterItsDelayAndCancelledOneNever() throws {
         let loop = try SDEventLoop.startedOnNewThread(name: "test-timer")
         defer { loop.exit() }
-        let fired = Mutex<[String]>([])
+        let fired = Locked<[String]>([])
         let sources = loop.sync {
             UncheckedTransfer([
                 try? loop.schedule(after: .milliseconds(20)) { fired.withLock { $0.append("kept") } },

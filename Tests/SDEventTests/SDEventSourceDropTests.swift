@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import Locking
 import SDEvent
-import Synchronization
 import Testing
 
 /// A handler that drops its own source (a client's connection closing while its read handler runs): the source
@@ -9,7 +9,7 @@ import Testing
 @Suite struct SDEventSourceDropTests {
     final class Holder: @unchecked Sendable {
         var source: SDEventSource?
-        let calls = Mutex(0)
+        let calls = Locked(0)
     }
 
     @Test func aHandlerMayDropItsOwnSource() throws {

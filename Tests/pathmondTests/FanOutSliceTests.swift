@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import Locking
 import PathModel
 import SDEvent
-import Synchronization
 import Testing
 
 @testable import pathmond
@@ -13,7 +13,7 @@ import Testing
 @Suite struct FanOutSliceTests {
     /// Records, on the loop, the order of deliveries and of other events.
     final class Journal: Sendable {
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
         func note(_ event: String) { events.withLock { $0.append(event) } }
     }
 

@@ -1,6 +1,6 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import Synchronization
 
 /// Receives each new history entry as it is recorded: a GetHistory call with "more".
 protocol HistoryFollower: AnyObject, Sendable {
@@ -27,7 +27,7 @@ final class HistoryLog: Sendable {
         var encoded = EncodedHistory.empty
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let clock: HistoryClock
 
     init(history: PathHistory = PathHistory(), clock: HistoryClock = HistoryClock()) {
@@ -35,7 +35,7 @@ final class HistoryLog: Sendable {
         // recorded since the previous one.
         let encoded = EncodedHistory.empty.advanced(
             to: 1, oldestSequence: history.oldest?.sequence, newer: history.entries)
-        state = Mutex(State(history: history, encoded: encoded))
+        state = Locked(State(history: history, encoded: encoded))
         self.clock = clock
     }
 

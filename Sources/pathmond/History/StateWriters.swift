@@ -1,7 +1,7 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import Logging
 import PathModel
-import Synchronization
 
 /// What the state writer's thread calls to bring the files up to date; a test puts a slow one in its place.
 protocol StateSink: AnyObject, Sendable {
@@ -26,7 +26,7 @@ final class StateWriters: StateSink, @unchecked Sendable {
     /// second, not one per change.
     static let interval = Duration.seconds(1)
     /// nil while `[metrics] textfile` is not set.
-    private let configuredMetrics = Mutex<MetricsTextfile?>(nil)
+    private let configuredMetrics = Locked<MetricsTextfile?>(nil)
     private let logger: Logger
     /// How many entries the file holds, while appending to it is right; nil: it is written whole next.
     private var entriesInFile: Int?

@@ -1,10 +1,10 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import Logging
 import PathModel
 import PathProtocol
 import PolicyStore
 import SDEvent
-import Synchronization
 
 /// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
 /// the one in force, so a reply of success means the setting survives a crash. Changes run one at a time on a loop
@@ -18,11 +18,11 @@ final class PolicyController: Sendable {
     private let logger: Logger
     private let loop: SDEventLoop
     /// Who may change policy; replaced when the configuration is reloaded.
-    private let authorizer: Mutex<Authorizer>
+    private let authorizer: Locked<Authorizer>
     /// The policy file's path, for GetStatus.
     let policyFile: String
     /// What went wrong with the policy file, at start or at a later save, for GetStatus and `pathctl status`.
-    private let problem: Mutex<String?>
+    private let problem: Locked<String?>
 
     init(
         hub: PathHub, store: PolicyStore, authorizer: Authorizer, policyFile: String, loadProblem: String?,
@@ -31,9 +31,9 @@ final class PolicyController: Sendable {
         self.hub = hub
         self.loop = loop
         self.store = store
-        self.authorizer = Mutex(authorizer)
+        self.authorizer = Locked(authorizer)
         self.policyFile = policyFile
-        self.problem = Mutex(loadProblem)
+        self.problem = Locked(loadProblem)
         self.logger = logger
         if let warning = authorizer.configurationWarning { logger.warning("\(warning)") }
     }

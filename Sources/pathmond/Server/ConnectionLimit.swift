@@ -1,6 +1,6 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +23,7 @@ final class ConnectionLimit: Sendable {
         var refusingTotal = false
         var refusingUsers: Set<UInt32> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(maximum: Int, maximumPerUser: Int, logger: Logger) {
         self.maximum = maximum

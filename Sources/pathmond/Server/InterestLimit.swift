@@ -1,6 +1,6 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import Logging
-import Synchronization
 
 /// How many distinct things one user may watch at once. Every distinct interest (a path for some parameters, one
 /// flow) is evaluated and encoded again on each change, so its cost falls on every other subscriber; clients that
@@ -15,7 +15,7 @@ final class InterestLimit: Sendable {
         var held: [UInt32: [Interest: Int]] = [:]
         var refusingUsers: Set<UInt32> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(maximumPerUser: Int, logger: Logger) {
         self.maximumPerUser = maximumPerUser

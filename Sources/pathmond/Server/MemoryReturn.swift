@@ -1,3 +1,4 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import SDEvent
 import Synchronization
@@ -19,7 +20,7 @@ final class MemoryReturn: Sendable {
     private let loop: SDEventLoop
     private let freed = Atomic<Int>(0)
     private let isScheduled = Atomic<Bool>(false)
-    private let pending = Mutex<UncheckedSource?>(nil)
+    private let pending = Locked<UncheckedSource?>(nil)
 
     init(loop: SDEventLoop) {
         self.loop = loop

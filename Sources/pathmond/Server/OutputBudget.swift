@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
+import Locking
 
 /// What one user's clients may leave unread in pathmond's memory, all connections together, as the per-user client
 /// and watch limits bound how many: a user past `maximumPerUser` bytes waiting in replies their clients do not read
@@ -13,7 +13,7 @@ final class OutputBudget: Sendable {
     static let defaultMaximumPerUser = 16 << 20
 
     let maximumPerUser: Int
-    private let buffered = Mutex<[UInt32: Int]>([:])
+    private let buffered = Locked<[UInt32: Int]>([:])
 
     init(maximumPerUser: Int = defaultMaximumPerUser) {
         self.maximumPerUser = maximumPerUser

@@ -1,6 +1,6 @@
+import Locking
 // SPDX-License-Identifier: Apache-2.0
 import Logging
-import Synchronization
 
 /// A log line that any client can cause (a protocol violation) is written at most once per `interval`; the next one
 /// says how many were held back. A flood of bad messages then costs the journal a few lines a minute, and journald's
@@ -12,7 +12,7 @@ final class ThrottledLog: Sendable {
         var lastWritten: ContinuousClock.Instant?
         var heldBack = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(logger: Logger, interval: Duration = .seconds(60)) {
         self.logger = logger

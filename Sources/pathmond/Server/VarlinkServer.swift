@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CSystemd
+import Locking
 import Logging
 import PathProtocol
 import SDEvent
-import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -18,7 +18,7 @@ import SystemPackage
 /// daemon is ready simply wait in its queue, and the socket outlives a restart.
 ///
 /// @unchecked Sendable: the listener's state is touched on the calls loop only (`start` and `stop` go there);
-/// the connections are in a Mutex, since they close on either loop.
+/// the connections are behind a lock (`Locked`), since they close on either loop.
 final class VarlinkServer: @unchecked Sendable {
     private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
@@ -226,7 +226,7 @@ enum ServerError: Error, CustomStringConvertible {
 
 /// The connections being served, on either loop: `stop` closes them.
 final class ConnectionRegistry: Sendable {
-    private let connections = Mutex<[ObjectIdentifier: ClientConnection]>([:])
+    private let connections = Locked<[ObjectIdentifier: ClientConnection]>([:])
 
     func add(_ connection: ClientConnection) {
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }

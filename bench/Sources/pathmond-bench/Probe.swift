@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import Locking
 import PathModel
-import Synchronization
 
 /// What the raw listener must see for a change to count as observed.
 enum RawMatch: Sendable, Hashable {
@@ -77,7 +77,7 @@ final class Probe: Sendable {
         var overflows = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Signalled on every event; waiters re-check the state, so extra signals are harmless.
     private let signal = DispatchSemaphore(value: 0)
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -100,7 +100,7 @@ final class StatusTimer: Sendable {
         var done = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(pathctl: String, socketPath: String, interval: UInt32, until end: UInt64) {
         startThread { [self] in

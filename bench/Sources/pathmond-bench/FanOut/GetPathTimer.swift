@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ final class GetPathTimer: Sendable {
         var failure: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(socketPath: String, intervalMicroseconds: UInt32) {
         startThread { [self] in

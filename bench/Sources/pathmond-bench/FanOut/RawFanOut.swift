@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +15,7 @@ import Synchronization
 /// changes leave pathmond idle, and pathmond's leave the raw daemon idle.
 final class RawFanOut: @unchecked Sendable {
     // @unchecked: `netlink` and `writeEnds` are set in init and then used only by the daemon thread, which closes
-    // them as it ends; the other threads touch `state` (a Mutex) and `finished`.
+    // them as it ends; the other threads touch `state` (behind a lock) and `finished`.
 
     /// The bytes to write for one direction of change: one reply for every subscriber, or one each.
     struct Replies: Sendable {
@@ -44,7 +44,7 @@ final class RawFanOut: @unchecked Sendable {
     let readEnds: [VarlinkSocket]
     private let writeEnds: [Int32]
     private let netlink: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
 
     /// Opens the netlink socket in `namespace.peer` and `subscribers` socketpairs, and starts the daemon thread.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CBenchSupport
 import Dispatch
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +12,7 @@ import Synchronization
 /// (done afterwards by `drain()`) never delays a later stamp.
 final class SubscriberSet: @unchecked Sendable {
     // @unchecked: `sockets` are touched only by the thread that created the set; the stamping thread uses only
-    // `epoll`, `wake` and `state` (a Mutex).
+    // `epoll`, `wake` and `state` (behind a lock).
     private struct State {
         var armed = false
         var stamps: [UInt64]
@@ -23,7 +23,7 @@ final class SubscriberSet: @unchecked Sendable {
     private let sockets: [VarlinkSocket]
     private let epoll: Int32
     private let wake: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let signal = DispatchSemaphore(value: 0)
 
     /// Connects one subscriber per request (each a call with "more"), waits for every first reply, and starts
@@ -51,7 +51,7 @@ final class SubscriberSet: @unchecked Sendable {
     /// socketpairs), so that both are timed by this one implementation.
     init(sockets: [VarlinkSocket]) throws(BenchError) {
         self.sockets = sockets
-        state = Mutex(State(stamps: [UInt64](repeating: 0, count: sockets.count)))
+        state = Locked(State(stamps: [UInt64](repeating: 0, count: sockets.count)))
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wake = eventfd(0, Int32(EFD_CLOEXEC))
         guard epoll >= 0, wake >= 0 else { throw .system("epoll_create1/eventfd", errno) }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +17,7 @@ final class RawStamp: Sendable {
     }
 
     private let fd: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let signal = DispatchSemaphore(value: 0)
 
     /// Opens the socket in `namespace` and starts reading.
