@@ -133,7 +133,7 @@ struct PathmondCommand: ParsableCommand {
         } catch {
             // Once, at err, with FILE:LINE; no usage text (the command line was fine), and an exit status the unit
             // does not restart on.
-            logger.error("configuration refused, not starting: \(error)")
+            logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
             throw ExitCode(Self.configurationExitCode)
         }
         let loop = try SDEventLoop()
@@ -272,27 +272,34 @@ struct PathmondCommand: ParsableCommand {
             let (policy, report) = try store.load()
             if let report {
                 if case .newerVersion = report.problem {
-                    logger.error("policy file written by a newer pathmond, left untouched: \(report)")
+                    logger.error(
+                        "policy file written by a newer pathmond, left untouched: \(report)",
+                        metadata: JournalRecord.policyFileDamaged.metadata())
                 } else {
-                    logger.error("policy file damaged: \(report)")
+                    logger.error("policy file damaged: \(report)", metadata: JournalRecord.policyFileDamaged.metadata())
                 }
                 return (policy, "\(report)")
             }
             logger.info("policy loaded", metadata: ["networks": "\(policy.networks.count)", "file": "\(store.path)"])
             return (policy, nil)
         } catch {
-            logger.error("cannot load the policy: \(error); starting with none, and saving is refused until fixed")
+            logger.error(
+                "cannot load the policy: \(error); starting with none, and saving is refused until fixed",
+                metadata: JournalRecord.policyFileDamaged.metadata())
             return (Policy(), "\(error)")
         }
     }
 
-    /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.
+    /// Records with fields through the journal's native protocol when pathmond runs as a unit and the journal's
+    /// socket is there; else lines on stderr: for the journal's stream (priorities, no timestamps) or a terminal.
     private func bootstrapLogging() {
         let level = logLevel
-        let journal = StandardErrorLogHandler.standardErrorIsJournal(
-            environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let native = JournalLogHandler.journalIsThere(environment: environment)
+        let journal = StandardErrorLogHandler.standardErrorIsJournal(environment: environment)
         LoggingSystem.bootstrap { _ in
-            StandardErrorLogHandler(style: journal ? .journal : .terminal, logLevel: level)
+            if native { return JournalLogHandler(identifier: "pathmond", logLevel: level) }
+            return StandardErrorLogHandler(style: journal ? .journal : .terminal, logLevel: level)
         }
     }
 }
