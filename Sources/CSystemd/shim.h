@@ -3,6 +3,7 @@
 // systemd's own daemons use them.
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-bus.h>
+#include "settings-copy.h"
 #include <systemd/sd-event.h>
 #include <systemd/sd-id128.h>
 // sd_journal_sendv: log records with fields through the journal's native protocol. Without this, the header would

@@ -178,10 +178,15 @@ struct PathmondCommand: ParsableCommand {
             configuration: configuration, stateDirectory: stateDir, counters: counters, logger: logger)
         let stateWriter = StateWriterService(writers: writers, logger: logger)
         let fanOut = try FanOut(loop: loop)
+        let pathChanges = PathChangeRelay()
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
             logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },
-            history: writers.history, counters: counters, afterUpdate: { stateWriter.changed() })
+            history: writers.history, counters: counters,
+            afterUpdate: {
+                stateWriter.changed()
+                pathChanges.fire()
+            })
         writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
@@ -195,17 +200,22 @@ struct PathmondCommand: ParsableCommand {
             socketPath: socket, inheritedSocket: inheritedListeningSocket(path: socket), router: router,
             connectionLimit: limit, interestLimit: InterestLimit(maximumPerUser: maxWatchesPerUser, logger: logger),
             mainLoop: loop, logger: logger)
+        let hints = NetworkHintsService(
+            hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
+            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
+            stateDirectory: stateDir, logger: logger)
+        hints.writesMetered = configuration.networkManagerWriteMetered
+        // pathChanged() only queues a job on the loop: safe from the hub's thread.
+        let hintsForRelay = UncheckedTransfer(hints)
+        pathChanges.connect { hintsForRelay.value.pathChanged() }
         let reload = ReloadService(
             loader: loader,
             apply: { configuration in
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
                 writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
+                hints.setWritesMetered(configuration.networkManagerWriteMetered)
             }, notifier: notifier, logger: logger)
-        let hints = NetworkHintsService(
-            hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
-            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
-            stateDirectory: stateDir, logger: logger)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(resolvConf: resolvConf, resolvedDirectory: resolvedDir), hub: hub,
             loop: loop, logger: logger)

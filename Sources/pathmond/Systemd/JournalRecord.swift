@@ -57,6 +57,9 @@ enum JournalRecord: String, CaseIterable, Sendable {
         case configLine = "CONFIG_LINE"
         /// The user a limit refused.
         case userID = "PATHMOND_UID"
+        /// NetworkManager's connection.metered before and after pathmond wrote or gave it back.
+        case networkManagerBefore = "PATHMOND_NM_METERED_BEFORE"
+        case networkManagerAfter = "PATHMOND_NM_METERED_AFTER"
     }
 
     /// The metadata that makes a log line this record: its MESSAGE_ID and the fields given (nil ones left out).
