@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "PolicyStoreTests", dependencies: ["PolicyStore", "PathModel", "FuzzSupport"], swiftSettings: strict),
         .testTarget(
-            name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel", "FuzzSupport"],
+            name: "NetworkHintsTests", dependencies: ["DBus", "NetworkHints", "PathModel", "FuzzSupport", "SDEvent"],
             exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(

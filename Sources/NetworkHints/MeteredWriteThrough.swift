@@ -62,14 +62,18 @@ public struct MeteredWriteThrough: Sendable, Equatable {
                     entry.confirmed = true
                     written[name] = entry
                 } else if entry.confirmed {
-                    written[name] = nil  // someone else changed it since (or the device reconnected): theirs now
+                    // Someone else changed it since (or the device reconnected): theirs now, decided afresh below.
+                    written[name] = nil
+                }
+                if let entry = written[name] {
+                    if !enabled || !wanted.contains(name) {
+                        pending.insert(name)
+                        actions.append(.restore(interface: name, value: entry.original))
+                    }
                     continue
                 }
-                if !enabled || !wanted.contains(name) {
-                    pending.insert(name)
-                    actions.append(.restore(interface: name, value: entry.original))
-                }
-            } else if enabled, let device, !device.isMetered, !declined.contains(name) {
+            }
+            if enabled, wanted.contains(name), let device, !device.isMetered, !declined.contains(name) {
                 pending.insert(name)
                 actions.append(.write(interface: name))
             }

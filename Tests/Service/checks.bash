@@ -394,6 +394,7 @@ run_checks() {
     check_boot_id
     check_metered
     run_journal_checks
+    check_nm_write_through
     check_reload
     check_journal
     check_metrics
