@@ -24,6 +24,8 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
     }
 
     private var connection: BusConnection?
+    /// Set by `restoreAllNow`: pathmond is stopping and writes nothing more.
+    private var isStopped = false
     private(set) public var state = MeteredWriteThrough()
     private let report: (Report) -> Void
     /// Called when `discounted` changed (NetworkManager's Metered must be read again without pathmond's writes).
@@ -47,7 +49,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
 
     /// Brings NetworkManager in line with pathmond (see `MeteredWriteThrough.decide`).
     public func update(enabled: Bool, wanted: Set<String>, devices: [String: NetworkManagerMetered]) {
-        guard connection != nil else { return }
+        guard connection != nil, !isStopped else { return }
         let before = state.discounted
         let actions = state.decide(enabled: enabled, wanted: wanted, devices: devices)
         for action in actions {
@@ -61,6 +63,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
 
     /// Gives back everything written, waiting for each answer: at stop, before the connection closes.
     public func restoreAllNow() {
+        isStopped = true
         guard let connection else { return }
         for (name, original) in state.writtenOriginals.sorted(by: { $0.key < $1.key }) {
             do {
@@ -111,6 +114,8 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
                 }
                 reapply(device, applied, metered: .yes, version: version) { error in
                     self.state.wrote(name, original: error == nil ? .unknown : nil, madeChange: error == nil)
+                    // A write that was on the way when pathmond began to stop is given back at once.
+                    if self.isStopped { self.restoreAllNow() }
                     if let error {
                         self.report(
                             Report(kind: .failed, interface: name, before: .unknown, after: .yes, detail: "\(error)"))

@@ -242,8 +242,16 @@ struct PathmondCommand: ParsableCommand {
         wifi.start()
         let signals = [
             try reload.start(on: loop),
-            try loop.onSignal(SIGTERM) { loop.exit() },
-            try loop.onSignal(SIGINT) { loop.exit() },
+            // NetworkManager gets back what pathmond wrote while the bus still works: sd-bus closes it as the
+            // loop exits.
+            try loop.onSignal(SIGTERM) {
+                hints.restoreWrittenMetered()
+                loop.exit()
+            },
+            try loop.onSignal(SIGINT) {
+                hints.restoreWrittenMetered()
+                loop.exit()
+            },
         ]
         loop.run()
         notifier.notify("STOPPING=1")

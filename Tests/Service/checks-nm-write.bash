@@ -70,7 +70,8 @@ check_nm_write_through() {
     if eventually 20 nm_metered_is yes; then
         pass "pathmond started with eth0 constrained: GENERAL.METERED yes again"
     else
-        fail "pathmond started with eth0 constrained writes NetworkManager's metered again" "'$(nm_metered)'"
+        fail "pathmond started with eth0 constrained writes NetworkManager's metered again" "'$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
     fi
 
     # Turning it off gives it back.
@@ -79,7 +80,8 @@ check_nm_write_through() {
     if eventually 15 nm_metered_is "$initial"; then
         pass "write-metered turned off (reload): GENERAL.METERED back to '$initial'"
     else
-        fail "write-metered turned off gives NetworkManager its value back" "'$(nm_metered)'"
+        fail "write-metered turned off gives NetworkManager its value back" "'$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
     fi
     set_constrained --off
 
