@@ -214,6 +214,9 @@ struct PathmondCommand: ParsableCommand {
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
                 writers.configure(configuration, hub: hub, version: Self.version, startTime: startTime)
+                // A metrics file configured now is written now: the update setEvaluator made may have been written
+                // before configure named the file, and the next path change may be far off.
+                stateWriter.changed()
                 hints.setWritesMetered(configuration.networkManagerWriteMetered)
             }, notifier: notifier, logger: logger)
         let resolver = ResolverService(
