@@ -151,7 +151,8 @@ let package = Package(
             dependencies: ["StateFiles", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
         .testTarget(
-            name: "NetworkHintsTests", dependencies: ["DBus", "Locking", "NetworkHints", "PathModel", "FuzzSupport"],
+            name: "NetworkHintsTests",
+            dependencies: ["DBus", "Locking", "NetworkHints", "PathModel", "FuzzSupport", "SDEvent"],
             exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(

@@ -3,8 +3,13 @@
 // systemd's own daemons use them.
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-bus.h>
+#include "settings-copy.h"
 #include <systemd/sd-event.h>
 #include <systemd/sd-id128.h>
+// sd_journal_sendv: log records with fields through the journal's native protocol. Without this, the header would
+// turn the call into a macro adding CODE_FILE= and CODE_LINE= of this header, which say nothing.
+#define SD_JOURNAL_SUPPRESS_LOCATION 1
+#include <systemd/sd-journal.h>
 // sd_pid_get_unit: the unit a process belongs to, from its cgroup (the dispatcher's deferrals).
 #include <systemd/sd-login.h>
 // For sd-event's loop: the eventfd that wakes it from other threads, and naming its thread (the Glibc module

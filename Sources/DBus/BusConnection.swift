@@ -15,13 +15,13 @@ public final class BusConnection: @unchecked Sendable {
     public let loop: SDEventLoop
     /// The most a method call waits for its reply.
     public let callTimeout: Duration
-    private let bus: BusPointer
+    let bus: BusPointer
     private var isAttached = false
     private var matches: [MatchBox] = []
     private var disconnectMatch: MatchBox?
     private var pendingSignals: [(MatchBox, BusSignal)] = []
     private var disconnectHandler: ((BusError) -> Void)?
-    private var isDisconnected = false
+    private(set) var isDisconnected = false
 
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set, else /run/dbus/system_bus_socket), or to
     /// the bus at `address` (a D-Bus address such as "unix:path=/tmp/bus"). Fails at once when the socket is
@@ -202,7 +202,7 @@ public struct BusSignal: Sendable, Hashable {
 
 /// The sd_bus pointer. @unchecked Sendable: used only on the connection's loop thread, and freed there once, by the
 /// job deinit queues.
-private struct BusPointer: @unchecked Sendable {
+struct BusPointer: @unchecked Sendable {
     let raw: OpaquePointer
 }
 

@@ -31,7 +31,8 @@ public final class SystemBusWatch: @unchecked Sendable {
     /// (nil: a loop on a thread of its own).
     public init(
         address: String? = nil, networkManager: NetworkManagerWatcher?, modemManager: ModemManagerWatcher?,
-        loop: SDEventLoop? = nil, onProblem: @escaping @Sendable (String) -> Void
+        meteredWriter: NetworkManagerMeteredWriter? = nil, loop: SDEventLoop? = nil,
+        onProblem: @escaping @Sendable (String) -> Void
     ) {
         if let loop {
             (self.loop, ownsLoop) = (loop, false)
@@ -44,7 +45,7 @@ public final class SystemBusWatch: @unchecked Sendable {
             }
         }
         self.address = address
-        self.watchers = [networkManager as (any BusServiceWatcher)?, modemManager].compactMap { $0 }
+        self.watchers = [networkManager as (any BusServiceWatcher)?, modemManager, meteredWriter].compactMap { $0 }
         self.onProblem = onProblem
     }
 

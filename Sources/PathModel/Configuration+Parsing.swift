@@ -16,6 +16,8 @@ struct ConfigurationParser {
         case metrics(keyLines: [String: Int])
         /// `[discretionary]`: the system policy's settle and grace times.
         case discretionary(keyLines: [String: Int])
+        /// `[networkmanager]`: whether pathmond writes its verdicts through to NetworkManager.
+        case networkManager(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -71,6 +73,7 @@ struct ConfigurationParser {
     var metricsTextfile: String?
     var discretionarySettle: Duration?
     var discretionaryGrace: Duration?
+    var networkManagerWriteMetered = false
 
     /// Reads one line (`number` is 1-based).
     mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
@@ -91,7 +94,7 @@ struct ConfigurationParser {
         return Configuration(
             overrides: overrides, warnings: warnings, adminGroup: adminGroup, historyEntries: historyEntries,
             metricsTextfile: metricsTextfile, discretionarySettle: discretionarySettle,
-            discretionaryGrace: discretionaryGrace)
+            discretionaryGrace: discretionaryGrace, networkManagerWriteMetered: networkManagerWriteMetered)
     }
 
     private mutating func beginSection(_ content: Substring, line: Int) throws(ConfigurationError) {
@@ -102,7 +105,7 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics", "discretionary"].contains(name) && words.count == 1 {
+        if ["policy", "history", "metrics", "discretionary", "networkmanager"].contains(name) && words.count == 1 {
             if let firstLine = singleSectionLines[name] {
                 throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
             }
@@ -118,6 +121,10 @@ struct ConfigurationParser {
         }
         if name == "discretionary" && words.count == 1 {
             section = .discretionary(keyLines: [:])
+            return
+        }
+        if name == "networkmanager" && words.count == 1 {
+            section = .networkManager(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -160,6 +167,9 @@ struct ConfigurationParser {
         case .discretionary(var keyLines):
             try setDiscretionary(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .discretionary(keyLines: keyLines)
+        case .networkManager(var keyLines):
+            try setNetworkManager(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .networkManager(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

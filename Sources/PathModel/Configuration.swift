@@ -22,6 +22,10 @@
 /// [discretionary]
 /// settle = 3s                  # how long the path must be cheap (online) before the system policy says so
 /// grace = 30s                  # how long it must be expensive (offline) before the system policy says so
+///
+/// [networkmanager]
+/// write-metered = false        # make NetworkManager's active connection say metered where pathmond finds the
+///                              # path expensive or constrained (in memory only; off by default)
 /// ```
 ///
 /// - Each `[interface PATTERN]` section becomes one ``InterfaceOverride``, in file order. Sections whose patterns
@@ -48,12 +52,14 @@ public struct Configuration: Sendable, Hashable {
     public var discretionarySettle: Duration?
     /// `[discretionary] grace`; nil: ``SystemPolicyGate/Timing/standard``'s.
     public var discretionaryGrace: Duration?
+    /// `[networkmanager] write-metered`: pathmond's verdicts written through to NetworkManager's Metered.
+    public var networkManagerWriteMetered: Bool
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(
         overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = [], adminGroup: String? = nil,
         historyEntries: Int? = nil, metricsTextfile: String? = nil, discretionarySettle: Duration? = nil,
-        discretionaryGrace: Duration? = nil
+        discretionaryGrace: Duration? = nil, networkManagerWriteMetered: Bool = false
     ) {
         self.overrides = overrides
         self.warnings = warnings
@@ -62,6 +68,7 @@ public struct Configuration: Sendable, Hashable {
         self.metricsTextfile = metricsTextfile
         self.discretionarySettle = discretionarySettle
         self.discretionaryGrace = discretionaryGrace
+        self.networkManagerWriteMetered = networkManagerWriteMetered
     }
 
     /// The system policy's settle and grace times (`[discretionary]`), the defaults where unset.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Logging
 import PathModel
 import StateFiles
 
@@ -33,14 +34,15 @@ struct ConfigurationLoader: Sendable {
                 decoding: try StateFileReader.read(path, limit: Self.maximumSize, followingSymbolicLinks: true),
                 as: UTF8.self)
         } catch {
-            throw ConfigurationLoadError(message: "cannot read the configuration file \(path): \(error)")
+            throw ConfigurationLoadError(message: "cannot read the configuration file \(path): \(error)", file: path)
         }
         do {
             let configuration = try Configuration.parse(text)
             return (configuration, configuration.warnings.map { "\(path): \($0)" })
         } catch {
             // FILE:LINE: message, as compilers write it: editors and `journalctl -p err` readers jump to the line.
-            throw ConfigurationLoadError(message: "\(path):\(error.line): \(error.message)")
+            throw ConfigurationLoadError(
+                message: "\(path):\(error.line): \(error.message)", file: path, line: error.line)
         }
     }
 }
@@ -48,5 +50,16 @@ struct ConfigurationLoader: Sendable {
 /// Why the configuration cannot be used, in a sentence.
 struct ConfigurationLoadError: Error, CustomStringConvertible {
     let message: String
+    /// The file refused, and the line at fault if one is.
+    var file: String? = nil
+    var line: Int? = nil
     var description: String { message }
+
+    /// The journal record of the refusal: CONFIG_FILE= and CONFIG_LINE=, as systemd names them.
+    var journalMetadata: Logger.Metadata {
+        JournalRecord.configurationRefused.metadata([
+            .configFile: file, .configLine: line.map { "\($0)" },
+            .cause: PathChangeCause.Kind.configuration.rawValue,
+        ])
+    }
 }

@@ -28,10 +28,14 @@ struct KernelWatchService {
             case .initial:
                 logger.info("kernel state loaded", metadata: ["events": "\(batch.events.count)"])
             case .overflow:
-                logger.warning("netlink notifications were lost (ENOBUFS); re-dumped the kernel state")
+                logger.warning(
+                    "netlink notifications were lost (ENOBUFS); re-dumped the kernel state",
+                    metadata: JournalRecord.resync.metadata([.cause: PathChangeCause.Kind.resync.rawValue]))
                 DaemonCounters.bump(hub.counters.netlinkResyncs)
             case .dumpInterrupted:
-                logger.warning("a netlink dump was interrupted by changes; re-dumped the kernel state")
+                logger.warning(
+                    "a netlink dump was interrupted by changes; re-dumped the kernel state",
+                    metadata: JournalRecord.resync.metadata([.cause: PathChangeCause.Kind.resync.rawValue]))
                 DaemonCounters.bump(hub.counters.netlinkResyncs)
             case nil:
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])

@@ -12,7 +12,7 @@ import SDEvent
 /// Everything here runs on the daemon's main loop: the watchers' signals arrive there, and so do kernel batches.
 final class NetworkHintsService {
     private let hub: PathHub
-    private let loop: SDEventLoop
+    let loop: SDEventLoop
     private let leases: MeteredLeaseDetector
     /// Where a modem's hardware identity comes from when ModemManager cannot name its SIM.
     private let sysfsModems: any CellularIdentitySource
@@ -21,8 +21,11 @@ final class NetworkHintsService {
     /// The system bus's address; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
     private let systemBusAddress: String?
     private let stateDirectory: String
-    private let logger: Logger
+    let logger: Logger
     private var networkManager: NetworkManagerWatcher?
+    /// `[networkmanager] write-metered`, and what performs it (NetworkHintsService+WriteThrough.swift).
+    var writesMetered = false
+    var meteredWriter: NetworkManagerMeteredWriter?
     private var bus: SystemBusWatch?
     private var cellular: FallbackCellularIdentitySource?
     private var keyer: SubscriberKeyer?
@@ -58,9 +61,11 @@ final class NetworkHintsService {
         let modemManager = ModemManagerWatcher(
             onChange: { refresh.value.kernelChanged() }, onProblem: { logger.warning("ModemManager: \($0)") })
         if usesSystemBus {
+            let writer = makeMeteredWriter()
+            meteredWriter = writer
             let bus = SystemBusWatch(
-                address: systemBusAddress, networkManager: networkManager, modemManager: modemManager, loop: loop,
-                onProblem: { logger.notice("D-Bus: \($0)") })
+                address: systemBusAddress, networkManager: networkManager, modemManager: modemManager,
+                meteredWriter: writer, loop: loop, onProblem: { logger.notice("D-Bus: \($0)") })
             bus.start()
             self.bus = bus
         }
@@ -83,6 +88,7 @@ final class NetworkHintsService {
     }
 
     func stop() {
+        restoreWrittenMetered()
         bus?.stop()
         bus = nil
         leaseDirectories?.stop()
@@ -106,7 +112,11 @@ final class NetworkHintsService {
         let all = hub.interfaces
         let interfaces = all.filter { $0.interfaceClass.kind != .loopback }
         refreshMetered(interfaces)
-        refreshNetworkManager(interfaces, metered: networkManager.meteredInterfaces)
+        // NetworkManager's Metered where pathmond wrote it is pathmond's own voice, not a detection.
+        let discounted = meteredWriter?.discounted ?? []
+        refreshNetworkManager(
+            interfaces, metered: networkManager.meteredInterfaces.filter { !discounted.contains($0.key) })
+        writeMetered(hub.interfaces, devices: networkManager.meteredInterfaces)
         forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
         let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
         guard !cellularLinks.isEmpty else { return }

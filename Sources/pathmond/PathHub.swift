@@ -236,7 +236,11 @@ final class PathHub: Sendable {
             recorded?.deliver()
             if let systemChange {
                 let cause = recorded.map { "\($0.entry.cause)" } ?? "unknown"
-                logger.info("path changed", metadata: ["path": "\(systemChange.logSummary)", "cause": "\(cause)"])
+                var metadata = JournalRecord.pathChanged.metadata(
+                    JournalRecord.pathFields(systemChange, cause: recorded?.entry.cause.kind))
+                metadata["path"] = "\(systemChange.logSummary)"
+                metadata["cause"] = "\(cause)"
+                logger.info("path changed", metadata: metadata)
             }
         }
         afterUpdate()

@@ -130,7 +130,7 @@ struct PathmondCommand: ParsableCommand {
         } catch {
             // Once, at err, with FILE:LINE; no usage text (the command line was fine), and an exit status the unit
             // does not restart on.
-            logger.error("configuration refused, not starting: \(error)")
+            logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
             throw ExitCode(Self.configurationExitCode)
         }
         try Daemon(options: daemonOptions, configuration: configuration, loader: loader, logger: logger).run()
@@ -165,10 +165,12 @@ struct PathmondCommand: ParsableCommand {
     /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.
     private func bootstrapLogging() {
         let level = logLevel
-        let journal = StandardErrorLogHandler.standardErrorIsJournal(
-            environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let native = JournalLogHandler.journalIsThere(environment: environment)
+        let journal = StandardErrorLogHandler.standardErrorIsJournal(environment: environment)
         LoggingSystem.bootstrap { _ in
-            StandardErrorLogHandler(style: journal ? .journal : .terminal, logLevel: level)
+            if native { return JournalLogHandler(identifier: "pathmond", logLevel: level) }
+            return StandardErrorLogHandler(style: journal ? .journal : .terminal, logLevel: level)
         }
     }
 }

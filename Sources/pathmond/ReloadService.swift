@@ -51,9 +51,15 @@ final class ReloadService {
             let (configuration, warnings) = try loader.load()
             for warning in warnings { logger.warning("\(warning)") }
             apply(configuration)
-            logger.notice("configuration reloaded", metadata: ["file": "\(loader.path ?? "none (built-in rules)")"])
+            var metadata = JournalRecord.configurationReloaded.metadata([
+                .configFile: loader.path, .cause: PathChangeCause.Kind.configuration.rawValue,
+            ])
+            metadata["file"] = "\(loader.path ?? "none (built-in rules)")"
+            logger.notice("configuration reloaded", metadata: metadata)
         } catch {
-            logger.error("configuration not reloaded, the previous one stays in force: \(error)")
+            logger.error(
+                "configuration not reloaded, the previous one stays in force: \(error)", metadata: error.journalMetadata
+            )
         }
     }
 }

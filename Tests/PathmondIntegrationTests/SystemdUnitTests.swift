@@ -52,7 +52,10 @@ import Testing
 
     @Test func socketUnitOwnsTheSocketEveryoneMayConnectTo() throws {
         let settings = try Self.lines("pathmond.socket")
-        for line in ["ListenStream=/run/pathmond/io.pathmond", "SocketMode=0666", "WantedBy=sockets.target"] {
+        for line in [
+            "ListenStream=/run/pathmond/io.pathmond", "SocketMode=0666", "WantedBy=sockets.target",
+            "Symlinks=/run/varlink/registry/io.pathmond",
+        ] {
             #expect(settings.contains(line), "\(line)")
         }
         let service = try Self.lines("pathmond.service")

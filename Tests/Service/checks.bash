@@ -393,6 +393,8 @@ run_checks() {
     check_network_identified 20
     check_boot_id
     check_metered
+    run_journal_checks
+    check_nm_write_through
     check_reload
     check_journal
     check_metrics

@@ -31,6 +31,8 @@ final class Daemon {
     /// and stops first.
     private let server: VarlinkServer
     private let notifier: SystemdNotifier
+    /// Gives NetworkManager back what the write-through wrote, on SIGTERM and SIGINT, before the loop exits.
+    private let hints: NetworkHintsService
     /// Held for the daemon's life: a second daemon must not touch this one's files.
     private let stateLock: StateDirectoryLock
     private let failure: StartFailure
@@ -78,10 +80,15 @@ final class Daemon {
             configuration: configuration, stateDirectory: stateDirectory, counters: counters, logger: logger)
         let stateWriter = StateWriterService(writers: writers, logger: logger)
         let fanOut = try FanOut(loop: loop)
+        let pathChanges = PathChangeRelay()
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
             logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0) },
-            history: writers.history, counters: counters, afterUpdate: { stateWriter.changed() })
+            history: writers.history, counters: counters,
+            afterUpdate: {
+                stateWriter.changed()
+                pathChanges.fire()
+            })
         let version = options.version
         writers.configure(configuration, hub: hub, version: version, startTime: startTime)
         let policyController = PolicyController(
@@ -97,17 +104,25 @@ final class Daemon {
             router: router, connectionLimit: limit,
             interestLimit: InterestLimit(maximumPerUser: options.maxWatchesPerUser, logger: logger),
             mainLoop: loop, logger: logger)
+        let hints = NetworkHintsService(
+            hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: options.networkdLeases),
+            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: options.usesSystemBus,
+            systemBusAddress: options.systemBus, stateDirectory: stateDirectory, logger: logger)
+        hints.writesMetered = configuration.networkManagerWriteMetered
+        // pathChanged() only queues a job on the loop: safe from the hub's thread.
+        let hintsForRelay = UncheckedTransfer(hints)
+        pathChanges.connect { hintsForRelay.value.pathChanged() }
         let reload = ReloadService(
             loader: loader,
             apply: { configuration in
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
                 writers.configure(configuration, hub: hub, version: version, startTime: startTime)
+                // A metrics file configured now is written now: the update setEvaluator made may have been written
+                // before configure named the file, and the next path change may be far off.
+                stateWriter.changed()
+                hints.setWritesMetered(configuration.networkManagerWriteMetered)
             }, notifier: notifier, logger: logger, loop: loop)
-        let hints = NetworkHintsService(
-            hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: options.networkdLeases),
-            sysfsModems: SysfsModemIdentitySource(), usesSystemBus: options.usesSystemBus,
-            systemBusAddress: options.systemBus, stateDirectory: stateDirectory, logger: logger)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(
                 resolvConf: options.resolvConf, resolvedDirectory: options.resolvedDirectory),
@@ -132,6 +147,7 @@ final class Daemon {
         self.hub = hub
         self.server = server
         self.notifier = notifier
+        self.hints = hints
         self.failure = failure
         services = [stateWriter, resolver, kernel, hints, wifi, reload]
     }
@@ -148,9 +164,18 @@ final class Daemon {
                 started.append(service)
             }
             let loop = loop
+            let hints = hints
+            // NetworkManager gets back what pathmond wrote while the bus still works: sd-bus closes it as the loop
+            // exits.
             let signals = [
-                try loop.onSignal(SIGTERM) { loop.exit() },
-                try loop.onSignal(SIGINT) { loop.exit() },
+                try loop.onSignal(SIGTERM) {
+                    hints.restoreWrittenMetered()
+                    loop.exit()
+                },
+                try loop.onSignal(SIGINT) {
+                    hints.restoreWrittenMetered()
+                    loop.exit()
+                },
             ]
             loop.run()
             notifier.notify("STOPPING=1")
@@ -178,16 +203,20 @@ final class Daemon {
             let (policy, report) = try store.load()
             if let report {
                 if case .newerVersion = report.problem {
-                    logger.error("policy file written by a newer pathmond, left untouched: \(report)")
+                    logger.error(
+                        "policy file written by a newer pathmond, left untouched: \(report)",
+                        metadata: JournalRecord.policyFileDamaged.metadata())
                 } else {
-                    logger.error("policy file damaged: \(report)")
+                    logger.error("policy file damaged: \(report)", metadata: JournalRecord.policyFileDamaged.metadata())
                 }
                 return (policy, "\(report)")
             }
             logger.info("policy loaded", metadata: ["networks": "\(policy.networks.count)", "file": "\(store.path)"])
             return (policy, nil)
         } catch {
-            logger.error("cannot load the policy: \(error); starting with none, and saving is refused until fixed")
+            logger.error(
+                "cannot load the policy: \(error); starting with none, and saving is refused until fixed",
+                metadata: JournalRecord.policyFileDamaged.metadata())
             return (Policy(), "\(error)")
         }
     }

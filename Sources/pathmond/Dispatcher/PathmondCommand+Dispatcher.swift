@@ -19,7 +19,7 @@ extension PathmondCommand {
         do {
             configuration = try loader.load().0
         } catch {
-            logger.error("configuration refused, not starting: \(error)")
+            logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
             throw ExitCode(Self.configurationExitCode)
         }
         let loop = try SDEventLoop()

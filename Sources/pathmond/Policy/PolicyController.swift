@@ -81,7 +81,14 @@ final class PolicyController: Sendable {
                     let cause = PathChangeCause.policy(
                         network: key.description, userID: peer?.userID, setting: policy[key].historyWords)
                     hub.updateContext(cause: cause) { $0.policy = policy }
-                    logger.notice("policy changed", metadata: ["network": "\(key)", "setting": "\(policy[key])"])
+                    var metadata = JournalRecord.policyChanged.metadata([
+                        .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
+                        .expensive: JournalRecord.yesNoAuto(policy[key].isExpensive),
+                        .constrained: JournalRecord.yesNoAuto(policy[key].isConstrained),
+                    ])
+                    metadata["network"] = "\(key)"
+                    metadata["setting"] = "\(policy[key])"
+                    logger.notice("policy changed", metadata: metadata)
                     return network(key)
                 })
         }
@@ -103,7 +110,11 @@ final class PolicyController: Sendable {
                     let cause = PathChangeCause.policy(
                         network: key.description, userID: peer?.userID, setting: "forgotten")
                     hub.updateContext(cause: cause) { $0.policy = policy }
-                    logger.notice("policy forgotten", metadata: ["network": "\(key)"])
+                    var metadata = JournalRecord.policyChanged.metadata([
+                        .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
+                    ])
+                    metadata["network"] = "\(key)"
+                    logger.notice("policy forgotten", metadata: metadata)
                 })
         }
     }
@@ -143,7 +154,7 @@ final class PolicyController: Sendable {
             let report = try store.save(policy)
             DaemonCounters.bump(hub.counters.policyWrites)
             if let report {
-                logger.error("policy file damaged: \(report)")
+                logger.error("policy file damaged: \(report)", metadata: JournalRecord.policyFileDamaged.metadata())
                 problem.withLock { $0 = "\(report)" }
             }
         } catch {

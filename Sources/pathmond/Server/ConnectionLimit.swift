@@ -48,8 +48,10 @@ final class ConnectionLimit: Sendable {
             return (nil, false)
         }
         if let refusal, firstOfEpisode {
-            logger.error(
-                "client limit reached: refusing new clients", metadata: ["uid": "\(userID)", "limit": "\(refusal)"])
+            var metadata = JournalRecord.clientLimitReached.metadata([.userID: "\(userID)"])
+            metadata["uid"] = "\(userID)"
+            metadata["limit"] = "\(refusal)"
+            logger.error("client limit reached: refusing new clients", metadata: metadata)
         }
         return refusal
     }

@@ -38,8 +38,10 @@ final class InterestLimit: Sendable {
             return (nil, false)
         }
         if let refusal, firstOfEpisode {
-            logger.error(
-                "watch limit reached: refusing new watches", metadata: ["uid": "\(userID)", "limit": "\(refusal)"])
+            var metadata = JournalRecord.watchLimitReached.metadata([.userID: "\(userID)"])
+            metadata["uid"] = "\(userID)"
+            metadata["limit"] = "\(refusal)"
+            logger.error("watch limit reached: refusing new watches", metadata: metadata)
         }
         return refusal
     }

@@ -10,6 +10,10 @@ Usage: standin.py networkmanager|modemmanager BUS_ADDRESS. Reads commands on std
 networkmanager commands:  add NAME METERED [IPIFACE]   -> prints the new device's path, then ok
                           metered NAME VALUE           -> PropertiesChanged(Metered)
                           remove NAME                  -> DeviceRemoved
+                          applied NAME VALUE           -> the applied connection's connection.metered set to VALUE
+                                                          (as `nmcli device modify` would), Metered follows
+                          check NAME                   -> ok if every value of the applied connection kept its
+                                                          type through the Reapply calls, else error
 modemmanager commands:    modem PORT IMEI ICCID IMSI   -> InterfacesAdded for a modem with a SIM
                           sim PORT ICCID IMSI          -> a new SIM object, the modem's Sim property changes
                           simread PORT ICCID IMSI      -> PropertiesChanged on the current SIM (SimIdentifier, Imsi)
@@ -63,6 +67,93 @@ NM_PATH = "/org/freedesktop/NetworkManager"
 NM_DEVICE = "org.freedesktop.NetworkManager.Device"
 
 
+# What a device's applied connection holds, with values of many D-Bus types (an empty array among them) so that a
+# client sending it back must keep each one's type, as NetworkManager's Reapply requires.
+def applied_connection(name):
+    return dbus.Dictionary({
+        "connection": dbus.Dictionary({
+            "id": dbus.String(name), "uuid": dbus.String("5b0b3a2e-0000-4000-8000-%012d" % len(name)),
+            "type": dbus.String("802-3-ethernet"), "interface-name": dbus.String(name),
+            "autoconnect-priority": dbus.Int32(0), "timestamp": dbus.UInt64(1795445191),
+            "permissions": dbus.Array([], signature="s"),
+        }, signature="sv"),
+        "802-3-ethernet": dbus.Dictionary({
+            "mac-address": dbus.ByteArray(b"\x02\x00\x00\x00\x00\x10"), "mtu": dbus.UInt32(0),
+            "auto-negotiate": dbus.Boolean(False),
+        }, signature="sv"),
+        "ipv4": dbus.Dictionary({
+            "method": dbus.String("manual"),
+            "address-data": dbus.Array([dbus.Dictionary({"address": dbus.String("192.0.2.10"),
+                                                         "prefix": dbus.UInt32(24)}, signature="sv")],
+                                       signature="a{sv}"),
+            "addresses": dbus.Array([dbus.Array([dbus.UInt32(0x0a0200c0), dbus.UInt32(24), dbus.UInt32(0x010200c0)],
+                                                signature="u")], signature="au"),
+            "dns-search": dbus.Array([], signature="s"), "route-metric": dbus.Int64(-1),
+        }, signature="sv"),
+    }, signature="sa{sv}")
+
+
+BASIC_SIGNATURES = {dbus.String: "s", dbus.Int32: "i", dbus.UInt32: "u", dbus.UInt64: "t", dbus.Int64: "x",
+                    dbus.Boolean: "b", dbus.Byte: "y", dbus.ObjectPath: "o", dbus.Double: "d", dbus.Int16: "n",
+                    dbus.UInt16: "q"}
+
+
+def signature_of(value):
+    """The D-Bus type of a dbus-python value, the same whether it was made here or received."""
+    if isinstance(value, dbus.ByteArray):
+        return "ay"
+    if isinstance(value, dbus.Dictionary):
+        return "a{%s}" % value.signature
+    if isinstance(value, dbus.Array):
+        return "a%s" % value.signature
+    if isinstance(value, dbus.Struct):
+        return "(%s)" % "".join(signature_of(item) for item in value)
+    return BASIC_SIGNATURES.get(type(value), type(value).__name__)
+
+
+def shape(settings):
+    return {group: {key: signature_of(value) for key, value in values.items()} for group, values in settings.items()}
+
+
+METERED_SETTING_TO_DEVICE = {0: 4, 1: 1, 2: 2}  # unknown -> GUESS_NO, yes -> YES, no -> NO
+
+
+class Device(PropertyObject):
+    """A device with an applied connection: GetAppliedConnection and Reapply as NetworkManager serves them."""
+
+    def __init__(self, bus, path, interfaces, name):
+        super().__init__(bus, path, interfaces)
+        self.applied = applied_connection(name)
+        self.version = 1
+        self.expected_shape = shape(self.applied)
+        self.shape_problems = []
+
+    @dbus.service.method(NM_DEVICE, in_signature="u", out_signature="a{sa{sv}}t")
+    def GetAppliedConnection(self, flags):
+        return self.applied, dbus.UInt64(self.version)
+
+    @dbus.service.method(NM_DEVICE, in_signature="a{sa{sv}}tu", out_signature="")
+    def Reapply(self, connection, version_id, flags):
+        if version_id != 0 and version_id != self.version:
+            raise dbus.exceptions.DBusException(
+                "the applied connection changed", name="org.freedesktop.NetworkManager.Device.VersionIdMismatch")
+        received = shape(connection)
+        expected = dict(self.expected_shape)
+        expected["connection"] = dict(expected["connection"], metered="i")
+        received_connection = dict(received.get("connection", {}))
+        received_connection.setdefault("metered", "i")
+        received["connection"] = received_connection
+        if received != expected:
+            self.shape_problems.append(repr(received))
+        self.applied = connection
+        self.version += 1
+        self.set_metered_from_applied()
+
+    def set_metered_from_applied(self):
+        metered = int(self.applied["connection"].get("metered", 0))
+        self.set(NM_DEVICE, Metered=dbus.UInt32(METERED_SETTING_TO_DEVICE.get(metered, 0)))
+
+
 class NetworkManager(PropertyObject):
     def __init__(self, bus):
         super().__init__(bus, NM_PATH, {NM: {"Devices": dbus.Array([], signature="o"), "Version": "1.42.4"}})
@@ -72,6 +163,12 @@ class NetworkManager(PropertyObject):
     @dbus.service.method(NM, in_signature="", out_signature="ao")
     def GetDevices(self):
         return self.interfaces[NM]["Devices"]
+
+    @dbus.service.method(NM, in_signature="s", out_signature="o")
+    def GetDeviceByIpIface(self, name):
+        if name not in self.devices:
+            raise dbus.exceptions.DBusException("No device found", name="org.freedesktop.NetworkManager.UnknownDevice")
+        return dbus.ObjectPath(self.devices[name].__dbus_object_path__)
 
     @dbus.service.signal(NM, signature="o")
     def DeviceAdded(self, path):
@@ -89,7 +186,7 @@ class NetworkManager(PropertyObject):
             "Metered": dbus.UInt32(int(metered)), "DeviceType": dbus.UInt32(1), "State": dbus.UInt32(100),
             "Managed": dbus.Boolean(True),
         }
-        self.devices[name] = PropertyObject(self.connection, path, {NM_DEVICE: properties})
+        self.devices[name] = Device(self.connection, path, {NM_DEVICE: properties}, name)
         self.set(NM, Devices=dbus.Array([d.__dbus_object_path__ for d in self.devices.values()], signature="o"))
         self.DeviceAdded(dbus.ObjectPath(path))
         print(path, flush=True)
@@ -99,6 +196,18 @@ class NetworkManager(PropertyObject):
             self.add(*words[1:])
         elif words[0] == "metered":
             self.devices[words[1]].set(NM_DEVICE, Metered=dbus.UInt32(int(words[2])))
+        elif words[0] == "applied":
+            device = self.devices[words[1]]
+            connection = dict(device.applied)
+            connection["connection"] = dbus.Dictionary(dict(connection["connection"], metered=dbus.Int32(int(words[2]))),
+                                                       signature="sv")
+            device.applied = dbus.Dictionary(connection, signature="sa{sv}")
+            device.version += 1
+            device.set_metered_from_applied()
+        elif words[0] == "check":
+            problems = self.devices[words[1]].shape_problems
+            if problems:
+                raise ValueError("types changed: " + "; ".join(problems))
         elif words[0] == "remove":
             device = self.devices.pop(words[1])
             path = device.__dbus_object_path__

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+import Logging
+import PathModel
+
+/// The kinds of log record a fleet filters on, each with its fixed 128-bit MESSAGE_ID (generated once, never
+/// changed: `journalctl MESSAGE_ID=…` and the catalog, /usr/lib/systemd/catalog/pathmond.catalog, rely on them).
+/// A call site passes `record.metadata(...)` as the log line's metadata; the journal handler turns its keys into
+/// fields, and the stderr handler leaves them out (the message text says it all for a person).
+enum JournalRecord: String, CaseIterable, Sendable {
+    /// The system path changed (status, interfaces, expensive, constrained).
+    case pathChanged
+    /// The user changed or forgot a network's settings (SetExpensive, SetConstrained, ForgetNetwork).
+    case policyChanged
+    /// The configuration file was refused: at start (pathmond exits 78) or on reload (the previous one stays).
+    case configurationRefused
+    /// The configuration file was reloaded.
+    case configurationReloaded
+    /// The policy file was damaged or unreadable; what could be salvaged is in force.
+    case policyFileDamaged
+    /// New clients are refused: the total or one user's limit of connections.
+    case clientLimitReached
+    /// New watches are refused: one user's limit of distinct paths and flows.
+    case watchLimitReached
+    /// Kernel notifications were lost (or a dump interrupted): the kernel's tables were read again.
+    case resync
+    /// NetworkManager's connection was set metered (or restored) to follow pathmond's verdict.
+    case meteredWrittenThrough
+
+    /// The MESSAGE_ID, as `systemd-id128 new` prints it (32 lowercase hex digits).
+    var messageID: String {
+        switch self {
+        case .pathChanged: "b5af785cefbf499ba90b67d62c2e7983"
+        case .policyChanged: "d3e7cca7d5a740a6bba0c2fc7ba642e7"
+        case .configurationRefused: "29ec4136c0a74b7fb05a275beda00ee2"
+        case .configurationReloaded: "640df6e4f54642dfbad1aaf80ff47dc0"
+        case .policyFileDamaged: "a18d3132c6bd48fa9fa590ea0fcae784"
+        case .clientLimitReached: "b7bf2586288e4f4c99fc8fa0e2a3797e"
+        case .watchLimitReached: "7b97d842ac5c40d1a34bf774f631d976"
+        case .resync: "aa800737530b45e6a91ea1c9f8a77b86"
+        case .meteredWrittenThrough: "f969f1ad57a546c08e613dc1b9c7ac99"
+        }
+    }
+
+    /// What pathmond's own fields hold, named as in the journal.
+    enum Field: String, CaseIterable, Sendable {
+        case status = "PATHMOND_STATUS"
+        case expensive = "PATHMOND_EXPENSIVE"
+        case constrained = "PATHMOND_CONSTRAINED"
+        /// One of `PathChangeCause.Kind`'s names: kernel, resync, policy, detection, resolver, configuration, unspecified.
+        case cause = "PATHMOND_CAUSE"
+        /// The network key a policy record concerns.
+        case network = "PATHMOND_NETWORK"
+        /// systemd-networkd's field name for the interface a record concerns.
+        case interface = "INTERFACE"
+        /// systemd's own names for a configuration file and line (log_syntax).
+        case configFile = "CONFIG_FILE"
+        case configLine = "CONFIG_LINE"
+        /// The user a limit refused.
+        case userID = "PATHMOND_UID"
+        /// NetworkManager's connection.metered before and after pathmond wrote or gave it back.
+        case networkManagerBefore = "PATHMOND_NM_METERED_BEFORE"
+        case networkManagerAfter = "PATHMOND_NM_METERED_AFTER"
+    }
+
+    /// The metadata that makes a log line this record: its MESSAGE_ID and the fields given (nil ones left out).
+    func metadata(_ fields: [Field: String?] = [:]) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["MESSAGE_ID": .string(messageID)]
+        for (field, value) in fields {
+            if let value { metadata[field.rawValue] = .string(value) }
+        }
+        return metadata
+    }
+
+    /// The fields of a path: status, expensive, constrained and the interface that carries it (the first).
+    static func pathFields(_ path: Path, cause: PathChangeCause.Kind?) -> [Field: String?] {
+        [
+            .status: path.status.rawValue, .expensive: yesNo(path.isExpensive),
+            .constrained: yesNo(path.isConstrained), .cause: (cause ?? .unspecified).rawValue,
+            .interface: path.availableInterfaces.first?.name,
+        ]
+    }
+
+    /// A flag as systemd writes one in its own fields.
+    static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+
+    /// A network setting: yes, no, or auto (left to pathmond's detection).
+    static func yesNoAuto(_ value: Bool?) -> String { value.map(yesNo) ?? "auto" }
+}

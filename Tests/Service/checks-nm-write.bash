@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: Apache-2.0
+# The checks of booted-systemd-test for [networkmanager] write-metered (sourced after checks.bash and
+# checks-network.bash, whose helpers they use): the real NetworkManager of the booted root, managing eth0 from a
+# keyfile profile, follows pathmond's verdicts in memory and gets its own value back.
+metered_written_id=f969f1ad57a546c08e613dc1b9c7ac99
+
+nm_metered() { inside nmcli -g GENERAL.METERED device show eth0 2>/dev/null; }
+nm_metered_is() { [ "$(nm_metered)" = "$1" ]; }
+# What Qt's NetworkManager backend, snapd and GNOME read: the manager's Metered (NMMetered: 1 yes, 4 guess no).
+nm_manager_metered() {
+    inside busctl --system get-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager \
+        org.freedesktop.NetworkManager Metered 2>/dev/null
+}
+profile_sum() { inside sha256sum /etc/NetworkManager/system-connections/eth0.nmconnection | cut -d' ' -f1; }
+set_constrained() { inside pathctl set-constrained "$@" eth0 >/dev/null 2>&1; }
+
+check_nm_write_through() {
+    local profile initial output
+    profile=$(profile_sum)
+    initial=$(nm_metered)
+    printf '[networkmanager]\nwrite-metered = yes\n' | write_config
+    output=$(inside systemctl reload pathmond 2>&1) || fail "systemctl reload with [networkmanager]" "$output"
+
+    set_constrained
+    if eventually 15 nm_metered_is yes; then
+        pass "write-metered: pathctl set-constrained eth0: nmcli GENERAL.METERED '$initial' -> yes; manager Metered: $(nm_manager_metered)"
+    else
+        fail "write-metered: pathctl set-constrained eth0 makes nmcli GENERAL.METERED say yes" \
+            "GENERAL.METERED '$(nm_metered)' (was '$initial')" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+    fi
+    # pathmond does not read its own write back: eth0 constrained, not expensive from NetworkManager.
+    if eth0_field_is isConstrained true && eth0_field_is isExpensive false; then
+        pass "pathmond does not take its own write for NetworkManager's verdict (eth0 constrained, not expensive)"
+    else
+        fail "pathmond does not take its own write for NetworkManager's verdict" \
+            "isExpensive $(eth0_field isExpensive), source $(eth0_field expensiveSource)"
+    fi
+    local record
+    record=$(inside journalctl --no-pager -o cat -u pathmond "MESSAGE_ID=$metered_written_id" INTERFACE=eth0 -n 1)
+    [ -n "$record" ] && pass "journal: $record" ||
+        fail "journalctl MESSAGE_ID=$metered_written_id INTERFACE=eth0 finds the write"
+    if [ "$(inside nmcli -g connection.metered connection show eth0)" = unknown ] && [ "$(profile_sum)" = "$profile" ]
+    then
+        pass "the profile is untouched: connection.metered unknown in NetworkManager, the keyfile unchanged"
+    else
+        fail "the profile is untouched" "connection.metered '$(inside nmcli -g connection.metered connection show eth0)'" \
+            "$(inside cat /etc/NetworkManager/system-connections/eth0.nmconnection)"
+    fi
+
+    set_constrained --off
+    if eventually 15 nm_metered_is "$initial"; then
+        pass "pathctl set-constrained --off eth0: GENERAL.METERED back to '$initial'"
+    else
+        fail "pathctl set-constrained --off eth0 gives NetworkManager its value back" "'$(nm_metered)', was '$initial'"
+    fi
+
+    # Stopping pathmond gives it back.
+    set_constrained
+    eventually 15 nm_metered_is yes
+    inside systemctl stop pathmond.service
+    if nm_metered_is "$initial"; then
+        pass "systemctl stop pathmond: GENERAL.METERED back to '$initial' by the time stop returns"
+    else
+        fail "systemctl stop pathmond gives NetworkManager its value back" "'$(nm_metered)', was '$initial'" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+    fi
+    inside systemctl start pathmond.service
+    # Started again with eth0 still constrained: written again.
+    if eventually 20 nm_metered_is yes; then
+        pass "pathmond started with eth0 constrained: GENERAL.METERED yes again"
+    else
+        fail "pathmond started with eth0 constrained writes NetworkManager's metered again" "'$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+    fi
+
+    # Turning it off gives it back.
+    : | write_config
+    inside systemctl reload pathmond >/dev/null 2>&1
+    if eventually 15 nm_metered_is "$initial"; then
+        pass "write-metered turned off (reload): GENERAL.METERED back to '$initial'"
+    else
+        fail "write-metered turned off gives NetworkManager its value back" "'$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+    fi
+    set_constrained --off
+
+    # A value set in NetworkManager itself stays.
+    printf '[networkmanager]\nwrite-metered = yes\n' | write_config
+    inside systemctl reload pathmond >/dev/null 2>&1
+    inside nmcli device modify eth0 connection.metered no >/dev/null 2>&1
+    eventually 10 nm_metered_is no
+    set_constrained
+    eventually 10 eth0_field_is isConstrained true
+    local left
+    left() { inside journalctl --no-pager -o cat -u pathmond "MESSAGE_ID=$metered_written_id" -n 1 | grep 'left alone'; }
+    if eventually 10 left >/dev/null && nm_metered_is no; then
+        pass "a 'no' set with nmcli device modify stays: $(left)"
+    else
+        fail "a metered value set in NetworkManager is left alone" "'$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 5 --no-pager -o cat)"
+    fi
+    set_constrained --off
+    inside nmcli device reapply eth0 >/dev/null 2>&1
+    : | write_config
+    inside systemctl reload pathmond >/dev/null 2>&1
+    eventually 10 nm_metered_is "$initial"
+    if [ "$(profile_sum)" = "$profile" ]; then
+        pass "after all of it the keyfile profile on disk is unchanged"
+    else
+        fail "the keyfile profile on disk is unchanged" "$(inside cat /etc/NetworkManager/system-connections/eth0.nmconnection)"
+    fi
+}
