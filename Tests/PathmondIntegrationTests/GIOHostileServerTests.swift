@@ -165,11 +165,12 @@ import Testing
         #expect(!setgid.output.hasPrefix("PathmondNetworkMonitor"), "\(setgid)")
     }
 
-    /// The module's sources built with AddressSanitizer (gcc) and run in python3 with libasan preloaded: the hostile
-    /// scenarios must show no memory error, and no leak report may pass through the module (python3 and GLib
+    /// The module's sources built with AddressSanitizer and UndefinedBehaviorSanitizer (gcc; undefined behaviour
+    /// aborts, not warns) and run in python3 with libasan preloaded: the hostile scenarios must show no memory error
+    /// and no undefined behaviour, and no leak report may pass through the module (python3 and GLib
     /// leak on their own at exit; those reports are not the module's). GLib's slice allocator would hide leaks of
     /// GBytes and its libraries lack frame pointers: always-malloc and the slow unwinder make them show.
-    @Test func theHostileScenariosAreCleanUnderAddressSanitizer() throws {
+    @Test func theHostileScenariosAreCleanUnderAddressAndUndefinedSanitizers() throws {
         let work = try Self.workDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let modules = work.appending(path: "asan-modules")
@@ -178,7 +179,8 @@ import Testing
             .appending(path: "Sources/PathmondGIO").path
         try runCommand([
             "sh", "-c",
-            "gcc -shared -fPIC -g -O1 -fsanitize=address -fno-omit-frame-pointer -I\"$1\" -I\"$1/include\" "
+            "gcc -shared -fPIC -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined "
+                + "-fno-omit-frame-pointer -I\"$1\" -I\"$1/include\" "
                 + "$(pkg-config --cflags gio-2.0 json-glib-1.0) \"$1\"/*.c -o \"$0\" "
                 + "$(pkg-config --libs gio-2.0 json-glib-1.0)",
             modules.appending(path: "libpathmond-gio.so").path, sources,
@@ -204,6 +206,7 @@ import Testing
             #expect(result.output.contains("\"type\""), "\(mode) \(scenario): \(result.errorOutput)")
             #expect(
                 !result.errorOutput.contains("ERROR: AddressSanitizer"), "\(mode) \(scenario): \(result.errorOutput)")
+            #expect(!result.errorOutput.contains("runtime error:"), "\(mode) \(scenario): \(result.errorOutput)")
             let moduleLeaks = result.errorOutput.components(separatedBy: "\n\n").filter {
                 $0.contains("leak of") && ($0.contains("libpathmond-gio") || $0.contains("pathmond_"))
             }
