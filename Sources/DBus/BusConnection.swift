@@ -74,52 +74,53 @@ public final class BusConnection: @unchecked Sendable {
         isAttached = true
     }
 
-    /// Calls a method and returns the reply's body. Never starts the service (NO_AUTO_START): a service that is
-    /// not running answers `org.freedesktop.DBus.Error.ServiceUnknown`. Only on the loop's thread.
+    /// Calls a method and waits for the reply's body. Never starts the service (NO_AUTO_START): a service that is
+    /// not running answers `org.freedesktop.DBus.Error.ServiceUnknown`. Only on the loop's thread, and only where
+    /// waiting is allowed (the dispatcher's own process, tests): the daemon's loop uses `callAsync`.
     public func call(
         destination: String, path: String, interface: String, member: String, arguments: [String] = []
     ) throws(BusCallError) -> [BusValue] {
-        guard !isDisconnected else { throw .bus(.notConnected) }
-        var message: OpaquePointer?
+        let reply = try callForReply(
+            destination: destination, path: path, interface: interface, member: member,
+            arguments: arguments.map(BusArgument.string))
         do {
-            try check(sd_bus_message_new_method_call(bus.raw, &message, destination, path, interface, member))
-        } catch {
-            throw .bus(error)
-        }
-        defer { sd_bus_message_unref(message) }
-        sd_bus_message_set_auto_start(message, 0)
-        for argument in arguments {
-            let appended = argument.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
-            if appended < 0 { throw .bus(BusError(returned: appended)) }
-        }
-        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
-        defer { sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        let result = sd_bus_call(bus.raw, message, Self.microseconds(callTimeout), &error, &reply)
-        defer { sd_bus_message_unref(reply) }
-        guard result >= 0, let reply else {
-            let failure = BusError(returned: result)
-            // sd-bus names local failures too (a timeout becomes ...Error.Timeout): only a live connection and a
-            // non-transport errno mean the peer itself answered with an error.
-            if let name = error.name, !failure.isDisconnect, failure != .timedOut {
-                throw .errorReply(name: String(cString: name), message: error.message.map { String(cString: $0) } ?? "")
-            }
-            throw .bus(failure)
-        }
-        do {
-            return try BusMessageReader.body(of: reply)
+            return try reply.body()
         } catch {
             throw .bus(error)
         }
     }
 
+    /// Sends a method call and returns at once; `completion` gets the reply's body (or why there is none) on the
+    /// loop. Never starts the service. Only on the loop's thread.
+    public func callAsync(
+        destination: String, path: String, interface: String, member: String, arguments: [String] = [],
+        completion: @escaping (Result<[BusValue], BusCallError>) -> Void
+    ) throws(BusCallError) {
+        try callAsync(
+            destination: destination, path: path, interface: interface, member: member,
+            arguments: arguments.map(BusArgument.string)
+        ) { (result: Result<BusReply, BusCallError>) in
+            completion(
+                result.flatMap { reply in
+                    do throws(BusError) {
+                        return .success(try reply.body())
+                    } catch {
+                        return .failure(.bus(error))
+                    }
+                })
+        }
+    }
+
     /// Adds a match rule (D-Bus Specification, "Match Rules") and calls `handler` on the loop for every signal it
-    /// matches. The rule is installed on the bus before this returns. Only on the loop's thread.
+    /// matches. Returns without waiting for the bus: the AddMatch goes out before any call made after this, and the
+    /// bus handles a connection's messages in order, so the rule is in place by the time a later call is answered.
+    /// A bus that refuses the rule closes the connection (sd-bus's doing, without an install callback), which
+    /// `onDisconnect` reports. Only on the loop's thread.
     public func addMatch(_ rule: String, handler: @escaping (BusSignal) -> Void) throws(BusError) {
         guard !isDisconnected else { throw .notConnected }
         let box = MatchBox(handler: handler, connection: self)
         // A floating slot (nil): the match lives as long as the bus, and the box (kept in `matches`) with it.
-        try check(sd_bus_add_match(bus.raw, nil, rule, matchCallback, box.pointer))
+        try check(sd_bus_add_match_async(bus.raw, nil, rule, matchCallback, nil, box.pointer))
         matches.append(box)
     }
 

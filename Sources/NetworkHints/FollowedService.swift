@@ -63,38 +63,62 @@ final class FollowedService {
         }
     }
 
-    /// Asks the bus who owns the name now. Called after the match rules are in place, so that a change falls either
-    /// before the answer (and is in it) or after (and its NameOwnerChanged follows); signals that arrived before the
-    /// answer are checked against it when they are handled, after this returns.
-    func resolveOwner() throws(BusError) {
+    /// Asks the bus who owns the name now, without waiting; `resolved` runs on the loop once the answer moved
+    /// `owner` (to the owner, or to nil when the name has none), so the watcher reads its state from it. Called after
+    /// the match rules were sent: the bus handles a connection's messages in order, so a change falls either before
+    /// the answer (and is in it) or after (and its NameOwnerChanged follows); a NameOwnerChanged that came first
+    /// already moved `owner`, and an answer naming the same owner changes nothing.
+    func resolveOwner(_ resolved: @escaping () -> Void) throws(BusError) {
         do throws(BusCallError) {
-            let body = try connection.call(
+            try connection.callAsync(
                 destination: Self.busName, path: Self.busPath, interface: Self.busName, member: "GetNameOwner",
-                arguments: [name])
-            guard body.count == 1, case .string(let unique) = body[0], unique.hasPrefix(":") else {
-                throw BusCallError.bus(.badMessage)
+                arguments: [name]
+            ) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let body):
+                    guard body.count == 1, case .string(let unique) = body[0], unique.hasPrefix(":") else {
+                        report("the bus answered who owns \(name) with something else; waiting for it to change")
+                        return
+                    }
+                    guard unique != owner else { return }
+                    owner = unique
+                case .failure(let error) where error.isServiceAbsent:  // NameHasNoOwner: not running
+                    guard owner != nil else { return resolved() }
+                    return
+                case .failure(let error):
+                    report("cannot ask the bus who owns \(name) (\(error)); waiting for it to start")
+                    return
+                }
+                resolved()
             }
-            owner = unique
         } catch {
-            owner = nil
             switch error {
-            case .errorReply where error.isServiceAbsent: break  // NameHasNoOwner: not running
-            case .errorReply: report("cannot ask the bus who owns \(name) (\(error)); waiting for it to start")
             case .bus(let failure): throw failure
+            case .errorReply: throw .badMessage
             }
         }
     }
 
-    /// Calls a method of the owner, by its unique name: a replacement between two calls fails the second
-    /// (ServiceUnknown) rather than mixing two processes' answers, and its NameOwnerChanged brings a fresh read.
-    func call(path: String, interface: String, member: String, arguments: [String] = []) throws(BusCallError)
-        -> [BusValue]
-    {
+    /// Calls a method of the owner, by its unique name, without waiting: `completion` gets the reply on the loop.
+    /// By the unique name, a replacement between two calls fails the second (ServiceUnknown) rather than mixing two
+    /// processes' answers, and its NameOwnerChanged brings a fresh read. No owner: fails at once, as the bus would.
+    func call(
+        path: String, interface: String, member: String, arguments: [String] = [],
+        completion: @escaping (Result<[BusValue], BusCallError>) -> Void
+    ) {
         guard let owner else {
-            throw .errorReply(name: "org.freedesktop.DBus.Error.NameHasNoOwner", message: "\(name) has no owner")
+            return completion(
+                .failure(
+                    .errorReply(name: "org.freedesktop.DBus.Error.NameHasNoOwner", message: "\(name) has no owner")))
         }
-        return try connection.call(
-            destination: owner, path: path, interface: interface, member: member, arguments: arguments)
+        do throws(BusCallError) {
+            try connection.callAsync(
+                destination: owner, path: path, interface: interface, member: member, arguments: arguments,
+                completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
     }
 
     /// Whether `signal` is a broadcast by `sender`; a refusal is reported (throttled). The line names the member,

@@ -16,6 +16,13 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private var modems: [String: ModemRecord] = [:]
     private var sims: [String: SimRecord] = [:]
     private var isRunning = false
+    /// SIM reads waiting for their reply, by object path, each with its number (a newer read of the path, a new
+    /// owner or a detach drops the older one's reply). Nothing is published while one waits: a modem's network is
+    /// keyed by its SIM, and publishing the hardware identity first would flip the network's identity for a moment.
+    private var pendingSims: [String: Int] = [:]
+    private var readCount = 0
+    /// Bumped by every read of the managed objects: a reply to an older one (an owner since replaced) is dropped.
+    private var listGeneration = 0
     private let published = Locked<Snapshot>(Snapshot())
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
@@ -63,8 +70,8 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         let properties = BusMatchRules.propertiesChanged(
             sender: name, pathNamespace: ModemManagerObjects.rootPath, interface: nil)
         try service.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
-        try service.resolveOwner()
-        reload()
+        // Nothing is waited for: the owner's answer reads the modems, each reply updates what is published.
+        try service.resolveOwner { [weak self] in self?.reload() }
     }
 
     func detach() {
@@ -75,45 +82,63 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private func forgetModems() {
         modems = [:]
         sims = [:]
+        pendingSims = [:]
+        listGeneration += 1
         isRunning = false
         publish()
     }
 
-    /// Reads every modem from ModemManager's current owner: at attach time and whenever the owner changes.
+    /// Reads every modem from ModemManager's current owner: at attach time and whenever the owner changes. Asks
+    /// without waiting; the reply, then the SIMs' replies, make what is published.
     private func reload() {
         guard let service else { return }
         modems = [:]
         sims = [:]
-        do {
-            let body = try service.call(
-                path: ModemManagerObjects.rootPath,
-                interface: ModemManagerObjects.objectManagerInterface, member: "GetManagedObjects")
-            isRunning = true
-            for modem in (try? ModemManagerObjects.modems(fromBody: body)) ?? [] { modems[modem.path] = modem }
-        } catch {
-            // Not running (ServiceUnknown) or not answering: either way nothing to key by; NameOwnerChanged says
-            // when it (re)starts.
-            isRunning = false
+        pendingSims = [:]
+        listGeneration += 1
+        let generation = listGeneration
+        service.call(
+            path: ModemManagerObjects.rootPath, interface: ModemManagerObjects.objectManagerInterface,
+            member: "GetManagedObjects"
+        ) { [weak self] result in
+            guard let self, generation == listGeneration else { return }
+            switch result {
+            case .success(let body):
+                isRunning = true
+                for modem in (try? ModemManagerObjects.modems(fromBody: body)) ?? [] { modems[modem.path] = modem }
+            case .failure:
+                // Not running (ServiceUnknown) or not answering: either way nothing to key by; NameOwnerChanged
+                // says when it (re)starts.
+                isRunning = false
+            }
+            for simPath in Set(modems.values.compactMap(\.simPath)) { readSim(simPath) }
+            publish()
         }
-        for simPath in Set(modems.values.compactMap(\.simPath)) { readSim(simPath) }
-        publish()
     }
 
+    /// Reads a SIM; its reply (if still the latest read of it) fills it in, or, unreadable (locked, being swapped),
+    /// leaves the modem's hardware identity; then publishes, once no other SIM read waits.
     private func readSim(_ path: String) {
         guard let service else { return }
-        // A SIM that cannot be read (locked, being swapped) leaves the modem's hardware identity.
-        guard
-            let body = try? service.call(
-                path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                arguments: [ModemManagerObjects.simInterface]),
-            body.count == 1, let properties = body[0].dictionaryByText
-        else {
-            sims[path] = nil
-            return
+        readCount += 1
+        let read = readCount
+        pendingSims[path] = read
+        service.call(
+            path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+            arguments: [ModemManagerObjects.simInterface]
+        ) { [weak self] result in
+            guard let self, pendingSims[path] == read else { return }
+            pendingSims[path] = nil
+            if case .success(let body) = result, body.count == 1, let properties = body[0].dictionaryByText {
+                var sim = SimRecord()
+                ModemManagerObjects.apply(properties, to: &sim)
+                sims[path] = sim
+            } else {
+                sims[path] = nil
+            }
+            dropUnusedSims()
+            publish()
         }
-        var sim = SimRecord()
-        ModemManagerObjects.apply(properties, to: &sim)
-        sims[path] = sim
     }
 
     private func objectsChanged(_ signal: BusSignal) {
@@ -160,9 +185,12 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private func dropUnusedSims() {
         let used = Set(modems.values.compactMap(\.simPath))
         sims = sims.filter { used.contains($0.key) }
+        pendingSims = pendingSims.filter { used.contains($0.key) }
     }
 
+    /// Publishes what the modems and SIMs say now, unless a SIM read waits (its reply publishes).
     private func publish() {
+        guard pendingSims.isEmpty else { return }
         var subscribers: [String: CellularSubscriber] = [:]
         for modem in modems.values {
             let sim = modem.simPath.flatMap { sims[$0] }

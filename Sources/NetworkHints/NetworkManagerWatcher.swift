@@ -14,6 +14,12 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     private var service: FollowedService?
     /// By object path.
     private var devices: [String: NetworkManagerDevice] = [:]
+    /// Reads of device objects still waiting for their reply, by object path, each with its number: a reply counts
+    /// only if its read is still the latest for that path (a DeviceRemoved, a newer read or a new owner drops it).
+    private var pendingReads: [String: Int] = [:]
+    private var readCount = 0
+    /// Bumped by every read of the device list: a reply to an older one (an owner since replaced) is dropped.
+    private var listGeneration = 0
     private let published = Locked<[String: NetworkManagerMetered]>([:])
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
@@ -47,8 +53,8 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
             sender: name, pathNamespace: NetworkManagerObjects.devicePathPrefix,
             interface: NetworkManagerObjects.deviceInterface)
         try service.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
-        try service.resolveOwner()
-        reload()
+        // Nothing is waited for: the owner's answer reads the devices, each reply updates what is published.
+        try service.resolveOwner { [weak self] in self?.reload() }
     }
 
     func detach() {
@@ -58,47 +64,69 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
 
     private func forgetDevices() {
         devices = [:]
+        pendingReads = [:]
+        listGeneration += 1
         publish()
     }
 
-    /// Reads every device from NetworkManager's current owner: at attach time and whenever the owner changes.
+    /// Reads every device from NetworkManager's current owner: at attach time and whenever the owner changes. Asks
+    /// for the list, then each device, without waiting; what is published follows the replies.
     private func reload() {
         guard let service else { return }
         devices = [:]
+        pendingReads = [:]
+        listGeneration += 1
         guard service.owner != nil else {
             publish()  // not running: nothing to ask, and NameOwnerChanged says when it starts
             return
         }
-        let body: [BusValue]
-        do {
-            body = try service.call(
-                path: NetworkManagerObjects.rootPath,
-                interface: "org.freedesktop.DBus.Properties", member: "Get",
-                arguments: [NetworkManagerObjects.managerInterface, "Devices"])
-        } catch {
-            // Not running is the quiet, ordinary case: NameOwnerChanged says when it starts. Just started, it owns
-            // its name before it exports its objects; DeviceAdded then brings each device.
-            if !error.isServiceAbsent && !error.isObjectAbsent {
-                onProblem("NetworkManager's device list: \(error)")
+        let generation = listGeneration
+        service.call(
+            path: NetworkManagerObjects.rootPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+            arguments: [NetworkManagerObjects.managerInterface, "Devices"]
+        ) { [weak self] result in
+            guard let self, generation == listGeneration else { return }
+            switch result {
+            case .failure(let error):
+                // Not running is the quiet, ordinary case: NameOwnerChanged says when it starts. Just started, it
+                // owns its name before it exports its objects; DeviceAdded then brings each device.
+                if !error.isServiceAbsent && !error.isObjectAbsent {
+                    onProblem("NetworkManager's device list: \(error)")
+                }
+                publish()
+            case .success(let body):
+                guard let paths = try? NetworkManagerObjects.devicePaths(fromGetBody: body) else {
+                    onProblem("NetworkManager's Devices is not an array of object paths, ignoring")
+                    publish()
+                    return
+                }
+                if paths.isEmpty { publish() }
+                for path in paths { readDevice(path) }
             }
-            publish()
-            return
         }
-        guard let paths = try? NetworkManagerObjects.devicePaths(fromGetBody: body) else {
-            onProblem("NetworkManager's Devices is not an array of object paths, ignoring")
-            publish()
-            return
-        }
-        for path in paths { devices[path] = readDevice(path) }
-        publish()
     }
 
-    private func readDevice(_ path: String) -> NetworkManagerDevice? {
-        guard let service else { return nil }
-        do {
-            let body = try service.call(
-                path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                arguments: [NetworkManagerObjects.deviceInterface])
+    /// Reads one device; its reply puts it in (or, unreadable or gone, out of) the table, published once no other
+    /// read is waiting, so that a whole list comes out as one change.
+    private func readDevice(_ path: String) {
+        guard let service else { return }
+        readCount += 1
+        let read = readCount
+        pendingReads[path] = read
+        service.call(
+            path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+            arguments: [NetworkManagerObjects.deviceInterface]
+        ) { [weak self] result in
+            guard let self, pendingReads[path] == read else { return }
+            pendingReads[path] = nil
+            devices[path] = device(path, from: result)
+            if pendingReads.isEmpty { publish() }
+        }
+    }
+
+    private func device(_ path: String, from result: Result<[BusValue], BusCallError>) -> NetworkManagerDevice? {
+        switch result {
+        case .success(let body):
             guard body.count == 1, let properties = body[0].dictionaryByText,
                 let device = NetworkManagerObjects.device(fromProperties: properties)
             else {
@@ -106,7 +134,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
                 return nil
             }
             return device
-        } catch {
+        case .failure(let error):
             // A device removed between the list and this call is not a problem; DeviceRemoved follows.
             if !error.isServiceAbsent, case .bus = error { onProblem("NetworkManager device \(path): \(error)") }
             return nil
@@ -115,8 +143,13 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
 
     private func deviceListChanged(_ signal: BusSignal) {
         guard signal.body.count == 1, case .objectPath(let path) = signal.body[0] else { return }
-        devices[path] = signal.member == "DeviceAdded" ? readDevice(path) : nil
-        publish()
+        if signal.member == "DeviceAdded" {
+            readDevice(path)
+        } else {
+            devices[path] = nil
+            pendingReads[path] = nil
+            publish()
+        }
     }
 
     private func propertiesChanged(_ signal: BusSignal) {
@@ -128,8 +161,10 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
             NetworkManagerObjects.apply(change.changed, to: &device)
             devices[signal.path] = device
         } else {
-            // A device we have not read (its DeviceAdded still on the way) or a property only invalidated.
-            devices[signal.path] = readDevice(signal.path)
+            // A device we have not read (its DeviceAdded still on the way) or a property only invalidated: its
+            // reply publishes.
+            readDevice(signal.path)
+            return
         }
         publish()
     }

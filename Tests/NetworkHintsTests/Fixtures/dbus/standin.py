@@ -18,10 +18,13 @@ modemmanager commands:    modem PORT IMEI ICCID IMSI   -> InterfacesAdded for a 
                           sim PORT ICCID IMSI          -> a new SIM object, the modem's Sim property changes
                           simread PORT ICCID IMSI      -> PropertiesChanged on the current SIM (SimIdentifier, Imsi)
                           unplug PORT                  -> InterfacesRemoved
-Both:                     quit
+Both:                     slow SECONDS                 -> every later GetAll answers only after SECONDS (a service
+                                                          busy or hung: the caller must not wait for it)
+                          quit
 """
 import os
 import sys
+import time
 
 import dbus
 import dbus.mainloop.glib
@@ -29,6 +32,8 @@ import dbus.service
 from gi.repository import GLib
 
 PROPS = "org.freedesktop.DBus.Properties"
+# Seconds every GetAll takes (the `slow` command).
+DELAY = 0.0
 
 
 class PropertyObject(dbus.service.Object):
@@ -47,6 +52,7 @@ class PropertyObject(dbus.service.Object):
 
     @dbus.service.method(PROPS, in_signature="s", out_signature="a{sv}")
     def GetAll(self, interface):
+        time.sleep(DELAY)
         if interface not in self.interfaces:
             raise dbus.exceptions.DBusException("no such interface", name="org.freedesktop.DBus.Error.InvalidArgs")
         return dbus.Dictionary(self.interfaces[interface], signature="sv")
@@ -311,6 +317,11 @@ def main():
                 loop.quit()
                 return False
             if not line:
+                continue
+            if line.startswith("slow "):
+                global DELAY
+                DELAY = float(line.split()[1])
+                print("ok", flush=True)
                 continue
             try:
                 service.command(line.split())
