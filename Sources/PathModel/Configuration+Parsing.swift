@@ -31,7 +31,7 @@ struct ConfigurationParser {
         mutating func set(
             key: String, value: String, line: Int, warnings: inout [ConfigurationWarning]
         ) throws(ConfigurationError) {
-            guard key == "type" || key == "expensive" || key == "network" else {
+            guard ["type", "expensive", "network", "ultra-constrained"].contains(key) else {
                 warnings.append(.unknownKey(line: line, section: "interface \(override.pattern)", key: key))
                 return
             }
@@ -48,11 +48,13 @@ struct ConfigurationParser {
                 }
                 override.kind = kind
             } else {
+                let flag: Bool
                 switch word {
-                case "true", "yes", "1": override.isExpensive = true
-                case "false", "no", "0": override.isExpensive = false
+                case "true", "yes", "1": flag = true
+                case "false", "no", "0": flag = false
                 default: throw .invalidBoolean(line: line, key: key, value: value)
                 }
+                if key == "expensive" { override.isExpensive = flag } else { override.isUltraConstrained = flag }
             }
             keyLines[key] = line
         }

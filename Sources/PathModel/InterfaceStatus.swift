@@ -21,6 +21,9 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var expensiveSource: ExpensiveSource?
     /// In Low Data Mode: the user marked its network constrained (or, for a tunnel, its carrier's network).
     public var isConstrained: Bool
+    /// Ultra-constrained (the user's policy or the configuration, or for a tunnel its carrier's): also constrained,
+    /// and hidden from the path of a client that did not opt in (`PathParameters.allowsUltraConstrained`).
+    public var isUltraConstrained = false
     /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,
     /// tables, nexthops and all); empty when the kernel picks another interface or was not asked.
     public var kernelPreferredFamilies: Set<AddressFamily> = []

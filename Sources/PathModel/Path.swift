@@ -14,6 +14,9 @@ public struct Path: Sendable, Hashable {
     public var isExpensive: Bool
     /// Traffic of some IP version leaves by an interface whose network is in Low Data Mode (the same rule).
     public var isConstrained: Bool
+    /// Traffic of some IP version leaves by an ultra-constrained interface (the same rule); such a path is also
+    /// constrained, and only a client that opted in (`PathParameters.allowsUltraConstrained`) is given one.
+    public var isUltraConstrained = false
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
@@ -26,8 +29,10 @@ public struct Path: Sendable, Hashable {
     public init(
         status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, availableInterfaces: [PathInterface] = [],
         isExpensive: Bool = false, isConstrained: Bool = false, supportsIPv4: Bool = false,
-        supportsIPv6: Bool = false, supportsDNS: Bool = false, gateways: [IPAddress] = []
+        supportsIPv6: Bool = false, supportsDNS: Bool = false, gateways: [IPAddress] = [],
+        isUltraConstrained: Bool = false
     ) {
+        self.isUltraConstrained = isUltraConstrained
         self.status = status
         self.unsatisfiedReason = unsatisfiedReason
         self.availableInterfaces = availableInterfaces
@@ -87,13 +92,16 @@ public struct PathInterface: Sendable, Hashable {
     public var isExpensive: Bool
     /// Its network is in Low Data Mode.
     public var isConstrained: Bool
+    /// It is ultra-constrained (and so also constrained).
+    public var isUltraConstrained = false
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
     public var isTunnel: Bool
 
     public init(
         index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool, isConstrained: Bool = false,
-        isTunnel: Bool = false
+        isTunnel: Bool = false, isUltraConstrained: Bool = false
     ) {
+        self.isUltraConstrained = isUltraConstrained
         self.index = index
         self.name = name
         self.kind = kind

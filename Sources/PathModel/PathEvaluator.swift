@@ -65,6 +65,9 @@ public struct PathEvaluator: Sendable, Hashable {
             expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
             isConstrained: policy.isConstrained ?? false
         )
+        // The user's word on the network wins over the configuration's on the interface, as for expensive.
+        status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
+        if status.isUltraConstrained { status.isConstrained = true }
         if readiness == .usable {
             status.kernelPreferredFamilies = preferredFamilies
             status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
@@ -91,7 +94,7 @@ public struct PathEvaluator: Sendable, Hashable {
     /// The path for a client's parameters (the system path by default).
     public func path(
         in state: KernelState, context: NetworkContext = NetworkContext(),
-        parameters: PathParameters = .unrestricted
+        parameters: PathParameters = .system
     ) -> Path {
         path(from: interfaces(in: state, context: context), resolvers: context.resolvers, parameters: parameters)
     }
@@ -99,9 +102,14 @@ public struct PathEvaluator: Sendable, Hashable {
     /// The path from interface statuses already derived.
     public func path(
         from interfaces: [InterfaceStatus], resolvers: ResolverConfiguration = ResolverConfiguration(),
-        parameters: PathParameters = .unrestricted
+        parameters: PathParameters = .system
     ) -> Path {
-        let candidates = interfaces.filter { $0.interfaceClass.kind != .loopback }
+        // A client that did not opt in does not see an ultra-constrained interface at all: the path, and the reason
+        // it is unsatisfied, are what they would be without it (a reason older clients could not read would break
+        // them, and they are the ones that never opt in).
+        let candidates = interfaces.filter {
+            $0.interfaceClass.kind != .loopback && (parameters.allowsUltraConstrained || !$0.isUltraConstrained)
+        }
         let wanted = parameters.family.families
         let usable = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
         guard !usable.isEmpty else {
@@ -131,7 +139,7 @@ public struct PathEvaluator: Sendable, Hashable {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
                     isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
-                    isTunnel: $0.isTunnel)
+                    isTunnel: $0.isTunnel, isUltraConstrained: $0.isUltraConstrained)
             },
             // Costly when any family's traffic leaves by a costly interface: with IPv4 over cellular and IPv6 over
             // wired, every IPv4 packet is metered, whatever the primary. The primary carries a family, so it counts.
@@ -140,7 +148,8 @@ public struct PathEvaluator: Sendable, Hashable {
             supportsIPv4: families.contains(.ipv4),
             supportsIPv6: families.contains(.ipv6),
             supportsDNS: resolvers.supportsDNS(over: available.map(\.link.index)),
-            gateways: uniqued(gateways)
+            gateways: uniqued(gateways),
+            isUltraConstrained: carriers.contains { $0.isUltraConstrained }
         )
     }
 

@@ -42,6 +42,8 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
     public var isTunnel: Bool?
     /// For a tunnel: the interface that carries its packets, whose cost it inherits.
     public var tunnelCarrier: String?
+    /// Whether it is ultra-constrained (a satellite link; also constrained); nil from a pathmond older than the field.
+    public var isUltraConstrained: Bool?
 
     /// The kind, as the path's interfaces carry it (`.other` for a kind this library does not know).
     public var kind: InterfaceKind { InterfaceKind(rawValue: type) ?? .other }
@@ -93,6 +95,7 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
         isConstrained = wire.isConstrained
         isTunnel = wire.isTunnel
         tunnelCarrier = wire.tunnelCarrier
+        isUltraConstrained = wire.isUltraConstrained
     }
 }
 
@@ -111,8 +114,11 @@ public struct NetworkDetails: Sendable, Hashable, Encodable {
     public var interfaces: [String]
     /// The name the user gave it (`pathctl name`); nil when none.
     public var name: String?
+    /// Ultra-constrained as the user set it (`pathctl set-ultra-constrained`); nil when never set.
+    public var ultraConstrained: Bool?
 
     init(_ wire: WireNetwork) {
+        ultraConstrained = wire.ultraConstrained
         key = wire.key
         displayName = wire.displayName
         constrained = wire.constrained

@@ -39,6 +39,10 @@ public enum StreamedReplyWriter {
         out.bool(path.isConstrained)
         out.raw(",\"isExpensive\":")
         out.bool(path.isExpensive)
+        if let isUltraConstrained = path.isUltraConstrained {
+            out.raw(",\"isUltraConstrained\":")
+            out.bool(isUltraConstrained)
+        }
         out.raw(",\"status\":")
         out.string(path.status)
         out.raw(",\"supportsDNS\":")
@@ -64,6 +68,10 @@ public enum StreamedReplyWriter {
         if let isTunnel = interface.isTunnel {
             out.raw(",\"isTunnel\":")
             out.bool(isTunnel)
+        }
+        if let isUltraConstrained = interface.isUltraConstrained {
+            out.raw(",\"isUltraConstrained\":")
+            out.bool(isUltraConstrained)
         }
         out.raw(",\"name\":")
         out.string(interface.name)

@@ -24,6 +24,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var isTunnel: Bool?
     /// For a tunnel, the name of the interface that carries its packets.
     public var tunnelCarrier: String?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isUltraConstrained: Bool?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -47,6 +49,7 @@ public struct WireInterface: Codable, Sendable, Hashable {
         isConstrained = status.isConstrained
         isTunnel = status.isTunnel
         tunnelCarrier = nil
+        isUltraConstrained = status.isUltraConstrained
     }
 
     /// Every interface, each tunnel with its carrier's name.

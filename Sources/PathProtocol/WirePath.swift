@@ -12,6 +12,8 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var supportsIPv6: Bool
     public var supportsDNS: Bool
     public var gateways: [String]
+    /// Optional on the wire: absent from servers older than the field.
+    public var isUltraConstrained: Bool?
 
     public init(_ path: Path) {
         status = path.status.rawValue
@@ -23,6 +25,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         supportsIPv6 = path.supportsIPv6
         supportsDNS = path.supportsDNS
         gateways = path.gateways.map(\.description)
+        isUltraConstrained = path.isUltraConstrained
     }
 
     /// The model value; throws if a field holds a value the protocol does not define.
@@ -45,7 +48,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         return Path(
             status: status, unsatisfiedReason: reason, availableInterfaces: interfaces, isExpensive: isExpensive,
             isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
-            supportsDNS: supportsDNS, gateways: addresses)
+            supportsDNS: supportsDNS, gateways: addresses, isUltraConstrained: isUltraConstrained ?? false)
     }
 }
 
@@ -58,6 +61,8 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var isConstrained: Bool
     /// Optional on the wire: absent from servers older than the field.
     public var isTunnel: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isUltraConstrained: Bool?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -66,13 +71,14 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         isExpensive = interface.isExpensive
         isConstrained = interface.isConstrained
         isTunnel = interface.isTunnel
+        isUltraConstrained = interface.isUltraConstrained
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
         guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
         return PathInterface(
             index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained,
-            isTunnel: isTunnel ?? false)
+            isTunnel: isTunnel ?? false, isUltraConstrained: isUltraConstrained ?? false)
     }
 }
 

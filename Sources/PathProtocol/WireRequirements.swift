@@ -9,6 +9,8 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
     public var prohibitExpensive: Bool?
     public var prohibitConstrained: Bool?
     public var family: String?
+    /// Opt in to ultra-constrained interfaces. Older servers ignore it (and have no such interfaces).
+    public var allowUltraConstrained: Bool?
 
     public init(_ parameters: PathParameters) {
         requiredInterfaceType = parameters.requiredInterfaceKind?.rawValue
@@ -19,6 +21,7 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
         prohibitExpensive = parameters.prohibitsExpensive ? true : nil
         prohibitConstrained = parameters.prohibitsConstrained ? true : nil
         family = parameters.family == .any ? nil : parameters.family.rawValue
+        allowUltraConstrained = parameters.allowsUltraConstrained ? true : nil
     }
 
     /// The model value; names the offending field when a value is not one the interface defines.
@@ -39,6 +42,7 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
         parameters.requiredInterfaceName = requiredInterface
         parameters.prohibitsExpensive = prohibitExpensive ?? false
         parameters.prohibitsConstrained = prohibitConstrained ?? false
+        parameters.allowsUltraConstrained = allowUltraConstrained ?? false
         if let family {
             guard let requirement = PathParameters.FamilyRequirement(rawValue: family) else {
                 throw .unknownValue(field: "family", value: family)

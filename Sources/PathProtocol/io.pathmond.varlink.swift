@@ -29,7 +29,10 @@ public enum VarlinkInterfaces {
           isConstrained: bool,
           # A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM): its traffic rides on another
           # interface, whose expensive and constrained it inherits. Absent from older servers.
-          isTunnel: ?bool
+          isTunnel: ?bool,
+          # Ultra-constrained (a satellite link; see PathRequirements.allowUltraConstrained): also
+          # constrained. Absent from older servers, which have no such interfaces.
+          isUltraConstrained: ?bool
         )
 
         # The system's network path.
@@ -58,7 +61,10 @@ public enum VarlinkInterfaces {
           # A DNS server is configured for the path (resolv.conf, or systemd-resolved on one of its links).
           supportsDNS: bool,
           # The next-hop routers the path uses, IPv4 first.
-          gateways: []string
+          gateways: []string,
+          # The same for ultra-constrained networks (a path that is also constrained); only a client that
+          # set allowUltraConstrained is given one. Absent from older servers.
+          isUltraConstrained: ?bool
         )
 
         # An address on an interface.
@@ -115,7 +121,10 @@ public enum VarlinkInterfaces {
           # A VPN or tunnel (see PathInterface.isTunnel). Absent from older servers.
           isTunnel: ?bool,
           # For a tunnel: the interface its own packets leave by (the kernel's route to its endpoint).
-          tunnelCarrier: ?string
+          tunnelCarrier: ?string,
+          # Ultra-constrained: the user's SetUltraConstrained, the configuration's ultra-constrained key
+          # for its name, or its carrier's. Absent from older servers.
+          isUltraConstrained: ?bool
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.
@@ -133,7 +142,9 @@ public enum VarlinkInterfaces {
           # The interfaces attached to it now.
           interfaces: []string,
           # The name the user gave it (SetNetworkName); displayName is then this name. Absent when none.
-          name: ?string
+          name: ?string,
+          # Ultra-constrained as the user set it (SetUltraConstrained); absent when never set.
+          ultraConstrained: ?bool
         )
 
         # Who pathmond is and how its state file is.
@@ -161,7 +172,11 @@ public enum VarlinkInterfaces {
           # No interfaces on Low Data Mode networks.
           prohibitConstrained: ?bool,
           # The IP version the traffic needs.
-          family: ?(any, ipv4, ipv6)
+          family: ?(any, ipv4, ipv6),
+          # Ultra-constrained interfaces (satellite links) may be used. Without it (and with no
+          # requirements at all) such an interface is left out as if it did not exist: the path, and the
+          # reason it is unsatisfied, are those without it. Older servers ignore it.
+          allowUltraConstrained: ?bool
         )
 
         # A connection a client holds.
@@ -210,6 +225,11 @@ public enum VarlinkInterfaces {
         # Marks the network as expensive (true) or not expensive (false) whatever detection says, or
         # leaves it to detection again (expensive absent). Same targets and rights as SetConstrained.
         method SetExpensive(interface: ?string, key: ?string, expensive: ?bool) -> (network: Network)
+
+        # Marks the network as ultra-constrained (a satellite link: constrained, and left out of the path
+        # of clients that did not set allowUltraConstrained), or clears the mark. Same targets and rights
+        # as SetConstrained. Servers older than the method answer MethodNotFound.
+        method SetUltraConstrained(interface: ?string, key: ?string, ultraConstrained: bool) -> (network: Network)
 
         # Names the network on an interface, or the one a key names ("Office"), or removes its name (name
         # absent). The name is shown instead of the key. At most 64 bytes of UTF-8, no control,

@@ -106,7 +106,21 @@ import Testing
                 gateways: (0..<Int(random.next() % 3)).map { _ in randomAddress(&random) }))
         // Strings the model never makes, to cover escaping: the writer takes any wire value.
         if random.next() % 4 == 0 { wire.status = randomText(&random) }
+        // The optional attributes (issue 26) present either way or absent, as from an older server.
+        wire.isUltraConstrained = randomFlag(&random)
+        for position in wire.availableInterfaces.indices {
+            wire.availableInterfaces[position].isUltraConstrained = randomFlag(&random)
+            wire.availableInterfaces[position].isTunnel = randomFlag(&random)
+        }
         return wire
+    }
+
+    private func randomFlag(_ random: inout SplitMix) -> Bool? {
+        switch random.next() % 3 {
+        case 0: return nil
+        case 1: return true
+        default: return false
+        }
     }
 
     /// Names with what JSON must escape (quotes, backslashes, every control character), slashes, and UTF-8.

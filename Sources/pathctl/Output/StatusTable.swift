@@ -18,7 +18,11 @@ enum StatusTable {
             ]
             .compactMap { $0 }
             if path.isExpensive { facts.append("expensive") }
-            if path.isConstrained { facts.append("constrained") }
+            if path.isUltraConstrained {
+                facts.append("constrained (ultra)")
+            } else if path.isConstrained {
+                facts.append("constrained")
+            }
             let gateways =
                 path.gateways.isEmpty ? "" : "; gateways " + path.gateways.map(\.description).joined(separator: ", ")
             return "satisfied via \(via); \(facts.joined(separator: ", "))\(gateways)"
@@ -71,7 +75,7 @@ enum StatusTable {
                     first ? String(interface.index) : "", first ? interface.name : "",
                     first ? interface.type + (interface.isTunnel == true ? ", tunnel" : "") : "",
                     first ? stateText(interface) : "", first ? expensiveText(interface) : "",
-                    first ? (interface.isConstrained ? "yes" : "no") : "", first ? networkText(interface) : "",
+                    first ? constrainedText(interface) : "", first ? networkText(interface) : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
                 ])
@@ -87,6 +91,11 @@ enum StatusTable {
     /// The network's name for people (the user's, else a description), never the raw key; "-" when none.
     private static func networkText(_ interface: InterfaceDetails) -> String {
         interface.networkName ?? interface.network ?? "-"
+    }
+
+    /// "yes", "yes (ultra)" for an ultra-constrained interface (a satellite link), or "no".
+    static func constrainedText(_ interface: InterfaceDetails) -> String {
+        interface.isUltraConstrained == true ? "yes (ultra)" : interface.isConstrained ? "yes" : "no"
     }
 
     /// "yes (NetworkManager)", "no (user)", "no": the value and, when something decided it, what did.

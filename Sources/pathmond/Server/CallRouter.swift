@@ -114,6 +114,11 @@ struct CallRouter: Sendable {
             let constrained = parameters.constrained
             // Off clears the mark: Low Data Mode is a choice to make, not a default to pin.
             return changePolicy(target, by: peer) { $0.isConstrained = constrained ? true : nil }
+        case "io.pathmond.SetUltraConstrained":
+            let parameters = try decodeParameters(Methods.SetUltraConstrainedParameters.self, from: frame)
+            let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
+            let ultra = parameters.ultraConstrained
+            return changePolicy(target, by: peer) { $0.isUltraConstrained = ultra ? true : nil }
         case "io.pathmond.SetExpensive":
             let parameters = try decodeParameters(Methods.SetExpensiveParameters.self, from: frame)
             let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
