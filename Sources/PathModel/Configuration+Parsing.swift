@@ -31,7 +31,7 @@ struct ConfigurationParser {
         mutating func set(
             key: String, value: String, line: Int, warnings: inout [ConfigurationWarning]
         ) throws(ConfigurationError) {
-            guard ["type", "expensive", "network", "ultra-constrained"].contains(key) else {
+            guard ["type", "expensive", "network", "ultra-constrained", "roaming-expensive"].contains(key) else {
                 warnings.append(.unknownKey(line: line, section: "interface \(override.pattern)", key: key))
                 return
             }
@@ -54,7 +54,11 @@ struct ConfigurationParser {
                 case "false", "no", "0": flag = false
                 default: throw .invalidBoolean(line: line, key: key, value: value)
                 }
-                if key == "expensive" { override.isExpensive = flag } else { override.isUltraConstrained = flag }
+                switch key {
+                case "expensive": override.isExpensive = flag
+                case "ultra-constrained": override.isUltraConstrained = flag
+                default: override.roamingIsExpensive = flag
+                }
             }
             keyLines[key] = line
         }

@@ -24,6 +24,8 @@ public struct InterfaceStatus: Sendable, Hashable {
     /// Ultra-constrained (the user's policy or the configuration, or for a tunnel its carrier's): also constrained,
     /// and hidden from the path of a client that did not opt in (`PathParameters.allowsUltraConstrained`).
     public var isUltraConstrained = false
+    /// A cellular interface whose modem is registered roaming (or, for a tunnel, riding on one).
+    public var isRoaming = false
     /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,
     /// tables, nexthops and all); empty when the kernel picks another interface or was not asked.
     public var kernelPreferredFamilies: Set<AddressFamily> = []

@@ -9,6 +9,8 @@ public struct NetworkContext: Sendable, Hashable {
     public var meteredInterfaces: Set<Int32>
     /// Interfaces NetworkManager calls metered (its Metered is yes or guessed yes), by index.
     public var networkManagerMetered: Set<Int32> = []
+    /// Cellular interfaces whose modem is registered roaming (ModemManager's 3GPP registration state), by index.
+    public var roamingInterfaces: Set<Int32> = []
     /// The user's settings.
     public var policy: Policy
     /// The DNS servers in use.

@@ -17,6 +17,9 @@ public struct Path: Sendable, Hashable {
     /// Traffic of some IP version leaves by an ultra-constrained interface (the same rule); such a path is also
     /// constrained, and only a client that opted in (`PathParameters.allowsUltraConstrained`) is given one.
     public var isUltraConstrained = false
+    /// Traffic of some IP version leaves by a roaming interface (the same rule). As Android's NOT_ROAMING: a client
+    /// that must not roam sets `PathParameters.prohibitsRoaming`.
+    public var isRoaming = false
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
@@ -30,9 +33,10 @@ public struct Path: Sendable, Hashable {
         status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, availableInterfaces: [PathInterface] = [],
         isExpensive: Bool = false, isConstrained: Bool = false, supportsIPv4: Bool = false,
         supportsIPv6: Bool = false, supportsDNS: Bool = false, gateways: [IPAddress] = [],
-        isUltraConstrained: Bool = false
+        isUltraConstrained: Bool = false, isRoaming: Bool = false
     ) {
         self.isUltraConstrained = isUltraConstrained
+        self.isRoaming = isRoaming
         self.status = status
         self.unsatisfiedReason = unsatisfiedReason
         self.availableInterfaces = availableInterfaces
@@ -78,6 +82,9 @@ public enum UnsatisfiedReason: String, Sendable, Hashable, CaseIterable {
     case onlyExpensiveInterfaces
     /// Only interfaces on Low Data Mode networks are usable and the parameters prohibit constrained ones.
     case onlyConstrainedInterfaces
+    /// Only roaming interfaces are usable and the parameters prohibit roaming (only a client that set
+    /// `prohibitsRoaming`, so knows of roaming, is given this reason).
+    case onlyRoamingInterfaces
 }
 
 /// One usable interface of a path.
@@ -94,14 +101,17 @@ public struct PathInterface: Sendable, Hashable {
     public var isConstrained: Bool
     /// It is ultra-constrained (and so also constrained).
     public var isUltraConstrained = false
+    /// Its modem is registered roaming (or, for a tunnel, its carrier's).
+    public var isRoaming = false
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
     public var isTunnel: Bool
 
     public init(
         index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool, isConstrained: Bool = false,
-        isTunnel: Bool = false, isUltraConstrained: Bool = false
+        isTunnel: Bool = false, isUltraConstrained: Bool = false, isRoaming: Bool = false
     ) {
         self.isUltraConstrained = isUltraConstrained
+        self.isRoaming = isRoaming
         self.index = index
         self.name = name
         self.kind = kind

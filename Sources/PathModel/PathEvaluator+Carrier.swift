@@ -40,6 +40,11 @@ extension PathEvaluator {
                     result[position].isUltraConstrained = true
                     changed = true
                 }
+                // A VPN over a roaming modem roams: its packets cross the visited network.
+                if carrierStatus.isRoaming && !result[position].isRoaming {
+                    result[position].isRoaming = true
+                    changed = true
+                }
             }
             if !changed { break }
         }

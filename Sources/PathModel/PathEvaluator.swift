@@ -48,8 +48,14 @@ public struct PathEvaluator: Sendable, Hashable {
         let interfaceClass = classifier.classify(link)
         let identity = identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
         let policy = identity.map { context.policy[$0.key] } ?? NetworkPolicy()
+        // Roaming counts only on a cellular interface: a modem's registration says nothing of other links.
+        let isRoaming = interfaceClass.kind == .cellular && context.roamingInterfaces.contains(link.index)
         let detectedBy: ExpensiveSource? =
-            if interfaceClass.isExpensive {
+            if isRoaming && classifier.roamingIsExpensive(link) {
+                // Named before the class: on a cellular link it is the more telling reason, and it makes a link the
+                // configuration calls not expensive (a flat-rate plan at home) expensive abroad.
+                .roaming
+            } else if interfaceClass.isExpensive {
                 .interfaceClass
             } else if context.meteredInterfaces.contains(link.index) {
                 .dhcpLease
@@ -68,6 +74,7 @@ public struct PathEvaluator: Sendable, Hashable {
         // The user's word on the network wins over the configuration's on the interface, as for expensive.
         status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
         if status.isUltraConstrained { status.isConstrained = true }
+        status.isRoaming = isRoaming
         if readiness == .usable {
             status.kernelPreferredFamilies = preferredFamilies
             status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
@@ -139,7 +146,7 @@ public struct PathEvaluator: Sendable, Hashable {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
                     isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
-                    isTunnel: $0.isTunnel, isUltraConstrained: $0.isUltraConstrained)
+                    isTunnel: $0.isTunnel, isUltraConstrained: $0.isUltraConstrained, isRoaming: $0.isRoaming)
             },
             // Costly when any family's traffic leaves by a costly interface: with IPv4 over cellular and IPv6 over
             // wired, every IPv4 packet is metered, whatever the primary. The primary carries a family, so it counts.
@@ -149,7 +156,8 @@ public struct PathEvaluator: Sendable, Hashable {
             supportsIPv6: families.contains(.ipv6),
             supportsDNS: resolvers.supportsDNS(over: available.map(\.link.index)),
             gateways: uniqued(gateways),
-            isUltraConstrained: carriers.contains { $0.isUltraConstrained }
+            isUltraConstrained: carriers.contains { $0.isUltraConstrained },
+            isRoaming: carriers.contains { $0.isRoaming }
         )
     }
 

@@ -17,12 +17,15 @@ public struct PathParameters: Sendable, Hashable {
     /// `allowUltraConstrainedPaths` and Android's bandwidth-constrained opt-in are: a client that did not ask is not
     /// shown such an interface at all, since an app written for ordinary links would swamp one.
     public var allowsUltraConstrained: Bool
+    /// Roaming interfaces may not (Android's and WorkManager's NOT_ROAMING).
+    public var prohibitsRoaming: Bool
 
     public init(
         requiredInterfaceKind: InterfaceKind? = nil, prohibitedInterfaceKinds: Set<InterfaceKind> = [],
         requiredInterfaceName: String? = nil, prohibitsExpensive: Bool = false, prohibitsConstrained: Bool = false,
-        family: FamilyRequirement = .any, allowsUltraConstrained: Bool = false
+        family: FamilyRequirement = .any, allowsUltraConstrained: Bool = false, prohibitsRoaming: Bool = false
     ) {
+        self.prohibitsRoaming = prohibitsRoaming
         self.allowsUltraConstrained = allowsUltraConstrained
         self.requiredInterfaceKind = requiredInterfaceKind
         self.prohibitedInterfaceKinds = prohibitedInterfaceKinds

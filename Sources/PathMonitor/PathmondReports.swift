@@ -44,6 +44,8 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
     public var tunnelCarrier: String?
     /// Whether it is ultra-constrained (a satellite link; also constrained); nil from a pathmond older than the field.
     public var isUltraConstrained: Bool?
+    /// Whether its modem is registered roaming; nil from a pathmond older than the field.
+    public var isRoaming: Bool?
 
     /// The kind, as the path's interfaces carry it (`.other` for a kind this library does not know).
     public var kind: InterfaceKind { InterfaceKind(rawValue: type) ?? .other }
@@ -96,6 +98,7 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
         isTunnel = wire.isTunnel
         tunnelCarrier = wire.tunnelCarrier
         isUltraConstrained = wire.isUltraConstrained
+        isRoaming = wire.isRoaming
     }
 }
 

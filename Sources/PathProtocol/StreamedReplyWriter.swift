@@ -39,6 +39,10 @@ public enum StreamedReplyWriter {
         out.bool(path.isConstrained)
         out.raw(",\"isExpensive\":")
         out.bool(path.isExpensive)
+        if let isRoaming = path.isRoaming {
+            out.raw(",\"isRoaming\":")
+            out.bool(isRoaming)
+        }
         if let isUltraConstrained = path.isUltraConstrained {
             out.raw(",\"isUltraConstrained\":")
             out.bool(isUltraConstrained)
@@ -65,6 +69,10 @@ public enum StreamedReplyWriter {
         out.bool(interface.isConstrained)
         out.raw(",\"isExpensive\":")
         out.bool(interface.isExpensive)
+        if let isRoaming = interface.isRoaming {
+            out.raw(",\"isRoaming\":")
+            out.bool(isRoaming)
+        }
         if let isTunnel = interface.isTunnel {
             out.raw(",\"isTunnel\":")
             out.bool(isTunnel)

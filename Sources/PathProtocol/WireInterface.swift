@@ -26,6 +26,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var tunnelCarrier: String?
     /// Optional on the wire: absent from servers older than the field.
     public var isUltraConstrained: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isRoaming: Bool?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -50,6 +52,7 @@ public struct WireInterface: Codable, Sendable, Hashable {
         isTunnel = status.isTunnel
         tunnelCarrier = nil
         isUltraConstrained = status.isUltraConstrained
+        isRoaming = status.isRoaming
     }
 
     /// Every interface, each tunnel with its carrier's name.

@@ -14,6 +14,8 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var gateways: [String]
     /// Optional on the wire: absent from servers older than the field.
     public var isUltraConstrained: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isRoaming: Bool?
 
     public init(_ path: Path) {
         status = path.status.rawValue
@@ -26,6 +28,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         supportsDNS = path.supportsDNS
         gateways = path.gateways.map(\.description)
         isUltraConstrained = path.isUltraConstrained
+        isRoaming = path.isRoaming
     }
 
     /// The model value; throws if a field holds a value the protocol does not define.
@@ -48,7 +51,8 @@ public struct WirePath: Codable, Sendable, Hashable {
         return Path(
             status: status, unsatisfiedReason: reason, availableInterfaces: interfaces, isExpensive: isExpensive,
             isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
-            supportsDNS: supportsDNS, gateways: addresses, isUltraConstrained: isUltraConstrained ?? false)
+            supportsDNS: supportsDNS, gateways: addresses, isUltraConstrained: isUltraConstrained ?? false,
+            isRoaming: isRoaming ?? false)
     }
 }
 
@@ -63,6 +67,8 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var isTunnel: Bool?
     /// Optional on the wire: absent from servers older than the field.
     public var isUltraConstrained: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isRoaming: Bool?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -72,13 +78,15 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         isConstrained = interface.isConstrained
         isTunnel = interface.isTunnel
         isUltraConstrained = interface.isUltraConstrained
+        isRoaming = interface.isRoaming
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
         guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
         return PathInterface(
             index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained,
-            isTunnel: isTunnel ?? false, isUltraConstrained: isUltraConstrained ?? false)
+            isTunnel: isTunnel ?? false, isUltraConstrained: isUltraConstrained ?? false,
+            isRoaming: isRoaming ?? false)
     }
 }
 

@@ -11,6 +11,8 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
     public var family: String?
     /// Opt in to ultra-constrained interfaces. Older servers ignore it (and have no such interfaces).
     public var allowUltraConstrained: Bool?
+    /// No roaming interfaces. Older servers ignore it (and know of no roaming).
+    public var prohibitRoaming: Bool?
 
     public init(_ parameters: PathParameters) {
         requiredInterfaceType = parameters.requiredInterfaceKind?.rawValue
@@ -22,6 +24,7 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
         prohibitConstrained = parameters.prohibitsConstrained ? true : nil
         family = parameters.family == .any ? nil : parameters.family.rawValue
         allowUltraConstrained = parameters.allowsUltraConstrained ? true : nil
+        prohibitRoaming = parameters.prohibitsRoaming ? true : nil
     }
 
     /// The model value; names the offending field when a value is not one the interface defines.
@@ -43,6 +46,7 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
         parameters.prohibitsExpensive = prohibitExpensive ?? false
         parameters.prohibitsConstrained = prohibitConstrained ?? false
         parameters.allowsUltraConstrained = allowUltraConstrained ?? false
+        parameters.prohibitsRoaming = prohibitRoaming ?? false
         if let family {
             guard let requirement = PathParameters.FamilyRequirement(rawValue: family) else {
                 throw .unknownValue(field: "family", value: family)

@@ -32,7 +32,10 @@ public enum VarlinkInterfaces {
           isTunnel: ?bool,
           # Ultra-constrained (a satellite link; see PathRequirements.allowUltraConstrained): also
           # constrained. Absent from older servers, which have no such interfaces.
-          isUltraConstrained: ?bool
+          isUltraConstrained: ?bool,
+          # A cellular interface whose modem is registered roaming (ModemManager), or a tunnel over one.
+          # Absent from older servers.
+          isRoaming: ?bool
         )
 
         # The system's network path.
@@ -43,9 +46,11 @@ public enum VarlinkInterfaces {
           # interface got: no interface but loopback exists; all are down; up without carrier; running
           # without a usable address; addressed without a default route. Otherwise, the first of the
           # client's parameters that ruled out every usable interface: its kind or name; the IP version;
-          # expensive prohibited; constrained prohibited. Absent when satisfied.
+          # expensive prohibited; constrained prohibited; roaming prohibited (given only to a client that
+          # set prohibitRoaming). Absent when satisfied.
           unsatisfiedReason: ?(noInterfaces, interfacesDown, noCarrier, noAddress, noDefaultRoute,
-            onlyProhibitedInterfaces, familyUnavailable, onlyExpensiveInterfaces, onlyConstrainedInterfaces),
+            onlyProhibitedInterfaces, familyUnavailable, onlyExpensiveInterfaces, onlyConstrainedInterfaces,
+            onlyRoamingInterfaces),
           # The usable interfaces, most preferred first.
           availableInterfaces: []PathInterface,
           # The path uses an expensive interface: the one some IP version's traffic leaves by (the
@@ -64,7 +69,9 @@ public enum VarlinkInterfaces {
           gateways: []string,
           # The same for ultra-constrained networks (a path that is also constrained); only a client that
           # set allowUltraConstrained is given one. Absent from older servers.
-          isUltraConstrained: ?bool
+          isUltraConstrained: ?bool,
+          # Some IP version's traffic leaves by a roaming interface. Absent from older servers.
+          isRoaming: ?bool
         )
 
         # An address on an interface.
@@ -96,9 +103,10 @@ public enum VarlinkInterfaces {
           type: InterfaceType,
           isExpensive: bool,
           # What decided isExpensive: the user's setting (either way), the interface's type (cellular,
-          # tethering, configured), a hotspot's DHCP lease, NetworkManager's Metered, or (for a tunnel)
-          # its carrier being expensive. Absent when nothing called it expensive and the user set nothing.
-          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager, tunnelCarrier),
+          # tethering, configured), a hotspot's DHCP lease, NetworkManager's Metered, roaming (a modem
+          # registered on a visited network; newer servers only), or (for a tunnel) its carrier being
+          # expensive. Absent when nothing called it expensive and the user set nothing.
+          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager, roaming, tunnelCarrier),
           # down: administratively down; noCarrier: up without carrier; noAddress: running without a
           # usable address; noRoute: addressed without a default route; usable: carries traffic.
           state: (down, noCarrier, noAddress, noRoute, usable),
@@ -124,7 +132,9 @@ public enum VarlinkInterfaces {
           tunnelCarrier: ?string,
           # Ultra-constrained: the user's SetUltraConstrained, the configuration's ultra-constrained key
           # for its name, or its carrier's. Absent from older servers.
-          isUltraConstrained: ?bool
+          isUltraConstrained: ?bool,
+          # Its modem is registered roaming (see PathInterface.isRoaming). Absent from older servers.
+          isRoaming: ?bool
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.
@@ -176,7 +186,9 @@ public enum VarlinkInterfaces {
           # Ultra-constrained interfaces (satellite links) may be used. Without it (and with no
           # requirements at all) such an interface is left out as if it did not exist: the path, and the
           # reason it is unsatisfied, are those without it. Older servers ignore it.
-          allowUltraConstrained: ?bool
+          allowUltraConstrained: ?bool,
+          # No roaming interfaces (Android's NOT_ROAMING). Older servers ignore it.
+          prohibitRoaming: ?bool
         )
 
         # A connection a client holds.

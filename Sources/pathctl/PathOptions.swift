@@ -25,6 +25,9 @@ struct PathOptions: ParsableArguments {
     @Flag(help: "Leave out ultra-constrained (satellite) interfaces, as an app that did not opt in to them sees it.")
     var noUltraConstrained = false
 
+    @Flag(help: "No roaming interfaces (a modem registered on a visited network).")
+    var noRoaming = false
+
     var parameters: PathParameters {
         PathParameters(
             requiredInterfaceKind: require, prohibitedInterfaceKinds: Set(prohibit),
@@ -32,7 +35,7 @@ struct PathOptions: ParsableArguments {
             prohibitsExpensive: noExpensive, prohibitsConstrained: noConstrained,
             family: family?.requirement ?? .any,
             // pathctl speaks for the system: it sees every interface unless asked to look as an app would.
-            allowsUltraConstrained: !noUltraConstrained)
+            allowsUltraConstrained: !noUltraConstrained, prohibitsRoaming: noRoaming)
     }
 }
 

@@ -23,6 +23,8 @@ final class NetworkHintsService {
     private let stateDirectory: String
     private let logger: Logger
     private var networkManager: NetworkManagerWatcher?
+    /// Followed only with the system bus; its radios say which cellular links roam.
+    private var modemManager: ModemManagerWatcher?
     private var bus: SystemBusWatch?
     private var cellular: FallbackCellularIdentitySource?
     private var keyer: SubscriberKeyer?
@@ -65,6 +67,7 @@ final class NetworkHintsService {
             self.bus = bus
         }
         self.networkManager = networkManager
+        if usesSystemBus { self.modemManager = modemManager }
         let leases = leases
         do {
             let watcher = try DirectoryWatcher(directories: { leases.directoriesToWatch }, loop: loop)
@@ -108,6 +111,7 @@ final class NetworkHintsService {
         refreshMetered(interfaces)
         refreshNetworkManager(interfaces, metered: networkManager.meteredInterfaces)
         forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
+        refreshRoaming(interfaces, radios: modemManager?.radios() ?? [:])
         let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
         guard !cellularLinks.isEmpty else { return }
         if keyer == nil { keyer = makeKeyer() }
@@ -150,6 +154,21 @@ final class NetworkHintsService {
         let changed = indices.symmetricDifference(hub.context.networkManagerMetered)
         hub.updateContext(cause: .detected(.networkManagerMetered, interfaces: Array(changed))) {
             $0.networkManagerMetered = indices
+        }
+    }
+
+    /// ModemManager names ports; the path needs indices. Only cellular links can roam (a modem's port the
+    /// configuration calls something else is left to the model, which ignores roaming on it).
+    private func refreshRoaming(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio]) {
+        let roaming = Set(interfaces.filter { radios[$0.link.name]?.isRoaming == true }.map(\.link.index))
+        guard roaming != hub.context.roamingInterfaces else { return }
+        let started = roaming.subtracting(hub.context.roamingInterfaces)
+        let changed = roaming.symmetricDifference(hub.context.roamingInterfaces)
+        let names = interfaces.filter { roaming.contains($0.link.index) }.map(\.link.name)
+        logger.info("cellular roaming", metadata: ["interfaces": "\(names.sorted())"])
+        let detail = started.isEmpty ? "home network" : "roaming"
+        hub.updateContext(cause: .detected(.cellular, interfaces: Array(changed), detail: detail)) {
+            $0.roamingInterfaces = roaming
         }
     }
 

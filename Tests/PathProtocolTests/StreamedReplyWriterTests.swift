@@ -108,7 +108,9 @@ import Testing
         if random.next() % 4 == 0 { wire.status = randomText(&random) }
         // The optional attributes (issue 26) present either way or absent, as from an older server.
         wire.isUltraConstrained = randomFlag(&random)
+        wire.isRoaming = randomFlag(&random)
         for position in wire.availableInterfaces.indices {
+            wire.availableInterfaces[position].isRoaming = randomFlag(&random)
             wire.availableInterfaces[position].isUltraConstrained = randomFlag(&random)
             wire.availableInterfaces[position].isTunnel = randomFlag(&random)
         }

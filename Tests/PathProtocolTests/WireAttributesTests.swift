@@ -62,6 +62,22 @@ import Testing
         #expect(try WirePathRequirements(.system).parameters() == .system)
     }
 
+    @Test func roamingRoundTripsAndItsOptInIsLeftOutWhenOff() throws {
+        var path = Self.satellitePath
+        path.isRoaming = true
+        path.availableInterfaces[0].isRoaming = true
+        #expect(try roundTrip(path) == path)
+        let parameters = PathParameters(prohibitsRoaming: true)
+        #expect(WirePathRequirements(parameters).prohibitRoaming == true)
+        #expect(try WirePathRequirements(parameters).parameters() == parameters)
+        #expect(WirePathRequirements(.unrestricted).prohibitRoaming == nil)
+        var wire = WirePath(.unsatisfied(.onlyRoamingInterfaces))
+        #expect(wire.unsatisfiedReason == "onlyRoamingInterfaces")
+        wire.isRoaming = nil
+        #expect(try wire.path() == .unsatisfied(.onlyRoamingInterfaces))
+        #expect(VarlinkInterfaces.pathmondDescription.contains("prohibitRoaming: ?bool"))
+    }
+
     @Test func interfacesAndNetworksCarryIt() {
         var status = InterfaceStatus(
             link: Link(index: 3, name: "sat0", flags: [.up, .running], operState: .up),

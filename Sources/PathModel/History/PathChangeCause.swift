@@ -27,7 +27,7 @@ public struct PathChangeCause: Sendable, Hashable {
         case dhcpMetered
         /// NetworkManager's Metered property.
         case networkManagerMetered
-        /// The SIM (or modem) behind a cellular link.
+        /// The SIM (or modem) behind a cellular link, or its radio (roaming; the detail says which).
         case cellular
         /// The Wi-Fi network (SSID) an interface is associated with.
         case wifi
@@ -81,8 +81,8 @@ public struct PathChangeCause: Sendable, Hashable {
     public static let resolverChange = PathChangeCause(kind: .resolver)
 
     /// A detection on the given interfaces.
-    public static func detected(_ detection: Detection, interfaces: [Int32]) -> PathChangeCause {
-        PathChangeCause(kind: .detection, interfaceIndices: interfaces.sorted(), detection: detection)
+    public static func detected(_ detection: Detection, interfaces: [Int32], detail: String? = nil) -> PathChangeCause {
+        PathChangeCause(kind: .detection, interfaceIndices: interfaces.sorted(), detection: detection, detail: detail)
     }
 
     /// A policy change of `network` asked by `userID` (nil: unknown peer).

@@ -21,6 +21,7 @@ struct InterfaceFilter {
         if parameters.prohibitsExpensive && interface.isExpensive { return false }
         if parameters.prohibitsConstrained && interface.isConstrained { return false }
         if !parameters.allowsUltraConstrained && interface.isUltraConstrained == true { return false }
+        if parameters.prohibitsRoaming && interface.isRoaming == true { return false }
         return true
     }
 

@@ -18,6 +18,7 @@ enum StatusTable {
             ]
             .compactMap { $0 }
             if path.isExpensive { facts.append("expensive") }
+            if path.isRoaming { facts.append("roaming") }
             if path.isUltraConstrained {
                 facts.append("constrained (ultra)")
             } else if path.isConstrained {
@@ -42,6 +43,7 @@ enum StatusTable {
         case .familyUnavailable: return "no usable interface routes the required IP version"
         case .onlyExpensiveInterfaces: return "only expensive interfaces are usable, and expensive is prohibited"
         case .onlyConstrainedInterfaces: return "only Low Data Mode networks are usable, and constrained is prohibited"
+        case .onlyRoamingInterfaces: return "only roaming interfaces are usable, and roaming is prohibited"
         case nil: return "unknown reason"
         }
     }
@@ -73,7 +75,7 @@ enum StatusTable {
                 let first = line == 0
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "",
-                    first ? interface.type + (interface.isTunnel == true ? ", tunnel" : "") : "",
+                    first ? typeText(interface) : "",
                     first ? stateText(interface) : "", first ? expensiveText(interface) : "",
                     first ? constrainedText(interface) : "", first ? networkText(interface) : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
@@ -93,6 +95,12 @@ enum StatusTable {
         interface.networkName ?? interface.network ?? "-"
     }
 
+    /// "wifi", "wired, tunnel", "cellular, roaming".
+    static func typeText(_ interface: InterfaceDetails) -> String {
+        interface.type + (interface.isTunnel == true ? ", tunnel" : "")
+            + (interface.isRoaming == true ? ", roaming" : "")
+    }
+
     /// "yes", "yes (ultra)" for an ultra-constrained interface (a satellite link), or "no".
     static func constrainedText(_ interface: InterfaceDetails) -> String {
         interface.isUltraConstrained == true ? "yes (ultra)" : interface.isConstrained ? "yes" : "no"
@@ -107,6 +115,7 @@ enum StatusTable {
         case "interfaceClass": source = interface.type == "cellular" ? "cellular" : "type"
         case "dhcpLease": source = "DHCP"
         case "networkManager": source = "NetworkManager"
+        case "roaming": source = "roaming"
         case "tunnelCarrier": source = "carrier " + HumanText.escaped(interface.tunnelCarrier ?? "?")
         case let other?: source = other
         case nil: return value
