@@ -11,6 +11,8 @@ public struct NetworkContext: Sendable, Hashable {
     public var networkManagerMetered: Set<Int32> = []
     /// Cellular interfaces whose modem is registered roaming (ModemManager's 3GPP registration state), by index.
     public var roamingInterfaces: Set<Int32> = []
+    /// What DHCP clients and NetworkManager say about captive portals, by index (absent: nothing).
+    public var captivePortals: [Int32: CaptivePortalHint] = [:]
     /// The user's settings.
     public var policy: Policy
     /// The DNS servers in use.

@@ -20,6 +20,11 @@ public struct Path: Sendable, Hashable {
     /// Traffic of some IP version leaves by a roaming interface (the same rule). As Android's NOT_ROAMING: a client
     /// that must not roam sets `PathParameters.prohibitsRoaming`.
     public var isRoaming = false
+    /// Captive when some IP version's traffic leaves by an interface held at a captive portal (the same rule);
+    /// otherwise open when the preferred interface's network is known to be open; otherwise unknown.
+    public var captivePortal = CaptivePortal.unknown
+    /// The portal API URI (RFC 8910) of the interface that decided `captivePortal`, or of the preferred one.
+    public var captivePortalURI: String?
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
@@ -103,6 +108,8 @@ public struct PathInterface: Sendable, Hashable {
     public var isUltraConstrained = false
     /// Its modem is registered roaming (or, for a tunnel, its carrier's).
     public var isRoaming = false
+    /// Whether its network holds traffic at a captive portal.
+    public var captivePortal = CaptivePortal.unknown
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
     public var isTunnel: Bool
 

@@ -40,6 +40,12 @@ extension PathEvaluator {
                     result[position].isUltraConstrained = true
                     changed = true
                 }
+                // A VPN over a captive network reaches nothing beyond the portal (if it connects at all).
+                if carrierStatus.captivePortal == .captive && result[position].captivePortal != .captive {
+                    result[position].captivePortal = .captive
+                    result[position].captivePortalURI = carrierStatus.captivePortalURI
+                    changed = true
+                }
                 // A VPN over a roaming modem roams: its packets cross the visited network.
                 if carrierStatus.isRoaming && !result[position].isRoaming {
                     result[position].isRoaming = true

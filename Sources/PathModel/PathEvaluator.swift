@@ -75,6 +75,9 @@ public struct PathEvaluator: Sendable, Hashable {
         status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
         if status.isUltraConstrained { status.isConstrained = true }
         status.isRoaming = isRoaming
+        if let hint = context.captivePortals[link.index] {
+            (status.captivePortal, status.captivePortalURI) = hint.resolved
+        }
         if readiness == .usable {
             status.kernelPreferredFamilies = preferredFamilies
             status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
@@ -140,7 +143,7 @@ public struct PathEvaluator: Sendable, Hashable {
             available.first { $0.kernelPreferredFamilies.contains(family) }
                 ?? available.first { $0.supportedFamilies.contains(family) }
         }
-        return Path(
+        var path = Path(
             status: .satisfied,
             availableInterfaces: available.map {
                 PathInterface(
@@ -159,6 +162,13 @@ public struct PathEvaluator: Sendable, Hashable {
             isUltraConstrained: carriers.contains { $0.isUltraConstrained },
             isRoaming: carriers.contains { $0.isRoaming }
         )
+        let portal = carriers.first { $0.captivePortal == .captive } ?? available[0]
+        path.captivePortal = portal.captivePortal
+        path.captivePortalURI = portal.captivePortalURI
+        for (position, status) in available.enumerated() {
+            path.availableInterfaces[position].captivePortal = status.captivePortal
+        }
+        return path
     }
 
     /// When the kernel was not asked: an interface holding a split default (a VPN's 0/1 and 128/1) first, which the

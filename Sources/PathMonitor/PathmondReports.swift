@@ -46,6 +46,10 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
     public var isUltraConstrained: Bool?
     /// Whether its modem is registered roaming; nil from a pathmond older than the field.
     public var isRoaming: Bool?
+    /// "unknown", "captive" or "open"; nil from a pathmond older than the field.
+    public var captivePortal: String?
+    /// The portal API URI (RFC 8910) its network announced.
+    public var captivePortalURI: String?
 
     /// The kind, as the path's interfaces carry it (`.other` for a kind this library does not know).
     public var kind: InterfaceKind { InterfaceKind(rawValue: type) ?? .other }
@@ -99,6 +103,8 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
         tunnelCarrier = wire.tunnelCarrier
         isUltraConstrained = wire.isUltraConstrained
         isRoaming = wire.isRoaming
+        captivePortal = wire.captivePortal
+        captivePortalURI = wire.captivePortalURI
     }
 }
 

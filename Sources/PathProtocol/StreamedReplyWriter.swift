@@ -30,7 +30,16 @@ public enum StreamedReplyWriter {
             if position > 0 { out.raw(",") }
             write(interface, to: &out)
         }
-        out.raw("],\"gateways\":[")
+        out.raw("]")
+        if let captivePortal = path.captivePortal {
+            out.raw(",\"captivePortal\":")
+            out.string(captivePortal)
+        }
+        if let uri = path.captivePortalURI {
+            out.raw(",\"captivePortalURI\":")
+            out.string(uri)
+        }
+        out.raw(",\"gateways\":[")
         for (position, gateway) in path.gateways.enumerated() {
             if position > 0 { out.raw(",") }
             out.string(gateway)
@@ -63,7 +72,13 @@ public enum StreamedReplyWriter {
     }
 
     private static func write(_ interface: WirePathInterface, to out: inout JSONBytes) {
-        out.raw("{\"index\":")
+        out.raw("{")
+        if let captivePortal = interface.captivePortal {
+            out.raw("\"captivePortal\":")
+            out.string(captivePortal)
+            out.raw(",")
+        }
+        out.raw("\"index\":")
         out.integer(Int(interface.index))
         out.raw(",\"isConstrained\":")
         out.bool(interface.isConstrained)

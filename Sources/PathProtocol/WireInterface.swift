@@ -28,6 +28,10 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var isUltraConstrained: Bool?
     /// Optional on the wire: absent from servers older than the field.
     public var isRoaming: Bool?
+    /// unknown, captive or open; optional on the wire.
+    public var captivePortal: String?
+    /// The portal's API URI (RFC 8910), when its network announced one.
+    public var captivePortalURI: String?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -53,6 +57,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
         tunnelCarrier = nil
         isUltraConstrained = status.isUltraConstrained
         isRoaming = status.isRoaming
+        captivePortal = status.captivePortal.rawValue
+        captivePortalURI = status.captivePortalURI
     }
 
     /// Every interface, each tunnel with its carrier's name.

@@ -16,6 +16,10 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var isUltraConstrained: Bool?
     /// Optional on the wire: absent from servers older than the field.
     public var isRoaming: Bool?
+    /// unknown, captive or open; optional on the wire (absent from older servers: unknown).
+    public var captivePortal: String?
+    /// The portal's API URI (RFC 8910), when the network announced one.
+    public var captivePortalURI: String?
 
     public init(_ path: Path) {
         status = path.status.rawValue
@@ -29,6 +33,8 @@ public struct WirePath: Codable, Sendable, Hashable {
         gateways = path.gateways.map(\.description)
         isUltraConstrained = path.isUltraConstrained
         isRoaming = path.isRoaming
+        captivePortal = path.captivePortal.rawValue
+        captivePortalURI = path.captivePortalURI
     }
 
     /// The model value; throws if a field holds a value the protocol does not define.
@@ -48,11 +54,22 @@ public struct WirePath: Codable, Sendable, Hashable {
             guard let address = IPAddress(gateway) else { throw .unknownValue(field: "gateways", value: gateway) }
             addresses.append(address)
         }
-        return Path(
+        var path = Path(
             status: status, unsatisfiedReason: reason, availableInterfaces: interfaces, isExpensive: isExpensive,
             isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
             supportsDNS: supportsDNS, gateways: addresses, isUltraConstrained: isUltraConstrained ?? false,
             isRoaming: isRoaming ?? false)
+        path.captivePortal = CaptivePortal(wire: captivePortal)
+        path.captivePortalURI = captivePortalURI
+        return path
+    }
+}
+
+extension CaptivePortal {
+    /// A wire value: absent (an older server) or one this version does not know (a newer server's) is unknown, so
+    /// that a state added later never breaks a client.
+    init(wire: String?) {
+        self = wire.flatMap(CaptivePortal.init(rawValue:)) ?? .unknown
     }
 }
 
@@ -69,6 +86,8 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var isUltraConstrained: Bool?
     /// Optional on the wire: absent from servers older than the field.
     public var isRoaming: Bool?
+    /// unknown, captive or open; optional on the wire.
+    public var captivePortal: String?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -79,14 +98,17 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         isTunnel = interface.isTunnel
         isUltraConstrained = interface.isUltraConstrained
         isRoaming = interface.isRoaming
+        captivePortal = interface.captivePortal.rawValue
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
         guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
-        return PathInterface(
+        var interface = PathInterface(
             index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained,
             isTunnel: isTunnel ?? false, isUltraConstrained: isUltraConstrained ?? false,
             isRoaming: isRoaming ?? false)
+        interface.captivePortal = CaptivePortal(wire: captivePortal)
+        return interface
     }
 }
 

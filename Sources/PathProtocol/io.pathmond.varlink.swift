@@ -35,7 +35,11 @@ public enum VarlinkInterfaces {
           isUltraConstrained: ?bool,
           # A cellular interface whose modem is registered roaming (ModemManager), or a tunnel over one.
           # Absent from older servers.
-          isRoaming: ?bool
+          isRoaming: ?bool,
+          # Whether its network holds traffic at a captive portal: captive (NetworkManager's connectivity
+          # check found one), open (the check passed, or the network said it has no portal), unknown. Absent
+          # from older servers; a client reads a value it does not know as unknown.
+          captivePortal: ?(unknown, captive, open)
         )
 
         # The system's network path.
@@ -71,7 +75,17 @@ public enum VarlinkInterfaces {
           # set allowUltraConstrained is given one. Absent from older servers.
           isUltraConstrained: ?bool,
           # Some IP version's traffic leaves by a roaming interface. Absent from older servers.
-          isRoaming: ?bool
+          isRoaming: ?bool,
+          # captive when some IP version's traffic leaves by an interface held at a captive portal;
+          # otherwise the preferred interface's state (see PathInterface.captivePortal). A captive path is
+          # satisfied (the portal answers), but not unmetered for the system policy. Absent from older
+          # servers.
+          captivePortal: ?(unknown, captive, open),
+          # The captive portal's API URI (RFC 8910: DHCP option 114, DHCPv6 option 103, the router
+          # advertisement's option 37) that interface's network announced, as the DHCP client or
+          # systemd-networkd recorded it. An announced URI alone leaves captivePortal unknown: a portal
+          # already accepted still announces it. Absent when none was.
+          captivePortalURI: ?string
         )
 
         # An address on an interface.
@@ -134,7 +148,10 @@ public enum VarlinkInterfaces {
           # for its name, or its carrier's. Absent from older servers.
           isUltraConstrained: ?bool,
           # Its modem is registered roaming (see PathInterface.isRoaming). Absent from older servers.
-          isRoaming: ?bool
+          isRoaming: ?bool,
+          # See PathInterface.captivePortal and Path.captivePortalURI. Absent from older servers.
+          captivePortal: ?(unknown, captive, open),
+          captivePortalURI: ?string
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.
@@ -281,7 +298,8 @@ public enum VarlinkInterfaces {
           kernelTables: ?[]string,
           # The interfaces concerned.
           interfaces: []string,
-          # For detection: dhcpMetered, networkManagerMetered, cellular, wifi, identityForgotten.
+          # For detection: dhcpMetered, networkManagerMetered, cellular (also roaming, with the detail
+          # roaming or home network), wifi, identityForgotten, captivePortal; newer servers may add others.
           detection: ?string,
           # For policy: the network key, and the uid of the client that changed it.
           network: ?string,

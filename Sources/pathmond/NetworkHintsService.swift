@@ -14,6 +14,10 @@ final class NetworkHintsService {
     private let hub: PathHub
     private let loop: SDEventLoop
     private let leases: MeteredLeaseDetector
+    /// Where networkd records each link's captive-portal URI.
+    private let portalFiles: CaptivePortalFiles
+    /// The captive-portal URIs the DHCP leases and networkd's link files held when last read, by index.
+    private var announcedPortals: [Int32: String] = [:]
     /// Where a modem's hardware identity comes from when ModemManager cannot name its SIM.
     private let sysfsModems: any CellularIdentitySource
     /// Whether to follow NetworkManager and ModemManager on the system bus at all.
@@ -38,12 +42,14 @@ final class NetworkHintsService {
     private var leasesChanged = true
 
     init(
-        hub: PathHub, loop: SDEventLoop, leases: MeteredLeaseDetector, sysfsModems: any CellularIdentitySource,
+        hub: PathHub, loop: SDEventLoop, leases: MeteredLeaseDetector,
+        portalFiles: CaptivePortalFiles = CaptivePortalFiles(), sysfsModems: any CellularIdentitySource,
         usesSystemBus: Bool, systemBusAddress: String?, stateDirectory: String, logger: Logger
     ) {
         self.hub = hub
         self.loop = loop
         self.leases = leases
+        self.portalFiles = portalFiles
         self.sysfsModems = sysfsModems
         self.usesSystemBus = usesSystemBus
         self.systemBusAddress = systemBusAddress
@@ -69,8 +75,10 @@ final class NetworkHintsService {
         self.networkManager = networkManager
         if usesSystemBus { self.modemManager = modemManager }
         let leases = leases
+        let linkDirectory = portalFiles.networkdLinkDirectory
         do {
-            let watcher = try DirectoryWatcher(directories: { leases.directoriesToWatch }, loop: loop)
+            let watcher = try DirectoryWatcher(
+                directories: { leases.directoriesToWatch + [linkDirectory] }, loop: loop)
             watcher.start {
                 refresh.value.leasesChanged = true
                 refresh.value.kernelChanged()
@@ -112,6 +120,7 @@ final class NetworkHintsService {
         refreshNetworkManager(interfaces, metered: networkManager.meteredInterfaces)
         forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
         refreshRoaming(interfaces, radios: modemManager?.radios() ?? [:])
+        refreshCaptivePortals(interfaces, connectivity: networkManager.connectivityByInterface)
         let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
         guard !cellularLinks.isEmpty else { return }
         if keyer == nil { keyer = makeKeyer() }
@@ -137,7 +146,13 @@ final class NetworkHintsService {
         guard leasesChanged || leaseDirectories == nil || inputs != leaseInputs else { return }
         leasesChanged = false
         leaseInputs = inputs
-        let metered = leases.meteredInterfaces(links: links, currentAddresses: addresses)
+        let current = leases.currentLeases(links: links, currentAddresses: addresses)
+        // The same read gives the portal URIs: the lease in use, then networkd's link file (which also holds a
+        // DHCPv6 or router advertisement URI).
+        var portals = current.compactMapValues(\.captivePortal)
+        portals.merge(portalFiles.networkdPortals(links: links.map(\.index))) { _, linkFile in linkFile }
+        announcedPortals = portals
+        let metered = leases.metered(current)
         guard metered != hub.context.meteredInterfaces else { return }
         logger.info("metered DHCP leases", metadata: ["interfaces": "\(metered.sorted())"])
         let changed = metered.symmetricDifference(hub.context.meteredInterfaces)
@@ -170,6 +185,30 @@ final class NetworkHintsService {
         hub.updateContext(cause: .detected(.cellular, interfaces: Array(changed), detail: detail)) {
             $0.roamingInterfaces = roaming
         }
+    }
+
+    /// Combines what the network announced (the URI) with what NetworkManager's check found (the state).
+    private func refreshCaptivePortals(
+        _ interfaces: [InterfaceStatus], connectivity: [String: NetworkManagerConnectivity]
+    ) {
+        var hints: [Int32: CaptivePortalHint] = [:]
+        for status in interfaces {
+            let state: CaptivePortal =
+                switch connectivity[status.link.name] {
+                case .portal?: .captive
+                case .full?: .open
+                default: .unknown
+                }
+            let hint = CaptivePortalHint(state: state, uri: announcedPortals[status.link.index])
+            if hint != CaptivePortalHint() { hints[status.link.index] = hint }
+        }
+        guard hints != hub.context.captivePortals else { return }
+        let changed = Set(hints.keys).union(hub.context.captivePortals.keys).filter {
+            hints[$0] != hub.context.captivePortals[$0]
+        }
+        let names = interfaces.filter { changed.contains($0.link.index) }.map(\.link.name)
+        logger.info("captive portals", metadata: ["interfaces": "\(names.sorted())"])
+        hub.updateContext(cause: .detected(.captivePortal, interfaces: Array(changed))) { $0.captivePortals = hints }
     }
 
     /// Keys for SIMs come from a per-machine secret, so the same SIM gets the same key here and nowhere else.

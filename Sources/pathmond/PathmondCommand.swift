@@ -67,6 +67,9 @@ struct PathmondCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where systemd-networkd keeps DHCP leases.", visibility: .hidden))
     var networkdLeases = "/run/systemd/netif/leases"
 
+    @Option(help: ArgumentHelp("Where systemd-networkd keeps link state (captive portals).", visibility: .hidden))
+    var networkdLinks = "/run/systemd/netif/links"
+
     @Option(help: ArgumentHelp("The resolver configuration file.", visibility: .hidden))
     var resolvConf = "/etc/resolv.conf"
 
@@ -204,6 +207,7 @@ struct PathmondCommand: ParsableCommand {
             }, notifier: notifier, logger: logger)
         let hints = NetworkHintsService(
             hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
+            portalFiles: CaptivePortalFiles(networkdLinkDirectory: networkdLinks),
             sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
             stateDirectory: stateDir, logger: logger)
         let resolver = ResolverService(

@@ -109,7 +109,10 @@ import Testing
         // The optional attributes (issue 26) present either way or absent, as from an older server.
         wire.isUltraConstrained = randomFlag(&random)
         wire.isRoaming = randomFlag(&random)
+        wire.captivePortal = random.next() % 3 == 0 ? nil : randomText(&random)
+        wire.captivePortalURI = random.next() % 2 == 0 ? nil : randomText(&random)
         for position in wire.availableInterfaces.indices {
+            wire.availableInterfaces[position].captivePortal = random.next() % 2 == 0 ? nil : randomText(&random)
             wire.availableInterfaces[position].isRoaming = randomFlag(&random)
             wire.availableInterfaces[position].isUltraConstrained = randomFlag(&random)
             wire.availableInterfaces[position].isTunnel = randomFlag(&random)

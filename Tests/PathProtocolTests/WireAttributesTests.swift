@@ -78,6 +78,21 @@ import Testing
         #expect(VarlinkInterfaces.pathmondDescription.contains("prohibitRoaming: ?bool"))
     }
 
+    @Test func captivePortalsRoundTripAndUnknownStatesReadAsUnknown() throws {
+        var path = Self.satellitePath
+        path.captivePortal = .captive
+        path.captivePortalURI = "https://portal.example/api"
+        path.availableInterfaces[0].captivePortal = .captive
+        #expect(try roundTrip(path) == path)
+        var wire = WirePath(path)
+        #expect(wire.captivePortal == "captive")
+        wire.captivePortal = "walled-garden"
+        wire.availableInterfaces[0].captivePortal = nil
+        let read = try wire.path()
+        #expect(read.captivePortal == .unknown && read.availableInterfaces[0].captivePortal == .unknown)
+        #expect(VarlinkInterfaces.pathmondDescription.contains("captivePortal: ?(unknown, captive, open)"))
+    }
+
     @Test func interfacesAndNetworksCarryIt() {
         var status = InterfaceStatus(
             link: Link(index: 3, name: "sat0", flags: [.up, .running], operState: .up),

@@ -13,53 +13,11 @@ import Testing
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") && getuid() == 0))
 struct RoamingIntegrationTests {
-    static let standIn = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: "NetworkHintsTests/Fixtures/dbus/standin.py").path
-
     static let configuration = """
         [interface wwan*]
         type = cellular
         expensive = no
         """
-
-    /// The stand-in, driven line by line: each command is answered "ok" once its signals reached the bus.
-    final class ModemManagerStandIn {
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        var buffered = Data()
-
-        init(bus: PrivateSystemBus) throws {
-            process.executableURL = URL(filePath: "/usr/bin/python3")
-            process.arguments = [RoamingIntegrationTests.standIn, "modemmanager", bus.address]
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            #expect(try line() == "ready")
-        }
-
-        func line() throws -> String {
-            while !buffered.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { throw CommandError.missing("the stand-in's answer") }
-                buffered.append(chunk)
-            }
-            let end = buffered.firstIndex(of: UInt8(ascii: "\n"))!
-            let text = String(decoding: buffered[buffered.startIndex..<end], as: UTF8.self)
-            buffered = Data(buffered[(end + 1)...])
-            return text
-        }
-
-        func send(_ command: String) throws {
-            input.fileHandleForWriting.write(Data((command + "\n").utf8))
-            #expect(try line() == "ok", "\(command)")
-        }
-
-        func stop() {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-    }
 
     @Test func aRoamingModemIsExpensiveAndLeavesThePathOfClientsThatProhibitRoaming() async throws {
         let bus = try PrivateSystemBus()
@@ -72,7 +30,7 @@ struct RoamingIntegrationTests {
             try namespace.ip("route add default via 100.64.0.1 dev wwan0")
         }
         defer { #expect(scenario.tearDown() == 0) }
-        let modemManager = try ModemManagerStandIn(bus: bus)
+        let modemManager = try StandInProcess("modemmanager", bus: bus)
         defer { modemManager.stop() }
         let log = scenario.client.log
         _ = try await log.nextPath { $0.status == .satisfied && !$0.isExpensive }

@@ -35,6 +35,7 @@ extension PathChangeCause.Detection {
         case .cellular: return "cellular network (SIM)"
         case .wifi: return "Wi-Fi network"
         case .identityForgotten: return "identities of removed links forgotten"
+        case .captivePortal: return "captive portal"
         }
     }
 }

@@ -33,6 +33,8 @@ public struct PathChangeCause: Sendable, Hashable {
         case wifi
         /// Identities of links that went away were forgotten.
         case identityForgotten
+        /// A captive portal: a URI a DHCP lease or networkd recorded, or NetworkManager's connectivity check.
+        case captivePortal
     }
 
     /// The kind of kernel table a notification touched, in the spelling the history uses.

@@ -19,6 +19,13 @@ enum StatusTable {
             .compactMap { $0 }
             if path.isExpensive { facts.append("expensive") }
             if path.isRoaming { facts.append("roaming") }
+            switch path.captivePortal {
+            case .captive:
+                facts.append("captive portal" + (path.captivePortalURI.map { " " + HumanText.escaped($0) } ?? ""))
+            case .unknown where path.captivePortalURI != nil:
+                facts.append("portal API " + HumanText.escaped(path.captivePortalURI ?? ""))
+            case .open, .unknown: break
+            }
             if path.isUltraConstrained {
                 facts.append("constrained (ultra)")
             } else if path.isConstrained {

@@ -10,6 +10,7 @@ Usage: standin.py networkmanager|modemmanager BUS_ADDRESS. Reads commands on std
 networkmanager commands:  add NAME METERED [IPIFACE]   -> prints the new device's path, then ok
                           metered NAME VALUE           -> PropertiesChanged(Metered)
                           remove NAME                  -> DeviceRemoved
+                          connectivity NAME V4 V6      -> PropertiesChanged(Ip4Connectivity, Ip6Connectivity)
 modemmanager commands:    modem PORT IMEI ICCID IMSI   -> InterfacesAdded for a modem with a SIM
                           sim PORT ICCID IMSI          -> a new SIM object, the modem's Sim property changes
                           simread PORT ICCID IMSI      -> PropertiesChanged on the current SIM (SimIdentifier, Imsi)
@@ -89,7 +90,7 @@ class NetworkManager(PropertyObject):
         properties = {
             "Interface": dbus.String(name), "IpInterface": dbus.String(ip_interface),
             "Metered": dbus.UInt32(int(metered)), "DeviceType": dbus.UInt32(1), "State": dbus.UInt32(100),
-            "Managed": dbus.Boolean(True),
+            "Managed": dbus.Boolean(True), "Ip4Connectivity": dbus.UInt32(0), "Ip6Connectivity": dbus.UInt32(0),
         }
         self.devices[name] = PropertyObject(self.connection, path, {NM_DEVICE: properties})
         self.set(NM, Devices=dbus.Array([d.__dbus_object_path__ for d in self.devices.values()], signature="o"))
@@ -101,6 +102,9 @@ class NetworkManager(PropertyObject):
             self.add(*words[1:])
         elif words[0] == "metered":
             self.devices[words[1]].set(NM_DEVICE, Metered=dbus.UInt32(int(words[2])))
+        elif words[0] == "connectivity":
+            self.devices[words[1]].set(NM_DEVICE, Ip4Connectivity=dbus.UInt32(int(words[2])),
+                                       Ip6Connectivity=dbus.UInt32(int(words[3])))
         elif words[0] == "remove":
             device = self.devices.pop(words[1])
             path = device.__dbus_object_path__
