@@ -13,6 +13,8 @@ public struct NetworkContext: Sendable, Hashable {
     public var roamingInterfaces: Set<Int32> = []
     /// What DHCP clients and NetworkManager say about captive portals, by index (absent: nothing).
     public var captivePortals: [Int32: CaptivePortalHint] = [:]
+    /// Link figures by index: Ethernet speed, Wi-Fi station information, a modem's radio.
+    public var linkQualities: [Int32: LinkQuality] = [:]
     /// The user's settings.
     public var policy: Policy
     /// The DNS servers in use.

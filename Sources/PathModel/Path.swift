@@ -25,6 +25,8 @@ public struct Path: Sendable, Hashable {
     public var captivePortal = CaptivePortal.unknown
     /// The portal API URI (RFC 8910) of the interface that decided `captivePortal`, or of the preferred one.
     public var captivePortalURI: String?
+    /// The preferred interface's link figures (nil: none measured); `linkQualityGrade` grades them.
+    public var linkQuality: LinkQuality?
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
@@ -110,6 +112,8 @@ public struct PathInterface: Sendable, Hashable {
     public var isRoaming = false
     /// Whether its network holds traffic at a captive portal.
     public var captivePortal = CaptivePortal.unknown
+    /// Its link's figures and grade, when measured.
+    public var linkQuality: LinkQuality?
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
     public var isTunnel: Bool
 
@@ -126,4 +130,9 @@ public struct PathInterface: Sendable, Hashable {
         self.isConstrained = isConstrained
         self.isTunnel = isTunnel
     }
+}
+
+extension Path {
+    /// The grade of the preferred interface's link; unknown when nothing was measured.
+    public var linkQualityGrade: LinkQualityGrade { linkQuality?.grade ?? .unknown }
 }

@@ -46,6 +46,11 @@ extension PathEvaluator {
                     result[position].captivePortalURI = carrierStatus.captivePortalURI
                     changed = true
                 }
+                // A tunnel has no link layer of its own: its carrier's link is the one its packets cross.
+                if result[position].linkQuality == nil, let quality = carrierStatus.linkQuality {
+                    result[position].linkQuality = quality
+                    changed = true
+                }
                 // A VPN over a roaming modem roams: its packets cross the visited network.
                 if carrierStatus.isRoaming && !result[position].isRoaming {
                     result[position].isRoaming = true

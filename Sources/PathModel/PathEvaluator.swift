@@ -75,6 +75,7 @@ public struct PathEvaluator: Sendable, Hashable {
         status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
         if status.isUltraConstrained { status.isConstrained = true }
         status.isRoaming = isRoaming
+        status.linkQuality = context.linkQualities[link.index]
         if let hint = context.captivePortals[link.index] {
             (status.captivePortal, status.captivePortalURI) = hint.resolved
         }
@@ -167,7 +168,10 @@ public struct PathEvaluator: Sendable, Hashable {
         path.captivePortalURI = portal.captivePortalURI
         for (position, status) in available.enumerated() {
             path.availableInterfaces[position].captivePortal = status.captivePortal
+            path.availableInterfaces[position].linkQuality = status.linkQuality
         }
+        // The preferred interface's, as Apple's: the link the first connection attempt takes.
+        path.linkQuality = available[0].linkQuality
         return path
     }
 

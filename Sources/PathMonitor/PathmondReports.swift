@@ -50,6 +50,8 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
     public var captivePortal: String?
     /// The portal API URI (RFC 8910) its network announced.
     public var captivePortalURI: String?
+    /// Its link's figures and grade; nil when nothing was measured, or from a pathmond older than the field.
+    public var linkQuality: WireLinkQuality?
 
     /// The kind, as the path's interfaces carry it (`.other` for a kind this library does not know).
     public var kind: InterfaceKind { InterfaceKind(rawValue: type) ?? .other }
@@ -105,6 +107,7 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
         isRoaming = wire.isRoaming
         captivePortal = wire.captivePortal
         captivePortalURI = wire.captivePortalURI
+        linkQuality = wire.linkQuality
     }
 }
 

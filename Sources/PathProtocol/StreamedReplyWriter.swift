@@ -56,6 +56,10 @@ public enum StreamedReplyWriter {
             out.raw(",\"isUltraConstrained\":")
             out.bool(isUltraConstrained)
         }
+        if let quality = path.linkQuality {
+            out.raw(",\"linkQuality\":")
+            write(quality, to: &out)
+        }
         out.raw(",\"status\":")
         out.string(path.status)
         out.raw(",\"supportsDNS\":")
@@ -95,6 +99,10 @@ public enum StreamedReplyWriter {
         if let isUltraConstrained = interface.isUltraConstrained {
             out.raw(",\"isUltraConstrained\":")
             out.bool(isUltraConstrained)
+        }
+        if let quality = interface.linkQuality {
+            out.raw(",\"linkQuality\":")
+            write(quality, to: &out)
         }
         out.raw(",\"name\":")
         out.string(interface.name)

@@ -32,6 +32,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var captivePortal: String?
     /// The portal's API URI (RFC 8910), when its network announced one.
     public var captivePortalURI: String?
+    /// Its link quality; absent when nothing was measured, and from older servers.
+    public var linkQuality: WireLinkQuality?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -59,6 +61,7 @@ public struct WireInterface: Codable, Sendable, Hashable {
         isRoaming = status.isRoaming
         captivePortal = status.captivePortal.rawValue
         captivePortalURI = status.captivePortalURI
+        linkQuality = status.linkQuality.map(WireLinkQuality.init)
     }
 
     /// Every interface, each tunnel with its carrier's name.

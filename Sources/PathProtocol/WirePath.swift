@@ -20,6 +20,8 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var captivePortal: String?
     /// The portal's API URI (RFC 8910), when the network announced one.
     public var captivePortalURI: String?
+    /// The preferred interface's link quality; absent when nothing was measured, and from older servers.
+    public var linkQuality: WireLinkQuality?
 
     public init(_ path: Path) {
         status = path.status.rawValue
@@ -35,6 +37,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         isRoaming = path.isRoaming
         captivePortal = path.captivePortal.rawValue
         captivePortalURI = path.captivePortalURI
+        linkQuality = path.linkQuality.map(WireLinkQuality.init)
     }
 
     /// The model value; throws if a field holds a value the protocol does not define.
@@ -61,6 +64,7 @@ public struct WirePath: Codable, Sendable, Hashable {
             isRoaming: isRoaming ?? false)
         path.captivePortal = CaptivePortal(wire: captivePortal)
         path.captivePortalURI = captivePortalURI
+        path.linkQuality = linkQuality?.linkQuality
         return path
     }
 }
@@ -88,6 +92,8 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var isRoaming: Bool?
     /// unknown, captive or open; optional on the wire.
     public var captivePortal: String?
+    /// Its link quality; absent when nothing was measured, and from older servers.
+    public var linkQuality: WireLinkQuality?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -99,6 +105,7 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         isUltraConstrained = interface.isUltraConstrained
         isRoaming = interface.isRoaming
         captivePortal = interface.captivePortal.rawValue
+        linkQuality = interface.linkQuality.map(WireLinkQuality.init)
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
@@ -108,6 +115,7 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
             isTunnel: isTunnel ?? false, isUltraConstrained: isUltraConstrained ?? false,
             isRoaming: isRoaming ?? false)
         interface.captivePortal = CaptivePortal(wire: captivePortal)
+        interface.linkQuality = linkQuality?.linkQuality
         return interface
     }
 }

@@ -16,6 +16,27 @@ public enum VarlinkInterfaces {
         # The kind of network an interface reaches; paths prefer wired, then wifi, then cellular, then other.
         type InterfaceType (wired, wifi, cellular, loopback, other)
 
+        # How capable an interface's link layer is (Apple's NWPath.linkQuality): for tuning initial values,
+        # never for gating connection attempts. docs/attributes.md gives the thresholds and their reasons.
+        type LinkQuality (
+          # A client reads a grade it does not know as unknown.
+          grade: (unknown, minimal, moderate, good),
+          # Where the figures came from: ethernet (negotiated speed and duplex, sysfs), nl80211 (the Wi-Fi
+          # station's figures), modemManager (access technology and signal quality).
+          source: (ethernet, nl80211, modemManager),
+          # Ethernet: the negotiated speed in Mbit/s, and whether full duplex.
+          speedMbps: ?int,
+          fullDuplex: ?bool,
+          # Wi-Fi: the average signal in dBm, the driver's expected throughput and the last transmit rate
+          # in kbit/s.
+          signalDBm: ?int,
+          expectedThroughputKbps: ?int,
+          transmitBitrateKbps: ?int,
+          # Cellular: ModemManager's MMModemAccessTechnology flags and signal quality in percent.
+          accessTechnologies: ?int,
+          signalQualityPercent: ?int
+        )
+
         # One usable interface of a path.
         type PathInterface (
           # The kernel's interface index.
@@ -39,7 +60,9 @@ public enum VarlinkInterfaces {
           # Whether its network holds traffic at a captive portal: captive (NetworkManager's connectivity
           # check found one), open (the check passed, or the network said it has no portal), unknown. Absent
           # from older servers; a client reads a value it does not know as unknown.
-          captivePortal: ?(unknown, captive, open)
+          captivePortal: ?(unknown, captive, open),
+          # Its link's quality; absent when nothing was measured, and from older servers.
+          linkQuality: ?LinkQuality
         )
 
         # The system's network path.
@@ -85,7 +108,10 @@ public enum VarlinkInterfaces {
           # advertisement's option 37) that interface's network announced, as the DHCP client or
           # systemd-networkd recorded it. An announced URI alone leaves captivePortal unknown: a portal
           # already accepted still announces it. Absent when none was.
-          captivePortalURI: ?string
+          captivePortalURI: ?string,
+          # The preferred interface's link quality; absent when nothing was measured, and from older
+          # servers.
+          linkQuality: ?LinkQuality
         )
 
         # An address on an interface.
@@ -151,7 +177,9 @@ public enum VarlinkInterfaces {
           isRoaming: ?bool,
           # See PathInterface.captivePortal and Path.captivePortalURI. Absent from older servers.
           captivePortal: ?(unknown, captive, open),
-          captivePortalURI: ?string
+          captivePortalURI: ?string,
+          # Its link's quality (a tunnel: its carrier's). Absent when nothing was measured.
+          linkQuality: ?LinkQuality
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.
@@ -299,7 +327,8 @@ public enum VarlinkInterfaces {
           # The interfaces concerned.
           interfaces: []string,
           # For detection: dhcpMetered, networkManagerMetered, cellular (also roaming, with the detail
-          # roaming or home network), wifi, identityForgotten, captivePortal; newer servers may add others.
+          # roaming or home network), wifi, identityForgotten, captivePortal, linkQuality; newer servers
+          # may add others.
           detection: ?string,
           # For policy: the network key, and the uid of the client that changed it.
           network: ?string,

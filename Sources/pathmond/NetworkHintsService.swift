@@ -18,6 +18,11 @@ final class NetworkHintsService {
     private let portalFiles: CaptivePortalFiles
     /// The captive-portal URIs the DHCP leases and networkd's link files held when last read, by index.
     private var announcedPortals: [Int32: String] = [:]
+    /// Where sysfs lists network interfaces (speed, duplex).
+    private let sysfsRoot: String
+    /// The Ethernet figures last read, by index, with the link state they were read in: read again only when the
+    /// link changes (carrier, a renegotiation comes with a carrier flap), not on every address or route event.
+    private var ethernetReadings: [Int32: (link: Link, quality: LinkQuality?)] = [:]
     /// Where a modem's hardware identity comes from when ModemManager cannot name its SIM.
     private let sysfsModems: any CellularIdentitySource
     /// Whether to follow NetworkManager and ModemManager on the system bus at all.
@@ -43,13 +48,15 @@ final class NetworkHintsService {
 
     init(
         hub: PathHub, loop: SDEventLoop, leases: MeteredLeaseDetector,
-        portalFiles: CaptivePortalFiles = CaptivePortalFiles(), sysfsModems: any CellularIdentitySource,
+        portalFiles: CaptivePortalFiles = CaptivePortalFiles(), sysfsRoot: String = "/sys/class/net",
+        sysfsModems: any CellularIdentitySource,
         usesSystemBus: Bool, systemBusAddress: String?, stateDirectory: String, logger: Logger
     ) {
         self.hub = hub
         self.loop = loop
         self.leases = leases
         self.portalFiles = portalFiles
+        self.sysfsRoot = sysfsRoot
         self.sysfsModems = sysfsModems
         self.usesSystemBus = usesSystemBus
         self.systemBusAddress = systemBusAddress
@@ -121,6 +128,7 @@ final class NetworkHintsService {
         forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
         refreshRoaming(interfaces, radios: modemManager?.radios() ?? [:])
         refreshCaptivePortals(interfaces, connectivity: networkManager.connectivityByInterface)
+        refreshLinkQualities(interfaces, radios: modemManager?.radios() ?? [:])
         let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
         guard !cellularLinks.isEmpty else { return }
         if keyer == nil { keyer = makeKeyer() }
@@ -209,6 +217,41 @@ final class NetworkHintsService {
         let names = interfaces.filter { changed.contains($0.link.index) }.map(\.link.name)
         logger.info("captive portals", metadata: ["interfaces": "\(names.sorted())"])
         hub.updateContext(cause: .detected(.captivePortal, interfaces: Array(changed))) { $0.captivePortals = hints }
+    }
+
+    /// Ethernet from sysfs, cellular from ModemManager's radios; Wi-Fi's figures (nl80211) belong to
+    /// `WiFiQualityService` and are left alone. Only a change `differsSignificantly` reaches the path.
+    private func refreshLinkQualities(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio]) {
+        var measured: [Int32: LinkQuality] = [:]
+        ethernetReadings = ethernetReadings.filter { index, _ in interfaces.contains { $0.link.index == index } }
+        for status in interfaces where !status.isTunnel {
+            let index = status.link.index
+            switch status.interfaceClass.kind {
+            case .wired:
+                if let reading = ethernetReadings[index], reading.link == status.link {
+                    measured[index] = reading.quality
+                } else {
+                    let quality = EthernetLink.quality(sysfsRoot: sysfsRoot, name: status.link.name)
+                    ethernetReadings[index] = (status.link, quality)
+                    measured[index] = quality
+                }
+            case .cellular:
+                guard let radio = radios[status.link.name], radio.accessTechnologies != 0 else { continue }
+                measured[index] = LinkQuality(
+                    source: .modemManager, accessTechnologies: radio.accessTechnologies,
+                    signalQualityPercent: radio.signalQuality)
+            default:
+                continue
+            }
+        }
+        let current = hub.context.linkQualities
+        var next = current.filter { $0.value.source == .nl80211 }
+        for (index, quality) in measured {
+            next[index] = quality.differsSignificantly(from: current[index]) ? quality : current[index]
+        }
+        guard next != current else { return }
+        let changed = Set(next.keys).union(current.keys).filter { next[$0] != current[$0] }
+        hub.updateContext(cause: .detected(.linkQuality, interfaces: Array(changed))) { $0.linkQualities = next }
     }
 
     /// Keys for SIMs come from a per-machine secret, so the same SIM gets the same key here and nowhere else.

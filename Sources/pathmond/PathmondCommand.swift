@@ -207,13 +207,14 @@ struct PathmondCommand: ParsableCommand {
             }, notifier: notifier, logger: logger)
         let hints = NetworkHintsService(
             hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: networkdLeases),
-            portalFiles: CaptivePortalFiles(networkdLinkDirectory: networkdLinks),
+            portalFiles: CaptivePortalFiles(networkdLinkDirectory: networkdLinks), sysfsRoot: sysfsRoot,
             sysfsModems: SysfsModemIdentitySource(), usesSystemBus: !noSystemBus, systemBusAddress: systemBus,
             stateDirectory: stateDir, logger: logger)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(resolvConf: resolvConf, resolvedDirectory: resolvedDir), hub: hub,
             loop: loop, logger: logger)
         let wifi = WiFiIdentityService(source: NL80211IdentityWatcher(loop: loop), hub: hub, logger: logger)
+        let wifiQuality = WiFiQualityService(source: NL80211QualityWatcher(loop: loop), hub: hub, logger: logger)
         var failure: (any Error)?
         // Before the kernel's first snapshot, so that the path it yields already has its resolvers.
         resolver.start()
@@ -234,6 +235,7 @@ struct PathmondCommand: ParsableCommand {
         hints.start()
         // Without Wi-Fi (no nl80211) this does nothing; the daemon goes on.
         wifi.start()
+        wifiQuality.start()
         let signals = [
             try reload.start(on: loop),
             try loop.onSignal(SIGTERM) { loop.exit() },
@@ -245,6 +247,7 @@ struct PathmondCommand: ParsableCommand {
         server.stop()
         watcher.stop()
         wifi.stop()
+        wifiQuality.stop()
         resolver.stop()
         hints.stop()
         stateWriter.stop()

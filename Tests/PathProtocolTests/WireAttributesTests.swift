@@ -93,6 +93,21 @@ import Testing
         #expect(VarlinkInterfaces.pathmondDescription.contains("captivePortal: ?(unknown, captive, open)"))
     }
 
+    @Test func linkQualityRoundTripsWithTheServersGrade() throws {
+        var path = Self.satellitePath
+        path.linkQuality = LinkQuality(source: .nl80211, signalDBm: -61, expectedThroughputKbps: 52_000)
+        path.availableInterfaces[0].linkQuality = path.linkQuality
+        let read = try #require(try roundTrip(path))
+        #expect(read.linkQualityGrade == .good)
+        #expect(read.linkQuality?.signalDBm == -61 && read.linkQuality?.reportedGrade == .good)
+        var wire = WireLinkQuality(LinkQuality(source: .ethernet, speedMbps: 1000))
+        wire.grade = "superb"
+        #expect(wire.linkQuality?.grade == .unknown)
+        wire.source = "lidar"
+        #expect(wire.linkQuality == nil)
+        #expect(VarlinkInterfaces.pathmondDescription.contains("type LinkQuality ("))
+    }
+
     @Test func interfacesAndNetworksCarryIt() {
         var status = InterfaceStatus(
             link: Link(index: 3, name: "sat0", flags: [.up, .running], operState: .up),

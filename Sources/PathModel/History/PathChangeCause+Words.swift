@@ -36,6 +36,7 @@ extension PathChangeCause.Detection {
         case .wifi: return "Wi-Fi network"
         case .identityForgotten: return "identities of removed links forgotten"
         case .captivePortal: return "captive portal"
+        case .linkQuality: return "link quality"
         }
     }
 }

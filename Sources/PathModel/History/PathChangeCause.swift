@@ -35,6 +35,8 @@ public struct PathChangeCause: Sendable, Hashable {
         case identityForgotten
         /// A captive portal: a URI a DHCP lease or networkd recorded, or NetworkManager's connectivity check.
         case captivePortal
+        /// A link's quality: Ethernet speed, Wi-Fi station figures, a modem's technology or signal.
+        case linkQuality
     }
 
     /// The kind of kernel table a notification touched, in the spelling the history uses.

@@ -26,6 +26,7 @@ enum StatusTable {
                 facts.append("portal API " + HumanText.escaped(path.captivePortalURI ?? ""))
             case .open, .unknown: break
             }
+            if let quality = path.linkQuality { facts.append("link " + linkText(quality)) }
             if path.isUltraConstrained {
                 facts.append("constrained (ultra)")
             } else if path.isConstrained {
@@ -71,7 +72,7 @@ enum StatusTable {
         }
         lines.append("")
         let header = [
-            "IDX", "INTERFACE", "TYPE", "STATE", "EXPENSIVE", "CONSTRAINED", "NETWORK", "ADDRESSES", "GATEWAY",
+            "IDX", "INTERFACE", "TYPE", "STATE", "LINK", "EXPENSIVE", "CONSTRAINED", "NETWORK", "ADDRESSES", "GATEWAY",
         ]
         var rows: [[String]] = []
         for interface in interfaces {
@@ -83,7 +84,9 @@ enum StatusTable {
                 rows.append([
                     first ? String(interface.index) : "", first ? interface.name : "",
                     first ? typeText(interface) : "",
-                    first ? stateText(interface) : "", first ? expensiveText(interface) : "",
+                    first ? stateText(interface) : "",
+                    first ? (interface.linkQuality?.linkQuality.map { linkText($0) } ?? "-") : "",
+                    first ? expensiveText(interface) : "",
                     first ? constrainedText(interface) : "", first ? networkText(interface) : "",
                     line < addresses.count ? addresses[line] : (first ? "-" : ""),
                     line < gateways.count ? gateways[line] : (first ? "-" : ""),
@@ -92,7 +95,7 @@ enum StatusTable {
         }
         // On a narrow terminal the expensive source and the network's name are ellipsized; the index, the gateways
         // (the path line names them) and then the addresses go, since a cut address would read as another one.
-        let table = TextTable(header: header, rows: rows, shrinkable: [4, 6], droppable: [0, 8, 7])
+        let table = TextTable(header: header, rows: rows, shrinkable: [5, 7, 4], droppable: [0, 9, 8, 4])
         lines.append(table.render(width: width, legend: legend))
         return lines.joined(separator: "\n")
     }
@@ -100,6 +103,33 @@ enum StatusTable {
     /// The network's name for people (the user's, else a description), never the raw key; "-" when none.
     private static func networkText(_ interface: InterfaceDetails) -> String {
         interface.networkName ?? interface.network ?? "-"
+    }
+
+    /// "good (1000 Mb/s, full duplex)", "moderate (-72 dBm, 54 Mb/s expected)", "minimal (EDGE, 40 %)".
+    static func linkText(_ quality: LinkQuality) -> String {
+        var figures: [String] = []
+        if let speed = quality.speedMbps { figures.append("\(speed) Mb/s") }
+        if let duplex = quality.isFullDuplex { figures.append(duplex ? "full duplex" : "half duplex") }
+        if let signal = quality.signalDBm { figures.append("\(signal) dBm") }
+        if let expected = quality.expectedThroughputKbps { figures.append("\(expected / 1000) Mb/s expected") }
+        if quality.expectedThroughputKbps == nil, let rate = quality.transmitBitrateKbps {
+            figures.append("\(rate / 1000) Mb/s tx rate")
+        }
+        if let technologies = quality.accessTechnologies { figures.append(technologyName(technologies)) }
+        if let percent = quality.signalQualityPercent { figures.append("signal \(percent) %") }
+        let grade = quality.grade.rawValue
+        return figures.isEmpty ? grade : grade + " (" + figures.joined(separator: ", ") + ")"
+    }
+
+    /// The newest technology among ModemManager's access technology flags, by its common name.
+    static func technologyName(_ flags: UInt32) -> String {
+        let names: [(UInt32, String)] = [
+            (1 << 15, "5G"), (1 << 14, "LTE"), (1 << 16, "LTE-M"), (1 << 17, "NB-IoT"), (1 << 9, "HSPA+"),
+            (1 << 8, "HSPA"), (1 << 7, "HSUPA"), (1 << 6, "HSDPA"), (1 << 5, "UMTS"), (1 << 13, "EV-DO"),
+            (1 << 12, "EV-DO"), (1 << 11, "EV-DO"), (1 << 4, "EDGE"), (1 << 3, "GPRS"), (1 << 10, "1xRTT"),
+            (1 << 2, "GSM"), (1 << 1, "GSM"),
+        ]
+        return names.first { flags & $0.0 != 0 }?.1 ?? "unknown technology"
     }
 
     /// "wifi", "wired, tunnel", "cellular, roaming".
