@@ -26,7 +26,8 @@ enum StatusTable {
                 facts.append("portal API " + HumanText.escaped(path.captivePortalURI ?? ""))
             case .open, .unknown: break
             }
-            if let quality = path.linkQuality { facts.append("link " + linkText(quality)) }
+            // The grade alone: the figures are in the interface's LINK column, and a monitor line stays short.
+            if path.linkQualityGrade != .unknown { facts.append("link " + path.linkQualityGrade.rawValue) }
             if path.isUltraConstrained {
                 facts.append("constrained (ultra)")
             } else if path.isConstrained {
