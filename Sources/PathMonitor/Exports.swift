@@ -12,5 +12,11 @@
 @_exported import struct PathModel.PathParameters
 @_exported import enum PathModel.PathStatus
 @_exported import enum PathModel.UnsatisfiedReason
+// Issue 26's attributes of a path: captive portal, link quality.
+@_exported import enum PathModel.CaptivePortal
+@_exported import struct PathModel.LinkQuality
+@_exported import enum PathModel.LinkQualityGrade
+@_exported import enum PathModel.LinkQualitySource
+@_exported import struct PathProtocol.WireLinkQuality
 // The errors pathmond answers with, inside `PathmondClientError.remote`.
 @_exported import enum PathProtocol.VarlinkError
