@@ -124,10 +124,10 @@ public struct LinkQuality: Sendable, Hashable {
 
     /// MMModemAccessTechnology flags by generation (ModemManager-enums.h).
     static let fastTechnologies: UInt32 = 1 << 14 | 1 << 15  // LTE, 5G NR
-    static let mediumTechnologies: UInt32 =
-        1 << 5 | 1 << 6 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 11 | 1 << 12 | 1 << 13  // UMTS, HSDPA, HSUPA, HSPA, HSPA+, EV-DO
-    static let slowTechnologies: UInt32 =
-        1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 10 | 1 << 16 | 1 << 17  // GSM, GSM compact, GPRS, EDGE, 1xRTT, LTE-M, NB-IoT
+    /// UMTS, HSDPA, HSUPA, HSPA, HSPA+, EV-DO (revisions 0, A, B).
+    static let mediumTechnologies: UInt32 = 1 << 5 | 1 << 6 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 11 | 1 << 12 | 1 << 13
+    /// GSM, GSM compact, GPRS, EDGE, 1xRTT, LTE Cat-M, NB-IoT.
+    static let slowTechnologies: UInt32 = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 10 | 1 << 16 | 1 << 17
     /// Below this a modem shows one bar or none: the cell's rate is far from what the technology offers.
     static let weakSignalPercent: UInt8 = 20
 
