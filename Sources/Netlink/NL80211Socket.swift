@@ -71,11 +71,20 @@ final class NL80211Socket: @unchecked Sendable {
 
     /// NL80211_CMD_GET_INTERFACE, for every interface (a dump) or for one; returns the replies' raw bytes.
     func getInterfaces(index: Int32? = nil) -> Result<[[UInt8]], NetlinkError> {
+        request(UInt8(NL80211_CMD_GET_INTERFACE.rawValue), index: index, dump: index == nil)
+    }
+
+    /// NL80211_CMD_GET_STATION dump for one interface (a station has one peer: its access point); the replies'
+    /// raw bytes.
+    func getStations(index: Int32) -> Result<[[UInt8]], NetlinkError> {
+        request(UInt8(NL80211_CMD_GET_STATION.rawValue), index: index, dump: true)
+    }
+
+    private func request(_ command: UInt8, index: Int32?, dump: Bool) -> Result<[[UInt8]], NetlinkError> {
         _ = take()
         guard let message = nlmsg_alloc() else { return .failure(.overflow) }
         defer { nlmsg_free(message) }
-        let flags = index == nil ? NLM_F_DUMP : 0
-        let command = UInt8(NL80211_CMD_GET_INTERFACE.rawValue)
+        let flags = dump ? NLM_F_DUMP : 0
         guard genlmsg_put(message, UInt32(NL_AUTO_PORT), UInt32(NL_AUTO_SEQ), family, 0, flags, command, 0) != nil
         else { return .failure(.overflow) }
         if let index {

@@ -33,6 +33,9 @@ public struct DHCPLease: Sendable, Hashable {
     /// When the lease runs out, in seconds since the epoch; nil when the file does not say or the lease never
     /// expires.
     public var expiry: Int64?
+    /// The captive-portal API URI (RFC 8910, option 114), as the client recorded it; nil when absent or not a
+    /// plausible URI (`CaptivePortalHint.isValidURI`).
+    public var captivePortal: String?
 
     /// A lease as parsed; every field but the writer optional.
     public init(

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 extension LeaseFile {
     /// Every `lease { … }` block of an ISC dhclient lease file, in file order (dhclient appends, so the newest is
     /// last). Blocks whose `interface "…";` names another interface are left out; a block without one belongs to
@@ -40,6 +42,11 @@ extension LeaseFile {
             case "routers":
                 lease.router = value.first?.word?.split(separator: ",").first.flatMap(IPv4Text.validated)
             case "vendor-encapsulated-options": lease.vendorSpecific = optionBytes(value)
+            // Option 114: ISC's table still calls it by its RFC 3679 name, default-url; a dhclient.conf that
+            // declares RFC 8910's name writes captive-portal; one that declares nothing, unknown-114.
+            case "default-url", "captive-portal", "unknown-114":
+                lease.captivePortal = optionBytes(value).map { String(decoding: $0, as: UTF8.self) }
+                    .flatMap { CaptivePortalHint.isValidURI($0) ? $0 : nil }
             default: break
             }
         default: break

@@ -40,8 +40,12 @@ public struct MeteredLeaseDetector: Sendable {
     public func meteredInterfaces(
         links: [(index: Int32, name: String)], currentAddresses: [Int32: Set<String>] = [:], now: Int64? = nil
     ) -> Set<Int32> {
-        let leases = currentLeases(links: links, currentAddresses: currentAddresses, now: now)
-        return Set(
+        metered(currentLeases(links: links, currentAddresses: currentAddresses, now: now))
+    }
+
+    /// The indices whose lease (from `currentLeases`) says "metered".
+    public func metered(_ leases: [Int32: DHCPLease]) -> Set<Int32> {
+        Set(
             leases.compactMap { index, lease in
                 lease.isMetered || (detectsApplePersonalHotspot && HotspotSigns.leaseLooksLikeHotspot(lease))
                     ? index : nil

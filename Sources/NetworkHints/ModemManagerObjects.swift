@@ -11,6 +11,19 @@ struct ModemRecord: Hashable, Sendable {
     var simPath: String?
     /// The IMEI (or MEID/ESN): the modem's own identity.
     var equipmentIdentifier: String?
+    /// The 3GPP registration state (Modem3gpp's RegistrationState); nil for a modem without the interface.
+    var registrationState: UInt32?
+    /// The access technologies in use (MMModemAccessTechnology flags); 0 when unknown.
+    var accessTechnologies: UInt32 = 0
+    /// Signal quality in percent, when ModemManager calls the figure recent.
+    var signalQuality: UInt8?
+
+    /// The radio facts, apart from the identity.
+    var radio: CellularRadio {
+        CellularRadio(
+            isRoaming: registrationState.map(RegistrationState.isRoaming) ?? false,
+            accessTechnologies: accessTechnologies, signalQuality: signalQuality)
+    }
 }
 
 /// A SIM's identifiers, in memory only: they become a key at once and are never stored or shown.
@@ -25,6 +38,7 @@ enum ModemManagerObjects {
     static let rootPath = "/org/freedesktop/ModemManager1"
     static let modemInterface = "org.freedesktop.ModemManager1.Modem"
     static let simInterface = "org.freedesktop.ModemManager1.Sim"
+    static let modem3gppInterface = "org.freedesktop.ModemManager1.Modem.Modem3gpp"
     static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
     /// MM_MODEM_PORT_TYPE_NET in ModemManager-enums.h.
     static let networkPortType: UInt32 = 2
@@ -49,6 +63,7 @@ enum ModemManagerObjects {
         guard let properties = interfaces[modemInterface]?.dictionaryByText else { return nil }
         var record = ModemRecord(path: path, networkPorts: [], simPath: nil, equipmentIdentifier: nil)
         apply(properties, to: &record)
+        if let gpp = interfaces[modem3gppInterface]?.dictionaryByText { apply3gpp(gpp, to: &record) }
         return record
     }
 
@@ -66,6 +81,23 @@ enum ModemManagerObjects {
         if case .string(let text) = properties["EquipmentIdentifier"]?.unwrapped {
             record.equipmentIdentifier = text.isEmpty ? nil : text
         }
+        if let technologies = properties["AccessTechnologies"]?.unwrapped.uint32Value {
+            record.accessTechnologies = technologies
+        }
+        // SignalQuality is (ub): percent, and whether the figure is recent. A stale one is no figure; a percent
+        // above 100 is nonsense and is dropped rather than clamped.
+        if case .structure(let fields) = properties["SignalQuality"]?.unwrapped, fields.count == 2 {
+            if let percent = fields[0].uint32Value, case .boolean(true) = fields[1], percent <= 100 {
+                record.signalQuality = UInt8(percent)
+            } else {
+                record.signalQuality = nil
+            }
+        }
+    }
+
+    /// Updates a modem from its Modem3gpp properties: the registration state (roaming or home).
+    static func apply3gpp(_ properties: [String: BusValue], to record: inout ModemRecord) {
+        if let state = properties["RegistrationState"]?.unwrapped.uint32Value { record.registrationState = state }
     }
 
     /// Updates a SIM from its properties (`a{sv}` of the Sim interface); empty strings (a SIM ModemManager has not

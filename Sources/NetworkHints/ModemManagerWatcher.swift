@@ -7,7 +7,9 @@ import Locking
 /// InterfacesAdded and InterfacesRemoved (modems coming and going), and PropertiesChanged on modems (ports, SIM
 /// swapped) and SIMs (ICCID and IMSI read once the SIM is unlocked). Identifiers stay in memory, in this object;
 /// the daemon keys them at once with `SubscriberKeyer`. Only what ModemManager itself broadcast counts
-/// (`FollowedService`): any local user can send a PropertiesChanged naming another SIM.
+/// (`FollowedService`): any local user can send a PropertiesChanged naming another SIM. The same signals carry each
+/// modem's radio (`radios()`): the Modem3gpp interface's RegistrationState (roaming), and the modem's
+/// AccessTechnologies and SignalQuality.
 ///
 /// @unchecked Sendable: `service`, `modems`, `sims` and `isRunning` are used only on the connection's loop thread
 /// (signal handlers, `attach`, `detach`); other threads read `published`, behind a lock.
@@ -32,6 +34,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         var isAttached = false
         var isRunning = false
         var subscribers: [String: CellularSubscriber] = [:]
+        var radios: [String: CellularRadio] = [:]
     }
 
     /// `onChange` is called (on the bus's loop thread) whenever what `subscribers(forInterfaces:)` answers changes;
@@ -53,6 +56,12 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         guard snapshot.isAttached else { throw .noBus("not connected to the system bus") }
         guard snapshot.isRunning else { throw .serviceNotRunning }
         return snapshot.subscribers.filter { interfaces.contains($0.key) }
+    }
+
+    /// The radio of each modem's network port (roaming, access technology, signal), from memory; empty while no bus
+    /// or no ModemManager.
+    public func radios() -> [String: CellularRadio] {
+        published.withLock { $0.radios }
     }
 
     func attach(to connection: BusConnection) throws(BusError) {
@@ -168,6 +177,10 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
                 readSim(simPath)
             }
             dropUnusedSims()
+        case ModemManagerObjects.modem3gppInterface:
+            guard var modem = modems[signal.path] else { return }
+            ModemManagerObjects.apply3gpp(change.changed, to: &modem)
+            modems[signal.path] = modem
         case ModemManagerObjects.simInterface:
             guard var sim = sims[signal.path] else {
                 // A SIM of one of our modems that could not be read before (locked): read it now.
@@ -192,13 +205,16 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private func publish() {
         guard pendingSims.isEmpty else { return }
         var subscribers: [String: CellularSubscriber] = [:]
+        var radios: [String: CellularRadio] = [:]
         for modem in modems.values {
+            for port in modem.networkPorts { radios[port] = modem.radio }
             let sim = modem.simPath.flatMap { sims[$0] }
             let subscriber = CellularSubscriber(
                 iccid: sim?.iccid, imsi: sim?.imsi, hardwareIdentity: modem.equipmentIdentifier.map { "imei:" + $0 })
             for port in modem.networkPorts { subscribers[port] = subscriber }
         }
-        let snapshot = Snapshot(isAttached: service != nil, isRunning: isRunning, subscribers: subscribers)
+        let snapshot = Snapshot(
+            isAttached: service != nil, isRunning: isRunning, subscribers: subscribers, radios: radios)
         let changed = published.withLock { current in
             guard current != snapshot else { return false }
             current = snapshot

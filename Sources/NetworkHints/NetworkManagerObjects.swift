@@ -18,6 +18,29 @@ public enum NetworkManagerMetered: UInt32, Sendable, Hashable {
     public var isMetered: Bool { self == .yes || self == .guessYes }
 }
 
+/// NetworkManager's connectivity check result for a device (NMConnectivityState in nm-dbus-interface.h), per IP
+/// version in the device's Ip4Connectivity and Ip6Connectivity (NetworkManager 1.16 and later).
+public enum NetworkManagerConnectivity: UInt32, Sendable, Hashable {
+    /// NM_CONNECTIVITY_UNKNOWN: not checked (checking off, or not yet).
+    case unknown = 0
+    /// NM_CONNECTIVITY_NONE: no route to the internet.
+    case none = 1
+    /// NM_CONNECTIVITY_PORTAL: the check was answered by a captive portal.
+    case portal = 2
+    /// NM_CONNECTIVITY_LIMITED: connected, but the check got no answer.
+    case limited = 3
+    /// NM_CONNECTIVITY_FULL: the check passed.
+    case full = 4
+
+    /// The device's state from its two families: a portal on either holds traffic; full on one with no portal is
+    /// open; anything else says nothing.
+    static func combined(_ first: Self, _ second: Self) -> Self {
+        if first == .portal || second == .portal { return .portal }
+        if first == .full || second == .full { return .full }
+        return first == .unknown ? second : first
+    }
+}
+
 /// What one NetworkManager device object says about itself.
 struct NetworkManagerDevice: Hashable, Sendable {
     /// `Interface`: the control interface (for a modem, its tty; otherwise the network interface).
@@ -25,6 +48,11 @@ struct NetworkManagerDevice: Hashable, Sendable {
     /// `IpInterface`: the data interface, once the device is activated (a modem's wwan0); empty otherwise.
     var ipInterface: String
     var metered: NetworkManagerMetered
+    var ip4Connectivity = NetworkManagerConnectivity.unknown
+    var ip6Connectivity = NetworkManagerConnectivity.unknown
+
+    /// Both families' connectivity in one.
+    var connectivity: NetworkManagerConnectivity { .combined(ip4Connectivity, ip6Connectivity) }
 
     /// The kernel interfaces this device speaks for.
     var interfaceNames: Set<String> { Set([interface, ipInterface].filter { !$0.isEmpty }) }
@@ -61,6 +89,26 @@ enum NetworkManagerObjects {
         if let value = properties["Metered"]?.unwrapped {
             device.metered = value.uint32Value.flatMap(NetworkManagerMetered.init(rawValue:)) ?? .unknown
         }
+        if let value = properties["Ip4Connectivity"]?.unwrapped {
+            device.ip4Connectivity = value.uint32Value.flatMap(NetworkManagerConnectivity.init(rawValue:)) ?? .unknown
+        }
+        if let value = properties["Ip6Connectivity"]?.unwrapped {
+            device.ip6Connectivity = value.uint32Value.flatMap(NetworkManagerConnectivity.init(rawValue:)) ?? .unknown
+        }
+    }
+
+    /// The connectivity of every interface NetworkManager manages, for those it checked (unknown left out). Two
+    /// devices naming one interface: a portal on either wins, then full.
+    static func connectivityByInterface(
+        _ devices: some Sequence<NetworkManagerDevice>
+    ) -> [String: NetworkManagerConnectivity] {
+        var result: [String: NetworkManagerConnectivity] = [:]
+        for device in devices where device.connectivity != .unknown {
+            for name in device.interfaceNames {
+                result[name] = .combined(result[name] ?? .unknown, device.connectivity)
+            }
+        }
+        return result
     }
 
     /// The metered value of every interface NetworkManager manages. Two devices naming one interface (a modem's

@@ -6,7 +6,8 @@ import Locking
 /// bus's NameOwnerChanged (NetworkManager starting or stopping), DeviceAdded and DeviceRemoved, and
 /// PropertiesChanged on the device objects. When NetworkManager is not running there is nothing to follow and
 /// nothing is asked until it starts. Only what NetworkManager itself broadcast counts (`FollowedService`): any
-/// local user can send a PropertiesChanged that says Metered NO.
+/// local user can send a PropertiesChanged that says Metered NO. The same signals carry each device's connectivity
+/// check (Ip4Connectivity, Ip6Connectivity), which says when a captive portal holds it.
 ///
 /// @unchecked Sendable: `service` and `devices` are used only on the connection's loop thread (every entry point is a
 /// signal handler or `attach`/`detach`, all called there); what other threads read is `published`, behind a lock.
@@ -21,10 +22,12 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     /// Bumped by every read of the device list: a reply to an older one (an owner since replaced) is dropped.
     private var listGeneration = 0
     private let published = Locked<[String: NetworkManagerMetered]>([:])
+    private let publishedConnectivity = Locked<[String: NetworkManagerConnectivity]>([:])
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
 
-    /// `onChange` is called (on the bus's loop thread) whenever `meteredInterfaces` changes; `onProblem` when
+    /// `onChange` is called (on the bus's loop thread) whenever `meteredInterfaces` or `connectivityByInterface`
+    /// changes; `onProblem` when
     /// NetworkManager answered something unusable (never for NetworkManager not running), or a signal that did not
     /// come from NetworkManager was ignored (once a minute at most): both for the log at warning.
     public init(
@@ -36,6 +39,12 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
 
     /// NetworkManager's Metered by interface name, for every device it manages; empty when it is not running.
     public var meteredInterfaces: [String: NetworkManagerMetered] { published.withLock { $0 } }
+
+    /// NetworkManager's connectivity check by interface name (PORTAL: a captive portal), for every device it
+    /// checked; empty when it is not running or checks nothing.
+    public var connectivityByInterface: [String: NetworkManagerConnectivity] {
+        publishedConnectivity.withLock { $0 }
+    }
 
     func attach(to connection: BusConnection) throws(BusError) {
         let name = NetworkManagerObjects.service
@@ -156,7 +165,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
         guard let change = PropertiesChange(body: signal.body),
             change.interface == NetworkManagerObjects.deviceInterface
         else { return }
-        let watched: Set<String> = ["Interface", "IpInterface", "Metered"]
+        let watched: Set<String> = ["Interface", "IpInterface", "Metered", "Ip4Connectivity", "Ip6Connectivity"]
         if var device = devices[signal.path], watched.isDisjoint(with: change.invalidated) {
             NetworkManagerObjects.apply(change.changed, to: &device)
             devices[signal.path] = device
@@ -176,6 +185,12 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
             current = metered
             return true
         }
-        if changed { onChange() }
+        let connectivity = NetworkManagerObjects.connectivityByInterface(devices.values)
+        let connectivityChanged = publishedConnectivity.withLock { current in
+            guard current != connectivity else { return false }
+            current = connectivity
+            return true
+        }
+        if changed || connectivityChanged { onChange() }
     }
 }

@@ -26,6 +26,17 @@ public struct Classifier: Sendable, Hashable {
         return result
     }
 
+    /// Whether the configuration calls the link ultra-constrained (first matching override that says either way).
+    public func configuredUltraConstrained(_ link: Link) -> Bool? {
+        overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.isUltraConstrained).first
+    }
+
+    /// Whether roaming makes the link expensive: yes, unless the first matching override that says says no (a plan
+    /// that includes roaming).
+    public func roamingIsExpensive(_ link: Link) -> Bool {
+        overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.roamingIsExpensive).first ?? true
+    }
+
     /// The network identity the configuration gives a link, if any (first matching override that sets one).
     public func configuredIdentity(of link: Link) -> NetworkIdentity? {
         overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.network).first.map(NetworkIdentity.init(key:))

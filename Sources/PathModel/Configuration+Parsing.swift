@@ -33,7 +33,7 @@ struct ConfigurationParser {
         mutating func set(
             key: String, value: String, line: Int, warnings: inout [ConfigurationWarning]
         ) throws(ConfigurationError) {
-            guard key == "type" || key == "expensive" || key == "network" else {
+            guard ["type", "expensive", "network", "ultra-constrained", "roaming-expensive"].contains(key) else {
                 warnings.append(.unknownKey(line: line, section: "interface \(override.pattern)", key: key))
                 return
             }
@@ -50,10 +50,16 @@ struct ConfigurationParser {
                 }
                 override.kind = kind
             } else {
+                let flag: Bool
                 switch word {
-                case "true", "yes", "1": override.isExpensive = true
-                case "false", "no", "0": override.isExpensive = false
+                case "true", "yes", "1": flag = true
+                case "false", "no", "0": flag = false
                 default: throw .invalidBoolean(line: line, key: key, value: value)
+                }
+                switch key {
+                case "expensive": override.isExpensive = flag
+                case "ultra-constrained": override.isUltraConstrained = flag
+                default: override.roamingIsExpensive = flag
                 }
             }
             keyLines[key] = line

@@ -9,6 +9,8 @@
 /// type = cellular              # wired | wifi | cellular | other
 /// expensive = true             # true | false | yes | no | 1 | 0 (any letter case)
 /// network = wifi:HomeNet       # the network it is on, for devices whose identity cannot be read (and tests)
+/// ultra-constrained = true     # a satellite terminal: hidden from clients that did not opt in (a boolean)
+/// roaming-expensive = false    # roaming costs nothing more (the default: roaming is expensive)
 ///
 /// [policy]
 /// admin-group = pathmond       # members of this group may change policy (root always may)

@@ -10,6 +10,9 @@ public enum ExpensiveSource: String, Sendable, Hashable, CaseIterable {
     case dhcpLease
     /// NetworkManager's `Metered` for the device (yes or guessed yes).
     case networkManager
+    /// A cellular interface whose modem is registered roaming (ModemManager), unless the configuration's
+    /// `roaming-expensive = no` says roaming costs nothing more.
+    case roaming
     /// A tunnel whose carrier (the interface its own packets leave by) is expensive.
     case tunnelCarrier
 }

@@ -9,12 +9,21 @@ public struct InterfaceOverride: Sendable, Hashable {
     public var isExpensive: Bool?
     /// The network the interface is on, for devices whose identity pathmond cannot read (and for tests).
     public var network: NetworkKey?
+    /// Ultra-constrained (a satellite terminal's interface, say), if set: see `NetworkPolicy.isUltraConstrained`.
+    public var isUltraConstrained: Bool?
+    /// Whether roaming makes the interface expensive, if set; roaming is expensive unless this says no.
+    public var roamingIsExpensive: Bool?
 
-    public init(pattern: String, kind: InterfaceKind? = nil, isExpensive: Bool? = nil, network: NetworkKey? = nil) {
+    public init(
+        pattern: String, kind: InterfaceKind? = nil, isExpensive: Bool? = nil, network: NetworkKey? = nil,
+        isUltraConstrained: Bool? = nil, roamingIsExpensive: Bool? = nil
+    ) {
+        self.roamingIsExpensive = roamingIsExpensive
         self.pattern = pattern
         self.kind = kind
         self.isExpensive = isExpensive
         self.network = network
+        self.isUltraConstrained = isUltraConstrained
     }
 
     /// Whether this override applies to an interface of that name.

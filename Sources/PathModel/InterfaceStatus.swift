@@ -21,6 +21,17 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var expensiveSource: ExpensiveSource?
     /// In Low Data Mode: the user marked its network constrained (or, for a tunnel, its carrier's network).
     public var isConstrained: Bool
+    /// Ultra-constrained (the user's policy or the configuration, or for a tunnel its carrier's): also constrained,
+    /// and hidden from the path of a client that did not opt in (`PathParameters.allowsUltraConstrained`).
+    public var isUltraConstrained = false
+    /// A cellular interface whose modem is registered roaming (or, for a tunnel, riding on one).
+    public var isRoaming = false
+    /// Whether its network holds traffic at a captive portal (or, for a tunnel, its carrier's does).
+    public var captivePortal = CaptivePortal.unknown
+    /// The portal's API URI (RFC 8910) its network announced, when it did.
+    public var captivePortalURI: String?
+    /// Its link's figures and grade, when its source gave any.
+    public var linkQuality: LinkQuality?
     /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,
     /// tables, nexthops and all); empty when the kernel picks another interface or was not asked.
     public var kernelPreferredFamilies: Set<AddressFamily> = []

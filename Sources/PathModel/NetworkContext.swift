@@ -9,6 +9,12 @@ public struct NetworkContext: Sendable, Hashable {
     public var meteredInterfaces: Set<Int32>
     /// Interfaces NetworkManager calls metered (its Metered is yes or guessed yes), by index.
     public var networkManagerMetered: Set<Int32> = []
+    /// Cellular interfaces whose modem is registered roaming (ModemManager's 3GPP registration state), by index.
+    public var roamingInterfaces: Set<Int32> = []
+    /// What DHCP clients and NetworkManager say about captive portals, by index (absent: nothing).
+    public var captivePortals: [Int32: CaptivePortalHint] = [:]
+    /// Link figures by index: Ethernet speed, Wi-Fi station information, a modem's radio.
+    public var linkQualities: [Int32: LinkQuality] = [:]
     /// The user's settings.
     public var policy: Policy
     /// The DNS servers in use.

@@ -14,6 +14,19 @@ public struct Path: Sendable, Hashable {
     public var isExpensive: Bool
     /// Traffic of some IP version leaves by an interface whose network is in Low Data Mode (the same rule).
     public var isConstrained: Bool
+    /// Traffic of some IP version leaves by an ultra-constrained interface (the same rule); such a path is also
+    /// constrained, and only a client that opted in (`PathParameters.allowsUltraConstrained`) is given one.
+    public var isUltraConstrained = false
+    /// Traffic of some IP version leaves by a roaming interface (the same rule). As Android's NOT_ROAMING: a client
+    /// that must not roam sets `PathParameters.prohibitsRoaming`.
+    public var isRoaming = false
+    /// Captive when some IP version's traffic leaves by an interface held at a captive portal (the same rule);
+    /// otherwise open when the preferred interface's network is known to be open; otherwise unknown.
+    public var captivePortal = CaptivePortal.unknown
+    /// The portal API URI (RFC 8910) of the interface that decided `captivePortal`, or of the preferred one.
+    public var captivePortalURI: String?
+    /// The preferred interface's link figures (nil: none measured); `linkQualityGrade` grades them.
+    public var linkQuality: LinkQuality?
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
@@ -26,8 +39,11 @@ public struct Path: Sendable, Hashable {
     public init(
         status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, availableInterfaces: [PathInterface] = [],
         isExpensive: Bool = false, isConstrained: Bool = false, supportsIPv4: Bool = false,
-        supportsIPv6: Bool = false, supportsDNS: Bool = false, gateways: [IPAddress] = []
+        supportsIPv6: Bool = false, supportsDNS: Bool = false, gateways: [IPAddress] = [],
+        isUltraConstrained: Bool = false, isRoaming: Bool = false
     ) {
+        self.isUltraConstrained = isUltraConstrained
+        self.isRoaming = isRoaming
         self.status = status
         self.unsatisfiedReason = unsatisfiedReason
         self.availableInterfaces = availableInterfaces
@@ -73,6 +89,9 @@ public enum UnsatisfiedReason: String, Sendable, Hashable, CaseIterable {
     case onlyExpensiveInterfaces
     /// Only interfaces on Low Data Mode networks are usable and the parameters prohibit constrained ones.
     case onlyConstrainedInterfaces
+    /// Only roaming interfaces are usable and the parameters prohibit roaming (only a client that set
+    /// `prohibitsRoaming`, so knows of roaming, is given this reason).
+    case onlyRoamingInterfaces
 }
 
 /// One usable interface of a path.
@@ -87,13 +106,23 @@ public struct PathInterface: Sendable, Hashable {
     public var isExpensive: Bool
     /// Its network is in Low Data Mode.
     public var isConstrained: Bool
+    /// It is ultra-constrained (and so also constrained).
+    public var isUltraConstrained = false
+    /// Its modem is registered roaming (or, for a tunnel, its carrier's).
+    public var isRoaming = false
+    /// Whether its network holds traffic at a captive portal.
+    public var captivePortal = CaptivePortal.unknown
+    /// Its link's figures and grade, when measured.
+    public var linkQuality: LinkQuality?
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
     public var isTunnel: Bool
 
     public init(
         index: Int32, name: String, kind: InterfaceKind, isExpensive: Bool, isConstrained: Bool = false,
-        isTunnel: Bool = false
+        isTunnel: Bool = false, isUltraConstrained: Bool = false, isRoaming: Bool = false
     ) {
+        self.isUltraConstrained = isUltraConstrained
+        self.isRoaming = isRoaming
         self.index = index
         self.name = name
         self.kind = kind
@@ -101,4 +130,9 @@ public struct PathInterface: Sendable, Hashable {
         self.isConstrained = isConstrained
         self.isTunnel = isTunnel
     }
+}
+
+extension Path {
+    /// The grade of the preferred interface's link; unknown when nothing was measured.
+    public var linkQualityGrade: LinkQualityGrade { linkQuality?.grade ?? .unknown }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 extension PathEvaluator {
     /// A tunnel costs what the interface carrying its own packets costs (as NWPath treats a VPN over cellular):
-    /// expensive or constrained when its carrier is. The carrier is the kernel's route to the tunnel's endpoint
+    /// expensive, constrained or ultra-constrained when its carrier is. The carrier is the kernel's route to the tunnel's endpoint
     /// (its mark included); for tunnels whose far end the kernel does not know (tun, tap, PPP), the best usable
     /// interface that is not a tunnel, in the documented order. Nested tunnels resolve from the outside in.
     static func inheritingCarrierCost(
@@ -33,6 +33,27 @@ extension PathEvaluator {
                 }
                 if carrierStatus.isConstrained && !result[position].isConstrained {
                     result[position].isConstrained = true
+                    changed = true
+                }
+                // A tunnel over a satellite link is as scarce as the link: hidden from clients that did not opt in.
+                if carrierStatus.isUltraConstrained && !result[position].isUltraConstrained {
+                    result[position].isUltraConstrained = true
+                    changed = true
+                }
+                // A VPN over a captive network reaches nothing beyond the portal (if it connects at all).
+                if carrierStatus.captivePortal == .captive && result[position].captivePortal != .captive {
+                    result[position].captivePortal = .captive
+                    result[position].captivePortalURI = carrierStatus.captivePortalURI
+                    changed = true
+                }
+                // A tunnel has no link layer of its own: its carrier's link is the one its packets cross.
+                if result[position].linkQuality == nil, let quality = carrierStatus.linkQuality {
+                    result[position].linkQuality = quality
+                    changed = true
+                }
+                // A VPN over a roaming modem roams: its packets cross the visited network.
+                if carrierStatus.isRoaming && !result[position].isRoaming {
+                    result[position].isRoaming = true
                     changed = true
                 }
             }

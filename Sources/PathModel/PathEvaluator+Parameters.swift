@@ -10,6 +10,7 @@ extension PathEvaluator {
             (.familyUnavailable, { !$0.supportedFamilies.isDisjoint(with: parameters.family.families) }),
             (.onlyExpensiveInterfaces, { !parameters.prohibitsExpensive || !$0.isExpensive }),
             (.onlyConstrainedInterfaces, { !parameters.prohibitsConstrained || !$0.isConstrained }),
+            (.onlyRoamingInterfaces, { !parameters.prohibitsRoaming || !$0.isRoaming }),
         ]
         var remaining = usable
         for (reason, allows) in steps {

@@ -13,6 +13,12 @@ public struct PathParameters: Sendable, Hashable {
     public var prohibitsConstrained: Bool
     /// The IP version the traffic needs.
     public var family: FamilyRequirement
+    /// Ultra-constrained interfaces (satellite) may carry the traffic. Off by default, as Apple's
+    /// `allowUltraConstrainedPaths` and Android's bandwidth-constrained opt-in are: a client that did not ask is not
+    /// shown such an interface at all, since an app written for ordinary links would swamp one.
+    public var allowsUltraConstrained: Bool
+    /// Roaming interfaces may not (Android's and WorkManager's NOT_ROAMING).
+    public var prohibitsRoaming: Bool
     /// Whose routing the path follows: the user whose packets the kernel is asked about (RTA_UID), as `uidrange`
     /// rules select on it. nil: the system's, root's. Set by the daemon from the client's credentials, never by
     /// the client.
@@ -21,9 +27,12 @@ public struct PathParameters: Sendable, Hashable {
     public init(
         requiredInterfaceKind: InterfaceKind? = nil, prohibitedInterfaceKinds: Set<InterfaceKind> = [],
         requiredInterfaceName: String? = nil, prohibitsExpensive: Bool = false, prohibitsConstrained: Bool = false,
-        family: FamilyRequirement = .any, routingUser: UInt32? = nil
+        family: FamilyRequirement = .any, allowsUltraConstrained: Bool = false, prohibitsRoaming: Bool = false,
+        routingUser: UInt32? = nil
     ) {
         self.routingUser = routingUser
+        self.prohibitsRoaming = prohibitsRoaming
+        self.allowsUltraConstrained = allowsUltraConstrained
         self.requiredInterfaceKind = requiredInterfaceKind
         self.prohibitedInterfaceKinds = prohibitedInterfaceKinds
         self.requiredInterfaceName = requiredInterfaceName
@@ -32,8 +41,13 @@ public struct PathParameters: Sendable, Hashable {
         self.family = family
     }
 
-    /// No restriction: the system path.
+    /// No restriction of the client's own: every interface but the ultra-constrained ones, which a client must
+    /// opt in to. What a client that sends no requirements is given.
     public static let unrestricted = PathParameters()
+
+    /// The system path: every interface, ultra-constrained ones included. What the daemon's history, metrics and
+    /// dispatcher, `pathctl status` and the system policy's gates follow.
+    public static let system = PathParameters(allowsUltraConstrained: true)
 
     /// Which IP versions will do.
     public enum FamilyRequirement: String, Sendable, Hashable, CaseIterable {

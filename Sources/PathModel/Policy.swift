@@ -7,15 +7,21 @@ public struct NetworkPolicy: Sendable, Hashable {
     public var isExpensive: Bool?
     /// The user's name for the network ("Office"), shown instead of its key.
     public var name: String?
+    /// Ultra-constrained (a satellite link, as Apple's and Android's newest paths call it): constrained, and left
+    /// out of the path of every client that did not opt in with `PathParameters.allowsUltraConstrained`.
+    public var isUltraConstrained: Bool?
 
-    public init(isConstrained: Bool? = nil, isExpensive: Bool? = nil, name: String? = nil) {
+    public init(
+        isConstrained: Bool? = nil, isExpensive: Bool? = nil, name: String? = nil, isUltraConstrained: Bool? = nil
+    ) {
         self.isConstrained = isConstrained
         self.isExpensive = isExpensive
         self.name = name
+        self.isUltraConstrained = isUltraConstrained
     }
 
     /// Nothing set: the network need not be remembered.
-    public var isEmpty: Bool { isConstrained == nil && isExpensive == nil && name == nil }
+    public var isEmpty: Bool { isConstrained == nil && isExpensive == nil && name == nil && isUltraConstrained == nil }
 
     /// The longest name, in bytes of UTF-8: a table column, not a document.
     public static let maximumNameLength = 64

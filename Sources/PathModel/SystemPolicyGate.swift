@@ -17,7 +17,8 @@ public struct SystemPolicyGate: Sendable, Hashable {
     public struct Verdict: Sendable, Hashable {
         /// The path is satisfied.
         public var isOnline: Bool
-        /// The path is satisfied and neither expensive nor constrained.
+        /// The path is satisfied and neither expensive nor constrained (an ultra-constrained path is constrained), nor
+        /// held at a captive portal: work that waits for a cheap path would only fetch the portal's page.
         public var isUnmetered: Bool
 
         public init(isOnline: Bool, isUnmetered: Bool) {
@@ -28,7 +29,9 @@ public struct SystemPolicyGate: Sendable, Hashable {
         /// The verdict on a path.
         public init(_ path: Path) {
             self.init(
-                isOnline: path.status == .satisfied, isUnmetered: !path.isExpensive && !path.isConstrained)
+                isOnline: path.status == .satisfied,
+                isUnmetered: !path.isExpensive && !path.isConstrained && !path.isUltraConstrained
+                    && path.captivePortal != .captive)
         }
     }
 

@@ -42,6 +42,16 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
     public var isTunnel: Bool?
     /// For a tunnel: the interface that carries its packets, whose cost it inherits.
     public var tunnelCarrier: String?
+    /// Whether it is ultra-constrained (a satellite link; also constrained); nil from a pathmond older than the field.
+    public var isUltraConstrained: Bool?
+    /// Whether its modem is registered roaming; nil from a pathmond older than the field.
+    public var isRoaming: Bool?
+    /// "unknown", "captive" or "open"; nil from a pathmond older than the field.
+    public var captivePortal: String?
+    /// The portal API URI (RFC 8910) its network announced.
+    public var captivePortalURI: String?
+    /// Its link's figures and grade; nil when nothing was measured, or from a pathmond older than the field.
+    public var linkQuality: WireLinkQuality?
 
     /// The kind, as the path's interfaces carry it (`.other` for a kind this library does not know).
     public var kind: InterfaceKind { InterfaceKind(rawValue: type) ?? .other }
@@ -93,6 +103,11 @@ public struct InterfaceDetails: Sendable, Hashable, Encodable {
         isConstrained = wire.isConstrained
         isTunnel = wire.isTunnel
         tunnelCarrier = wire.tunnelCarrier
+        isUltraConstrained = wire.isUltraConstrained
+        isRoaming = wire.isRoaming
+        captivePortal = wire.captivePortal
+        captivePortalURI = wire.captivePortalURI
+        linkQuality = wire.linkQuality
     }
 }
 
@@ -111,8 +126,11 @@ public struct NetworkDetails: Sendable, Hashable, Encodable {
     public var interfaces: [String]
     /// The name the user gave it (`pathctl name`); nil when none.
     public var name: String?
+    /// Ultra-constrained as the user set it (`pathctl set-ultra-constrained`); nil when never set.
+    public var ultraConstrained: Bool?
 
     init(_ wire: WireNetwork) {
+        ultraConstrained = wire.ultraConstrained
         key = wire.key
         displayName = wire.displayName
         constrained = wire.constrained

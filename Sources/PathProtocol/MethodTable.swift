@@ -46,6 +46,9 @@ extension Methods {
     public static let setConstrained = VarlinkMethod<SetConstrainedParameters, NetworkReply>(
         "io.pathmond.SetConstrained", errors: policyChangeErrors)
 
+    public static let setUltraConstrained = VarlinkMethod<SetUltraConstrainedParameters, NetworkReply>(
+        "io.pathmond.SetUltraConstrained", errors: policyChangeErrors)
+
     public static let setExpensive = VarlinkMethod<SetExpensiveParameters, NetworkReply>(
         "io.pathmond.SetExpensive", errors: policyChangeErrors)
 
@@ -59,8 +62,8 @@ extension Methods {
     /// Every method served, in the order of the interface descriptions.
     public static let all: [any VarlinkMethodRule] = [
         getInfo, getInterfaceDescription,
-        getPath, watchPath, watchFlow, listInterfaces, setConstrained, setExpensive, setNetworkName, listNetworks,
-        forgetNetwork, getStatus, getHistory,
+        getPath, watchPath, watchFlow, listInterfaces, setConstrained, setExpensive, setUltraConstrained,
+        setNetworkName, listNetworks, forgetNetwork, getStatus, getHistory,
     ]
 
     /// The errors any call may get, whatever its method: a message that cannot be read, a connection over the

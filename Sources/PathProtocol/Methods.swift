@@ -151,11 +151,14 @@ public struct WireNetwork: Codable, Sendable, Hashable {
     public var interfaces: [String]
     /// The name the user gave the network (SetNetworkName); absent when none. `displayName` is then this name.
     public var name: String?
+    /// Ultra-constrained as the user set it (SetUltraConstrained); absent when never set, and from older servers.
+    public var ultraConstrained: Bool?
 
     public init(
         key: String, displayName: String, constrained: Bool?, expensive: Bool?, interfaces: [String],
-        name: String? = nil
+        name: String? = nil, ultraConstrained: Bool? = nil
     ) {
+        self.ultraConstrained = ultraConstrained
         self.key = key
         self.displayName = displayName
         self.constrained = constrained

@@ -30,7 +30,16 @@ public enum StreamedReplyWriter {
             if position > 0 { out.raw(",") }
             write(interface, to: &out)
         }
-        out.raw("],\"gateways\":[")
+        out.raw("]")
+        if let captivePortal = path.captivePortal {
+            out.raw(",\"captivePortal\":")
+            out.string(captivePortal)
+        }
+        if let uri = path.captivePortalURI {
+            out.raw(",\"captivePortalURI\":")
+            out.string(uri)
+        }
+        out.raw(",\"gateways\":[")
         for (position, gateway) in path.gateways.enumerated() {
             if position > 0 { out.raw(",") }
             out.string(gateway)
@@ -39,6 +48,18 @@ public enum StreamedReplyWriter {
         out.bool(path.isConstrained)
         out.raw(",\"isExpensive\":")
         out.bool(path.isExpensive)
+        if let isRoaming = path.isRoaming {
+            out.raw(",\"isRoaming\":")
+            out.bool(isRoaming)
+        }
+        if let isUltraConstrained = path.isUltraConstrained {
+            out.raw(",\"isUltraConstrained\":")
+            out.bool(isUltraConstrained)
+        }
+        if let quality = path.linkQuality {
+            out.raw(",\"linkQuality\":")
+            write(quality, to: &out)
+        }
         out.raw(",\"status\":")
         out.string(path.status)
         out.raw(",\"supportsDNS\":")
@@ -55,15 +76,33 @@ public enum StreamedReplyWriter {
     }
 
     private static func write(_ interface: WirePathInterface, to out: inout JSONBytes) {
-        out.raw("{\"index\":")
+        out.raw("{")
+        if let captivePortal = interface.captivePortal {
+            out.raw("\"captivePortal\":")
+            out.string(captivePortal)
+            out.raw(",")
+        }
+        out.raw("\"index\":")
         out.integer(Int(interface.index))
         out.raw(",\"isConstrained\":")
         out.bool(interface.isConstrained)
         out.raw(",\"isExpensive\":")
         out.bool(interface.isExpensive)
+        if let isRoaming = interface.isRoaming {
+            out.raw(",\"isRoaming\":")
+            out.bool(isRoaming)
+        }
         if let isTunnel = interface.isTunnel {
             out.raw(",\"isTunnel\":")
             out.bool(isTunnel)
+        }
+        if let isUltraConstrained = interface.isUltraConstrained {
+            out.raw(",\"isUltraConstrained\":")
+            out.bool(isUltraConstrained)
+        }
+        if let quality = interface.linkQuality {
+            out.raw(",\"linkQuality\":")
+            write(quality, to: &out)
         }
         out.raw(",\"name\":")
         out.string(interface.name)

@@ -24,6 +24,16 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var isTunnel: Bool?
     /// For a tunnel, the name of the interface that carries its packets.
     public var tunnelCarrier: String?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isUltraConstrained: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isRoaming: Bool?
+    /// unknown, captive or open; optional on the wire.
+    public var captivePortal: String?
+    /// The portal's API URI (RFC 8910), when its network announced one.
+    public var captivePortalURI: String?
+    /// Its link quality; absent when nothing was measured, and from older servers.
+    public var linkQuality: WireLinkQuality?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -47,6 +57,11 @@ public struct WireInterface: Codable, Sendable, Hashable {
         isConstrained = status.isConstrained
         isTunnel = status.isTunnel
         tunnelCarrier = nil
+        isUltraConstrained = status.isUltraConstrained
+        isRoaming = status.isRoaming
+        captivePortal = status.captivePortal.rawValue
+        captivePortalURI = status.captivePortalURI
+        linkQuality = status.linkQuality.map(WireLinkQuality.init)
     }
 
     /// Every interface, each tunnel with its carrier's name.

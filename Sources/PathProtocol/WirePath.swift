@@ -12,6 +12,16 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var supportsIPv6: Bool
     public var supportsDNS: Bool
     public var gateways: [String]
+    /// Optional on the wire: absent from servers older than the field.
+    public var isUltraConstrained: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isRoaming: Bool?
+    /// unknown, captive or open; optional on the wire (absent from older servers: unknown).
+    public var captivePortal: String?
+    /// The portal's API URI (RFC 8910), when the network announced one.
+    public var captivePortalURI: String?
+    /// The preferred interface's link quality; absent when nothing was measured, and from older servers.
+    public var linkQuality: WireLinkQuality?
 
     public init(_ path: Path) {
         status = path.status.rawValue
@@ -23,6 +33,11 @@ public struct WirePath: Codable, Sendable, Hashable {
         supportsIPv6 = path.supportsIPv6
         supportsDNS = path.supportsDNS
         gateways = path.gateways.map(\.description)
+        isUltraConstrained = path.isUltraConstrained
+        isRoaming = path.isRoaming
+        captivePortal = path.captivePortal.rawValue
+        captivePortalURI = path.captivePortalURI
+        linkQuality = path.linkQuality.map(WireLinkQuality.init)
     }
 
     /// The model value; throws if a field holds a value the protocol does not define.
@@ -42,10 +57,23 @@ public struct WirePath: Codable, Sendable, Hashable {
             guard let address = IPAddress(gateway) else { throw .unknownValue(field: "gateways", value: gateway) }
             addresses.append(address)
         }
-        return Path(
+        var path = Path(
             status: status, unsatisfiedReason: reason, availableInterfaces: interfaces, isExpensive: isExpensive,
             isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
-            supportsDNS: supportsDNS, gateways: addresses)
+            supportsDNS: supportsDNS, gateways: addresses, isUltraConstrained: isUltraConstrained ?? false,
+            isRoaming: isRoaming ?? false)
+        path.captivePortal = CaptivePortal(wire: captivePortal)
+        path.captivePortalURI = captivePortalURI
+        path.linkQuality = linkQuality?.linkQuality
+        return path
+    }
+}
+
+extension CaptivePortal {
+    /// A wire value: absent (an older server) or one this version does not know (a newer server's) is unknown, so
+    /// that a state added later never breaks a client.
+    init(wire: String?) {
+        self = wire.flatMap(CaptivePortal.init(rawValue:)) ?? .unknown
     }
 }
 
@@ -58,6 +86,14 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var isConstrained: Bool
     /// Optional on the wire: absent from servers older than the field.
     public var isTunnel: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isUltraConstrained: Bool?
+    /// Optional on the wire: absent from servers older than the field.
+    public var isRoaming: Bool?
+    /// unknown, captive or open; optional on the wire.
+    public var captivePortal: String?
+    /// Its link quality; absent when nothing was measured, and from older servers.
+    public var linkQuality: WireLinkQuality?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -66,13 +102,21 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         isExpensive = interface.isExpensive
         isConstrained = interface.isConstrained
         isTunnel = interface.isTunnel
+        isUltraConstrained = interface.isUltraConstrained
+        isRoaming = interface.isRoaming
+        captivePortal = interface.captivePortal.rawValue
+        linkQuality = interface.linkQuality.map(WireLinkQuality.init)
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
         guard let kind = InterfaceKind(rawValue: type) else { throw .unknownValue(field: "type", value: type) }
-        return PathInterface(
+        var interface = PathInterface(
             index: index, name: name, kind: kind, isExpensive: isExpensive, isConstrained: isConstrained,
-            isTunnel: isTunnel ?? false)
+            isTunnel: isTunnel ?? false, isUltraConstrained: isUltraConstrained ?? false,
+            isRoaming: isRoaming ?? false)
+        interface.captivePortal = CaptivePortal(wire: captivePortal)
+        interface.linkQuality = linkQuality?.linkQuality
+        return interface
     }
 }
 

@@ -9,6 +9,10 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
     public var prohibitExpensive: Bool?
     public var prohibitConstrained: Bool?
     public var family: String?
+    /// Opt in to ultra-constrained interfaces. Older servers ignore it (and have no such interfaces).
+    public var allowUltraConstrained: Bool?
+    /// No roaming interfaces. Older servers ignore it (and know of no roaming).
+    public var prohibitRoaming: Bool?
     /// The system's path (root's routing) rather than the calling user's: what the GIO module and the gates
     /// follow. The daemon reads it; it is not a requirement on interfaces.
     public var systemRouting: Bool?
@@ -22,6 +26,8 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
         prohibitExpensive = parameters.prohibitsExpensive ? true : nil
         prohibitConstrained = parameters.prohibitsConstrained ? true : nil
         family = parameters.family == .any ? nil : parameters.family.rawValue
+        allowUltraConstrained = parameters.allowsUltraConstrained ? true : nil
+        prohibitRoaming = parameters.prohibitsRoaming ? true : nil
     }
 
     /// The model value; names the offending field when a value is not one the interface defines.
@@ -42,6 +48,8 @@ public struct WirePathRequirements: Codable, Sendable, Hashable {
         parameters.requiredInterfaceName = requiredInterface
         parameters.prohibitsExpensive = prohibitExpensive ?? false
         parameters.prohibitsConstrained = prohibitConstrained ?? false
+        parameters.allowsUltraConstrained = allowUltraConstrained ?? false
+        parameters.prohibitsRoaming = prohibitRoaming ?? false
         if let family {
             guard let requirement = PathParameters.FamilyRequirement(rawValue: family) else {
                 throw .unknownValue(field: "family", value: family)

@@ -16,6 +16,27 @@ public enum VarlinkInterfaces {
         # The kind of network an interface reaches; paths prefer wired, then wifi, then cellular, then other.
         type InterfaceType (wired, wifi, cellular, loopback, other)
 
+        # How capable an interface's link layer is (Apple's NWPath.linkQuality): for tuning initial values,
+        # never for gating connection attempts. docs/attributes.md gives the thresholds and their reasons.
+        type LinkQuality (
+          # A client reads a grade it does not know as unknown.
+          grade: (unknown, minimal, moderate, good),
+          # Where the figures came from: ethernet (negotiated speed and duplex, sysfs), nl80211 (the Wi-Fi
+          # station's figures), modemManager (access technology and signal quality).
+          source: (ethernet, nl80211, modemManager),
+          # Ethernet: the negotiated speed in Mbit/s, and whether full duplex.
+          speedMbps: ?int,
+          fullDuplex: ?bool,
+          # Wi-Fi: the average signal in dBm, the driver's expected throughput and the last transmit rate
+          # in kbit/s.
+          signalDBm: ?int,
+          expectedThroughputKbps: ?int,
+          transmitBitrateKbps: ?int,
+          # Cellular: ModemManager's MMModemAccessTechnology flags and signal quality in percent.
+          accessTechnologies: ?int,
+          signalQualityPercent: ?int
+        )
+
         # One usable interface of a path.
         type PathInterface (
           # The kernel's interface index.
@@ -29,7 +50,19 @@ public enum VarlinkInterfaces {
           isConstrained: bool,
           # A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM): its traffic rides on another
           # interface, whose expensive and constrained it inherits. Absent from older servers.
-          isTunnel: ?bool
+          isTunnel: ?bool,
+          # Ultra-constrained (a satellite link; see PathRequirements.allowUltraConstrained): also
+          # constrained. Absent from older servers, which have no such interfaces.
+          isUltraConstrained: ?bool,
+          # A cellular interface whose modem is registered roaming (ModemManager), or a tunnel over one.
+          # Absent from older servers.
+          isRoaming: ?bool,
+          # Whether its network holds traffic at a captive portal: captive (NetworkManager's connectivity
+          # check found one), open (the check passed, or the network said it has no portal), unknown. Absent
+          # from older servers; a client reads a value it does not know as unknown.
+          captivePortal: ?(unknown, captive, open),
+          # Its link's quality; absent when nothing was measured, and from older servers.
+          linkQuality: ?LinkQuality
         )
 
         # The system's network path.
@@ -40,9 +73,11 @@ public enum VarlinkInterfaces {
           # interface got: no interface but loopback exists; all are down; up without carrier; running
           # without a usable address; addressed without a default route. Otherwise, the first of the
           # client's parameters that ruled out every usable interface: its kind or name; the IP version;
-          # expensive prohibited; constrained prohibited. Absent when satisfied.
+          # expensive prohibited; constrained prohibited; roaming prohibited (given only to a client that
+          # set prohibitRoaming). Absent when satisfied.
           unsatisfiedReason: ?(noInterfaces, interfacesDown, noCarrier, noAddress, noDefaultRoute,
-            onlyProhibitedInterfaces, familyUnavailable, onlyExpensiveInterfaces, onlyConstrainedInterfaces),
+            onlyProhibitedInterfaces, familyUnavailable, onlyExpensiveInterfaces, onlyConstrainedInterfaces,
+            onlyRoamingInterfaces),
           # The usable interfaces, most preferred first.
           availableInterfaces: []PathInterface,
           # The path uses an expensive interface: the one some IP version's traffic leaves by (the
@@ -58,7 +93,25 @@ public enum VarlinkInterfaces {
           # A DNS server is configured for the path (resolv.conf, or systemd-resolved on one of its links).
           supportsDNS: bool,
           # The next-hop routers the path uses, IPv4 first.
-          gateways: []string
+          gateways: []string,
+          # The same for ultra-constrained networks (a path that is also constrained); only a client that
+          # set allowUltraConstrained is given one. Absent from older servers.
+          isUltraConstrained: ?bool,
+          # Some IP version's traffic leaves by a roaming interface. Absent from older servers.
+          isRoaming: ?bool,
+          # captive when some IP version's traffic leaves by an interface held at a captive portal;
+          # otherwise the preferred interface's state (see PathInterface.captivePortal). A captive path is
+          # satisfied (the portal answers), but not unmetered for the system policy. Absent from older
+          # servers.
+          captivePortal: ?(unknown, captive, open),
+          # The captive portal's API URI (RFC 8910: DHCP option 114, DHCPv6 option 103, the router
+          # advertisement's option 37) that interface's network announced, as the DHCP client or
+          # systemd-networkd recorded it. An announced URI alone leaves captivePortal unknown: a portal
+          # already accepted still announces it. Absent when none was.
+          captivePortalURI: ?string,
+          # The preferred interface's link quality; absent when nothing was measured, and from older
+          # servers.
+          linkQuality: ?LinkQuality
         )
 
         # An address on an interface.
@@ -90,9 +143,10 @@ public enum VarlinkInterfaces {
           type: InterfaceType,
           isExpensive: bool,
           # What decided isExpensive: the user's setting (either way), the interface's type (cellular,
-          # tethering, configured), a hotspot's DHCP lease, NetworkManager's Metered, or (for a tunnel)
-          # its carrier being expensive. Absent when nothing called it expensive and the user set nothing.
-          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager, tunnelCarrier),
+          # tethering, configured), a hotspot's DHCP lease, NetworkManager's Metered, roaming (a modem
+          # registered on a visited network; newer servers only), or (for a tunnel) its carrier being
+          # expensive. Absent when nothing called it expensive and the user set nothing.
+          expensiveSource: ?(user, interfaceClass, dhcpLease, networkManager, roaming, tunnelCarrier),
           # down: administratively down; noCarrier: up without carrier; noAddress: running without a
           # usable address; noRoute: addressed without a default route; usable: carries traffic.
           state: (down, noCarrier, noAddress, noRoute, usable),
@@ -115,7 +169,17 @@ public enum VarlinkInterfaces {
           # A VPN or tunnel (see PathInterface.isTunnel). Absent from older servers.
           isTunnel: ?bool,
           # For a tunnel: the interface its own packets leave by (the kernel's route to its endpoint).
-          tunnelCarrier: ?string
+          tunnelCarrier: ?string,
+          # Ultra-constrained: the user's SetUltraConstrained, the configuration's ultra-constrained key
+          # for its name, or its carrier's. Absent from older servers.
+          isUltraConstrained: ?bool,
+          # Its modem is registered roaming (see PathInterface.isRoaming). Absent from older servers.
+          isRoaming: ?bool,
+          # See PathInterface.captivePortal and Path.captivePortalURI. Absent from older servers.
+          captivePortal: ?(unknown, captive, open),
+          captivePortalURI: ?string,
+          # Its link's quality (a tunnel: its carrier's). Absent when nothing was measured.
+          linkQuality: ?LinkQuality
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.
@@ -133,7 +197,9 @@ public enum VarlinkInterfaces {
           # The interfaces attached to it now.
           interfaces: []string,
           # The name the user gave it (SetNetworkName); displayName is then this name. Absent when none.
-          name: ?string
+          name: ?string,
+          # Ultra-constrained as the user set it (SetUltraConstrained); absent when never set.
+          ultraConstrained: ?bool
         )
 
         # Who pathmond is and how its state file is.
@@ -162,6 +228,12 @@ public enum VarlinkInterfaces {
           prohibitConstrained: ?bool,
           # The IP version the traffic needs.
           family: ?(any, ipv4, ipv6),
+          # Ultra-constrained interfaces (satellite links) may be used. Without it (and with no
+          # requirements at all) such an interface is left out as if it did not exist: the path, and the
+          # reason it is unsatisfied, are those without it. Older servers ignore it.
+          allowUltraConstrained: ?bool,
+          # No roaming interfaces (Android's NOT_ROAMING). Older servers ignore it.
+          prohibitRoaming: ?bool,
           # Follow the system's routing (root's), as the GIO module and the gates do, rather than the
           # calling user's: `uidrange` rules may send a user's packets elsewhere. Absent: the caller's.
           systemRouting: ?bool
@@ -218,6 +290,11 @@ public enum VarlinkInterfaces {
         # leaves it to detection again (expensive absent). Same targets and rights as SetConstrained.
         method SetExpensive(interface: ?string, key: ?string, expensive: ?bool) -> (network: Network)
 
+        # Marks the network as ultra-constrained (a satellite link: constrained, and left out of the path
+        # of clients that did not set allowUltraConstrained), or clears the mark. Same targets and rights
+        # as SetConstrained. Servers older than the method answer MethodNotFound.
+        method SetUltraConstrained(interface: ?string, key: ?string, ultraConstrained: bool) -> (network: Network)
+
         # Names the network on an interface, or the one a key names ("Office"), or removes its name (name
         # absent). The name is shown instead of the key. At most 64 bytes of UTF-8, no control,
         # bidirectional or invisible characters.
@@ -256,7 +333,9 @@ public enum VarlinkInterfaces {
           kernelTables: ?[]string,
           # The interfaces concerned.
           interfaces: []string,
-          # For detection: dhcpMetered, networkManagerMetered, cellular, wifi, identityForgotten.
+          # For detection: dhcpMetered, networkManagerMetered, cellular (also roaming, with the detail
+          # roaming or home network), wifi, identityForgotten, captivePortal, linkQuality; newer servers
+          # may add others.
           detection: ?string,
           # For policy: the network key, and the uid of the client that changed it.
           network: ?string,

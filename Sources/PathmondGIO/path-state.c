@@ -7,20 +7,26 @@
 PathmondPathState
 pathmond_path_state_defaults (void)
 {
-  return (PathmondPathState){ .available = TRUE, .metered = FALSE, .supports_ipv4 = TRUE, .supports_ipv6 = TRUE };
+  return (PathmondPathState){
+    .available = TRUE, .metered = FALSE, .supports_ipv4 = TRUE, .supports_ipv6 = TRUE, .captive = FALSE
+  };
 }
 
 gboolean
 pathmond_path_state_equal (const PathmondPathState *a, const PathmondPathState *b)
 {
   return a->available == b->available && a->metered == b->metered && a->supports_ipv4 == b->supports_ipv4 &&
-         a->supports_ipv6 == b->supports_ipv6;
+         a->supports_ipv6 == b->supports_ipv6 && a->captive == b->captive;
 }
 
 GNetworkConnectivity
 pathmond_path_state_connectivity (const PathmondPathState *state)
 {
-  return state->available ? G_NETWORK_CONNECTIVITY_FULL : G_NETWORK_CONNECTIVITY_LOCAL;
+  if (!state->available)
+    return G_NETWORK_CONNECTIVITY_LOCAL;
+  /* What GLib's NetworkManager backend reports for NM_CONNECTIVITY_PORTAL, and what Qt's glib backend turns into
+   * isBehindCaptivePortal. */
+  return state->captive ? G_NETWORK_CONNECTIVITY_PORTAL : G_NETWORK_CONNECTIVITY_FULL;
 }
 
 static gboolean
@@ -90,6 +96,14 @@ read_reply (JsonObject *reply, PathmondPathState *state, gboolean *continues, GE
     return malformed (error, "a path flag is not a boolean");
   /* Metered in GLib's sense is what Low Data Mode and expensive both ask for: hold back what can wait. */
   state->metered = expensive || constrained;
+
+  /* Absent (an older pathmond) or a state this module does not know (a newer one's) is not captive. */
+  JsonNode *portal = json_object_get_member (path, "captivePortal");
+  if (portal != NULL && !JSON_NODE_HOLDS_NULL (portal) &&
+      (!JSON_NODE_HOLDS_VALUE (portal) || json_node_get_value_type (portal) != G_TYPE_STRING))
+    return malformed (error, "\"captivePortal\" is not a string");
+  state->captive = portal != NULL && JSON_NODE_HOLDS_VALUE (portal) &&
+                   g_strcmp0 (json_node_get_string (portal), "captive") == 0;
   return TRUE;
 }
 

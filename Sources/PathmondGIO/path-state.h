@@ -10,6 +10,7 @@ typedef struct {
   gboolean metered;       /* the path is expensive or constrained (Low Data Mode) */
   gboolean supports_ipv4; /* for can_reach: the path carries this family */
   gboolean supports_ipv6;
+  gboolean captive;       /* the path's captivePortal is "captive" (absent from older pathmond: not captive) */
 } PathmondPathState;
 
 /* GLib's own defaults (GNetworkMonitorBase with nothing known): available, not metered, both families. Reported
@@ -18,7 +19,7 @@ G_GNUC_INTERNAL PathmondPathState pathmond_path_state_defaults (void);
 
 G_GNUC_INTERNAL gboolean pathmond_path_state_equal (const PathmondPathState *a, const PathmondPathState *b);
 
-/* FULL when available, LOCAL when not: pathmond knows whether traffic can leave, not about captive portals. */
+/* FULL when available, PORTAL when available but held at a captive portal, LOCAL when not available. */
 G_GNUC_INTERNAL GNetworkConnectivity pathmond_path_state_connectivity (const PathmondPathState *state);
 
 /* Reads one Varlink message (without its NUL). A WatchPath reply fills `state` and `continues` (whether more replies

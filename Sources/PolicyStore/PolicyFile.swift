@@ -16,7 +16,8 @@ import PathModel
 ///
 /// One network per line, sorted by key, so the file diffs well. Fields this version does not know are ignored,
 /// so a later pathmond may add some without changing the version; it changes the version only when an older
-/// pathmond would misread the file: `name` came that way (version 1 still; an older pathmond ignores it).
+/// pathmond would misread the file: `name` came that way (version 1 still; an older pathmond ignores it), and so
+/// did `ultraConstrained` (written only when set; an older pathmond has no such interfaces).
 public struct PolicyFile {
     /// The format version this code writes, and the newest it reads.
     public static let currentVersion = 1
@@ -26,7 +27,8 @@ public struct PolicyFile {
         let entries = policy.networks.sorted { $0.key < $1.key }.map { key, settings in
             "        {\"key\": \(quote(key.description)), \"constrained\": \(literal(settings.isConstrained)), "
                 + "\"expensive\": \(literal(settings.isExpensive))"
-                + (settings.name.map { ", \"name\": \(quote($0))" } ?? "") + "}"
+                + (settings.name.map { ", \"name\": \(quote($0))" } ?? "")
+                + (settings.isUltraConstrained.map { ", \"ultraConstrained\": \($0)" } ?? "") + "}"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.joined(separator: ",\n") + "\n    ]"
         return Array("{\n    \"version\": \(currentVersion),\n    \"networks\": \(list)\n}\n".utf8)
@@ -94,7 +96,12 @@ public struct PolicyFile {
         let constrained = try flag("constrained", of: entry, index: index, key: key)
         let expensive = try flag("expensive", of: entry, index: index, key: key)
         let name = try self.name(of: entry, index: index, key: key)
-        return (key, NetworkPolicy(isConstrained: constrained, isExpensive: expensive, name: name))
+        let ultraConstrained = try flag("ultraConstrained", of: entry, index: index, key: key)
+        return (
+            key,
+            NetworkPolicy(
+                isConstrained: constrained, isExpensive: expensive, name: name, isUltraConstrained: ultraConstrained)
+        )
     }
 
     /// The optional user-given name: a valid name string, null or absent (files written before names had none).

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
-import Synchronization
 
 /// A value handed from the loop's thread to one waiting thread: a POSIX semaphore, no thread pool behind it.
 ///

@@ -58,7 +58,7 @@ struct Check: ParsableCommand {
         }
         guard let failure = conditions.failure(of: path) else { return }
         if !quiet { printError("pathctl: \(failure.message)") }
-        if failure == .expensive || failure == .constrained, deferRun() { return }
+        if failure == .expensive || failure == .constrained || failure == .captivePortal, deferRun() { return }
         throw failure.exitCode
     }
 

@@ -36,7 +36,7 @@ struct Exec: ParsableCommand {
         func holds(for path: Path) -> Bool {
             guard path.status == .satisfied else { return false }
             switch self {
-            case .unmetered: return !path.isExpensive && !path.isConstrained
+            case .unmetered: return !path.isExpensive && !path.isConstrained && path.captivePortal != .captive
             case .notConstrained: return !path.isConstrained
             case .online: return true
             }

@@ -5,7 +5,8 @@ import PathModel
 /// What `pathctl check` and `pathctl wait` ask of the path. The exit statuses are part of the interface: systemd's
 /// `ExecCondition=` skips a unit on 1–254 and fails it on 255, so no outcome may map to 255.
 struct PathConditions: ParsableArguments {
-    @Flag(help: "The path must be neither expensive nor constrained (Android's UNMETERED).")
+    @Flag(
+        help: "The path must be neither expensive nor constrained (Android's UNMETERED), nor held at a captive portal.")
     var unmetered = false
 
     @Flag(help: "The path must not be on a Low Data Mode network (expensive is fine).")
@@ -18,6 +19,8 @@ struct PathConditions: ParsableArguments {
         guard path.status == .satisfied else { return .unsatisfied(path.unsatisfiedReason) }
         if unmetered && path.isExpensive { return .expensive }
         if (unmetered || notConstrained) && path.isConstrained { return .constrained }
+        // Work waiting for a cheap path would only fetch the portal's sign-in page.
+        if unmetered && path.captivePortal == .captive { return .captivePortal }
         return nil
     }
 }
@@ -27,13 +30,15 @@ enum ConditionFailure: Equatable {
     case unsatisfied(UnsatisfiedReason?)
     case expensive
     case constrained
+    case captivePortal
 
-    /// 1 unsatisfied, 2 expensive, 3 constrained; 69 (EX_UNAVAILABLE) is pathmond not answering, 64 a usage error.
+    /// 1 unsatisfied, 2 expensive, 3 constrained, 4 held at a captive portal; 69 (EX_UNAVAILABLE) is pathmond not answering, 64 a usage error.
     var exitCode: ExitCode {
         switch self {
         case .unsatisfied: return ExitCode(1)
         case .expensive: return ExitCode(2)
         case .constrained: return ExitCode(3)
+        case .captivePortal: return ExitCode(4)
         }
     }
 
@@ -42,6 +47,7 @@ enum ConditionFailure: Equatable {
         case .unsatisfied(let reason): return "the path is unsatisfied (\(reason?.rawValue ?? "no reason given"))"
         case .expensive: return "the path is expensive"
         case .constrained: return "the path is constrained (Low Data Mode)"
+        case .captivePortal: return "the path is held at a captive portal"
         }
     }
 }

@@ -22,12 +22,20 @@ struct PathOptions: ParsableArguments {
     @Option(help: "The IP version needed: 4 or 6.")
     var family: FamilyOption?
 
+    @Flag(help: "Leave out ultra-constrained (satellite) interfaces, as an app that did not opt in to them sees it.")
+    var noUltraConstrained = false
+
+    @Flag(help: "No roaming interfaces (a modem registered on a visited network).")
+    var noRoaming = false
+
     var parameters: PathParameters {
         PathParameters(
             requiredInterfaceKind: require, prohibitedInterfaceKinds: Set(prohibit),
             requiredInterfaceName: requiredInterface,
             prohibitsExpensive: noExpensive, prohibitsConstrained: noConstrained,
-            family: family?.requirement ?? .any)
+            family: family?.requirement ?? .any,
+            // pathctl speaks for the system: it sees every interface unless asked to look as an app would.
+            allowsUltraConstrained: !noUltraConstrained, prohibitsRoaming: noRoaming)
     }
 }
 

@@ -13,7 +13,8 @@ struct Pathctl: ParsableCommand {
     /// Every verb; a new one (say `log`) is added here and nowhere else: the verb list of errors and the
     /// argument normalisation read it.
     static let verbs: [ParsableCommand.Type] = [
-        Status.self, Monitor.self, Check.self, Wait.self, SetConstrained.self, SetExpensive.self, Networks.self,
+        Status.self, Monitor.self, Check.self, Wait.self, SetConstrained.self, SetUltraConstrained.self,
+        SetExpensive.self, Networks.self,
         Name.self, Forget.self, Log.self, Exec.self, Deferred.self,
     ]
 

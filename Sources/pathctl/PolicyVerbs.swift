@@ -38,6 +38,28 @@ struct SetConstrained: ParsableCommand {
     }
 }
 
+/// `pathctl set-ultra-constrained sat0 [--off]`: a satellite link, hidden from apps that did not opt in.
+struct SetUltraConstrained: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark the network on an interface (or --key) as ultra-constrained (a satellite link), or clear it"
+            + " with --off.",
+        discussion: """
+            An ultra-constrained network is constrained, and apps that did not opt in to such networks are not shown \
+            it at all (as on Apple's and Android's systems); pathctl status and the system policy see it as \
+            constrained.
+            """)
+
+    @OptionGroup var target: NetworkTarget
+    @Flag(help: "Clear the mark.") var off = false
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try runPolicyChange(options) { connection throws(PathmondClientError) in
+            try connection.setUltraConstrained(!off, interface: target.interface, key: target.key)
+        }
+    }
+}
+
 /// `pathctl set-expensive wlan0 [--off | --auto]`: the expensive flag for a network, over detection.
 struct SetExpensive: ParsableCommand {
     static let configuration = CommandConfiguration(

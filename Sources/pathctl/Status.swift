@@ -33,7 +33,7 @@ struct Status: ParsableCommand {
                         legend: !options.noLegend))
                 // The system path's last change: beside a path narrowed by requirements it would name what the
                 // requirements left out.
-                if let lastChange, parameters == PathParameters() {
+                if let lastChange, parameters == .system {
                     print("\n" + Self.fitted("Last change: " + LogLine.text(lastChange), width: TerminalWidth.current))
                 }
             }

@@ -14,6 +14,15 @@ final class NetworkHintsService {
     private let hub: PathHub
     let loop: SDEventLoop
     private let leases: MeteredLeaseDetector
+    /// Where networkd records each link's captive-portal URI.
+    private let portalFiles: CaptivePortalFiles
+    /// The captive-portal URIs the DHCP leases and networkd's link files held when last read, by index.
+    private var announcedPortals: [Int32: String] = [:]
+    /// Where sysfs lists network interfaces (speed, duplex).
+    private let sysfsRoot: String
+    /// The Ethernet figures last read, by index, with the link state they were read in: read again only when the
+    /// link changes (carrier, a renegotiation comes with a carrier flap), not on every address or route event.
+    private var ethernetReadings: [Int32: (link: Link, quality: LinkQuality?)] = [:]
     /// Where a modem's hardware identity comes from when ModemManager cannot name its SIM.
     private let sysfsModems: any CellularIdentitySource
     /// Whether to follow NetworkManager and ModemManager on the system bus at all.
@@ -26,6 +35,8 @@ final class NetworkHintsService {
     /// `[networkmanager] write-metered`, and what performs it (NetworkHintsService+WriteThrough.swift).
     var writesMetered = false
     var meteredWriter: NetworkManagerMeteredWriter?
+    /// Followed only with the system bus; its radios say which cellular links roam.
+    private var modemManager: ModemManagerWatcher?
     private var bus: SystemBusWatch?
     private var cellular: FallbackCellularIdentitySource?
     private var keyer: SubscriberKeyer?
@@ -39,12 +50,16 @@ final class NetworkHintsService {
     private var leasesChanged = true
 
     init(
-        hub: PathHub, loop: SDEventLoop, leases: MeteredLeaseDetector, sysfsModems: any CellularIdentitySource,
+        hub: PathHub, loop: SDEventLoop, leases: MeteredLeaseDetector,
+        portalFiles: CaptivePortalFiles = CaptivePortalFiles(), sysfsRoot: String = "/sys/class/net",
+        sysfsModems: any CellularIdentitySource,
         usesSystemBus: Bool, systemBusAddress: String?, stateDirectory: String, logger: Logger
     ) {
         self.hub = hub
         self.loop = loop
         self.leases = leases
+        self.portalFiles = portalFiles
+        self.sysfsRoot = sysfsRoot
         self.sysfsModems = sysfsModems
         self.usesSystemBus = usesSystemBus
         self.systemBusAddress = systemBusAddress
@@ -70,9 +85,12 @@ final class NetworkHintsService {
             self.bus = bus
         }
         self.networkManager = networkManager
+        if usesSystemBus { self.modemManager = modemManager }
         let leases = leases
+        let linkDirectory = portalFiles.networkdLinkDirectory
         do {
-            let watcher = try DirectoryWatcher(directories: { leases.directoriesToWatch }, loop: loop)
+            let watcher = try DirectoryWatcher(
+                directories: { leases.directoriesToWatch + [linkDirectory] }, loop: loop)
             watcher.start {
                 refresh.value.leasesChanged = true
                 refresh.value.kernelChanged()
@@ -118,6 +136,9 @@ final class NetworkHintsService {
             interfaces, metered: networkManager.meteredInterfaces.filter { !discounted.contains($0.key) })
         writeMetered(hub.interfaces, devices: networkManager.meteredInterfaces)
         forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
+        refreshRoaming(interfaces, radios: modemManager?.radios() ?? [:])
+        refreshCaptivePortals(interfaces, connectivity: networkManager.connectivityByInterface)
+        refreshLinkQualities(interfaces, radios: modemManager?.radios() ?? [:])
         let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
         guard !cellularLinks.isEmpty else { return }
         if keyer == nil { keyer = makeKeyer() }
@@ -143,7 +164,13 @@ final class NetworkHintsService {
         guard leasesChanged || leaseDirectories == nil || inputs != leaseInputs else { return }
         leasesChanged = false
         leaseInputs = inputs
-        let metered = leases.meteredInterfaces(links: links, currentAddresses: addresses)
+        let current = leases.currentLeases(links: links, currentAddresses: addresses)
+        // The same read gives the portal URIs: the lease in use, then networkd's link file (which also holds a
+        // DHCPv6 or router advertisement URI).
+        var portals = current.compactMapValues(\.captivePortal)
+        portals.merge(portalFiles.networkdPortals(links: links.map(\.index))) { _, linkFile in linkFile }
+        announcedPortals = portals
+        let metered = leases.metered(current)
         guard metered != hub.context.meteredInterfaces else { return }
         logger.info("metered DHCP leases", metadata: ["interfaces": "\(metered.sorted())"])
         let changed = metered.symmetricDifference(hub.context.meteredInterfaces)
@@ -161,6 +188,80 @@ final class NetworkHintsService {
         hub.updateContext(cause: .detected(.networkManagerMetered, interfaces: Array(changed))) {
             $0.networkManagerMetered = indices
         }
+    }
+
+    /// ModemManager names ports; the path needs indices. Only cellular links can roam (a modem's port the
+    /// configuration calls something else is left to the model, which ignores roaming on it).
+    private func refreshRoaming(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio]) {
+        let roaming = Set(interfaces.filter { radios[$0.link.name]?.isRoaming == true }.map(\.link.index))
+        guard roaming != hub.context.roamingInterfaces else { return }
+        let started = roaming.subtracting(hub.context.roamingInterfaces)
+        let changed = roaming.symmetricDifference(hub.context.roamingInterfaces)
+        let names = interfaces.filter { roaming.contains($0.link.index) }.map(\.link.name)
+        logger.info("cellular roaming", metadata: ["interfaces": "\(names.sorted())"])
+        let detail = started.isEmpty ? "home network" : "roaming"
+        hub.updateContext(cause: .detected(.cellular, interfaces: Array(changed), detail: detail)) {
+            $0.roamingInterfaces = roaming
+        }
+    }
+
+    /// Combines what the network announced (the URI) with what NetworkManager's check found (the state).
+    private func refreshCaptivePortals(
+        _ interfaces: [InterfaceStatus], connectivity: [String: NetworkManagerConnectivity]
+    ) {
+        var hints: [Int32: CaptivePortalHint] = [:]
+        for status in interfaces {
+            let state: CaptivePortal =
+                switch connectivity[status.link.name] {
+                case .portal?: .captive
+                case .full?: .open
+                default: .unknown
+                }
+            let hint = CaptivePortalHint(state: state, uri: announcedPortals[status.link.index])
+            if hint != CaptivePortalHint() { hints[status.link.index] = hint }
+        }
+        guard hints != hub.context.captivePortals else { return }
+        let changed = Set(hints.keys).union(hub.context.captivePortals.keys).filter {
+            hints[$0] != hub.context.captivePortals[$0]
+        }
+        let names = interfaces.filter { changed.contains($0.link.index) }.map(\.link.name)
+        logger.info("captive portals", metadata: ["interfaces": "\(names.sorted())"])
+        hub.updateContext(cause: .detected(.captivePortal, interfaces: Array(changed))) { $0.captivePortals = hints }
+    }
+
+    /// Ethernet from sysfs, cellular from ModemManager's radios; Wi-Fi's figures (nl80211) belong to
+    /// `WiFiQualityService` and are left alone. Only a change `differsSignificantly` reaches the path.
+    private func refreshLinkQualities(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio]) {
+        var measured: [Int32: LinkQuality] = [:]
+        ethernetReadings = ethernetReadings.filter { index, _ in interfaces.contains { $0.link.index == index } }
+        for status in interfaces where !status.isTunnel {
+            let index = status.link.index
+            switch status.interfaceClass.kind {
+            case .wired:
+                if let reading = ethernetReadings[index], reading.link == status.link {
+                    measured[index] = reading.quality
+                } else {
+                    let quality = EthernetLink.quality(sysfsRoot: sysfsRoot, name: status.link.name)
+                    ethernetReadings[index] = (status.link, quality)
+                    measured[index] = quality
+                }
+            case .cellular:
+                guard let radio = radios[status.link.name], radio.accessTechnologies != 0 else { continue }
+                measured[index] = LinkQuality(
+                    source: .modemManager, accessTechnologies: radio.accessTechnologies,
+                    signalQualityPercent: radio.signalQuality)
+            default:
+                continue
+            }
+        }
+        let current = hub.context.linkQualities
+        var next = current.filter { $0.value.source == .nl80211 }
+        for (index, quality) in measured {
+            next[index] = quality.differsSignificantly(from: current[index]) ? quality : current[index]
+        }
+        guard next != current else { return }
+        let changed = Set(next.keys).union(current.keys).filter { next[$0] != current[$0] }
+        hub.updateContext(cause: .detected(.linkQuality, interfaces: Array(changed))) { $0.linkQualities = next }
     }
 
     /// Keys for SIMs come from a per-machine secret, so the same SIM gets the same key here and nowhere else.

@@ -290,7 +290,7 @@ final class PathHub: Sendable {
 
 extension Dictionary where Key == PathParameters, Value == Path {
     /// Starts with the path the tracker already derived.
-    fileprivate init(_ tracker: PathTracker) { self = [.unrestricted: tracker.path] }
+    fileprivate init(_ tracker: PathTracker) { self = [.system: tracker.path] }
 }
 
 extension Published {

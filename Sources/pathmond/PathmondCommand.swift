@@ -64,6 +64,9 @@ struct PathmondCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where systemd-networkd keeps DHCP leases.", visibility: .hidden))
     var networkdLeases = "/run/systemd/netif/leases"
 
+    @Option(help: ArgumentHelp("Where systemd-networkd keeps link state (captive portals).", visibility: .hidden))
+    var networkdLinks = "/run/systemd/netif/links"
+
     @Option(help: ArgumentHelp("The resolver configuration file.", visibility: .hidden))
     var resolvConf = "/etc/resolv.conf"
 
@@ -141,7 +144,8 @@ struct PathmondCommand: ParsableCommand {
         DaemonOptions(
             socket: socket, stateDirectory: stateDir, maxClients: maxClients, maxClientsPerUser: maxClientsPerUser,
             maxWatchesPerUser: maxWatchesPerUser, receiveBuffer: receiveBuffer, sysfsRoot: sysfsRoot,
-            networkdLeases: networkdLeases, resolvConf: resolvConf, resolvedDirectory: resolvedDir,
+            networkdLeases: networkdLeases, networkdLinks: networkdLinks, resolvConf: resolvConf,
+            resolvedDirectory: resolvedDir,
             systemBus: systemBus, usesSystemBus: !noSystemBus, version: Self.version)
     }
 

@@ -68,6 +68,42 @@ import Testing
         #expect(await changes.until { (try? $0.get())?["wwan1"]?.imsi == "262011111111111" } != nil)
     }
 
+    /// Roaming, access technology and signal quality follow ModemManager's PropertiesChanged, on the modem and on its
+    /// Modem3gpp interface, without asking again.
+    @Test func followsTheRadio() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let box = WatcherBox<ModemManagerWatcher>()
+        let changes = Changes { () -> [String: CellularRadio] in box.watcher?.radios() ?? [:] }
+        let watcher = ModemManagerWatcher(onChange: { changes.continuation.yield() })
+        box.watcher = watcher
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: nil, modemManager: watcher, onProblem: { _ in })
+        watch.start()
+        defer { watch.stop() }
+        let modemManager = try StandIn("modemmanager", bus: bus)
+        defer { modemManager.stop() }
+        try modemManager.send("modem wwan0 356938035643809 8944110068256270054 262011234567890")
+        let home = CellularRadio(isRoaming: false, accessTechnologies: 1 << 14, signalQuality: 60)
+        #expect(await changes.until { $0 == ["wwan0": home] } != nil)
+
+        // MM_MODEM_3GPP_REGISTRATION_STATE_ROAMING, then back home.
+        try modemManager.send("register wwan0 5")
+        #expect(await changes.until { $0["wwan0"]?.isRoaming == true } != nil)
+        try modemManager.send("register wwan0 1")
+        #expect(await changes.until { $0["wwan0"]?.isRoaming == false } != nil)
+
+        // 5G NR (1 << 15) at 35 %; then a stale figure, which is none.
+        try modemManager.send("radio wwan0 32768 35 yes")
+        let fiveG = CellularRadio(isRoaming: false, accessTechnologies: 1 << 15, signalQuality: 35)
+        #expect(await changes.until { $0["wwan0"] == fiveG } != nil)
+        try modemManager.send("radio wwan0 32768 35 no")
+        #expect(await changes.until { $0["wwan0"]?.signalQuality == nil } != nil)
+
+        try modemManager.send("unplug wwan0")
+        #expect(await changes.until { $0.isEmpty } != nil)
+    }
+
     /// The identifiers never show in what gets logged.
     @Test func subscriberDescriptionHidesIdentifiers() {
         let subscriber = CellularSubscriber(iccid: "8944110068256270054", imsi: "262011234567890")

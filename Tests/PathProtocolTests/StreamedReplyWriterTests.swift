@@ -106,7 +106,47 @@ import Testing
                 gateways: (0..<Int(random.next() % 3)).map { _ in randomAddress(&random) }))
         // Strings the model never makes, to cover escaping: the writer takes any wire value.
         if random.next() % 4 == 0 { wire.status = randomText(&random) }
+        // The optional attributes (issue 26) present either way or absent, as from an older server.
+        wire.isUltraConstrained = randomFlag(&random)
+        wire.isRoaming = randomFlag(&random)
+        wire.captivePortal = random.next() % 3 == 0 ? nil : randomText(&random)
+        wire.captivePortalURI = random.next() % 2 == 0 ? nil : randomText(&random)
+        wire.linkQuality = randomLinkQuality(&random)
+        for position in wire.availableInterfaces.indices {
+            wire.availableInterfaces[position].linkQuality = randomLinkQuality(&random)
+            wire.availableInterfaces[position].captivePortal = random.next() % 2 == 0 ? nil : randomText(&random)
+            wire.availableInterfaces[position].isRoaming = randomFlag(&random)
+            wire.availableInterfaces[position].isUltraConstrained = randomFlag(&random)
+            wire.availableInterfaces[position].isTunnel = randomFlag(&random)
+        }
         return wire
+    }
+
+    /// Absent, or with every figure present or absent and across its range.
+    private func randomLinkQuality(_ random: inout SplitMix) -> WireLinkQuality? {
+        guard random.next() % 3 != 0 else { return nil }
+        var quality = WireLinkQuality(LinkQuality(source: .ethernet))
+        quality.grade = randomText(&random)
+        quality.source = randomText(&random)
+        func some<Value: FixedWidthInteger>(_ random: inout SplitMix) -> Value? {
+            random.next() % 2 == 0 ? nil : Value(truncatingIfNeeded: random.next())
+        }
+        quality.speedMbps = some(&random)
+        quality.fullDuplex = randomFlag(&random)
+        quality.signalDBm = some(&random)
+        quality.expectedThroughputKbps = some(&random)
+        quality.transmitBitrateKbps = some(&random)
+        quality.accessTechnologies = some(&random)
+        quality.signalQualityPercent = some(&random)
+        return quality
+    }
+
+    private func randomFlag(_ random: inout SplitMix) -> Bool? {
+        switch random.next() % 3 {
+        case 0: return nil
+        case 1: return true
+        default: return false
+        }
     }
 
     /// Names with what JSON must escape (quotes, backslashes, every control character), slashes, and UTF-8.

@@ -16,11 +16,11 @@ import Testing
     @Test func statusPrintsThePathAndATable() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
-        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && $0.linkQuality != nil }
 
         let output = try runCommand([product("pathctl"), "status", "--socket", scenario.daemon.socketPath]).output
         let lines = output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Path: satisfied via eth0 (wired); IPv4; gateways 192.0.2.1")
+        #expect(lines.first == "Path: satisfied via eth0 (wired); IPv4, link good; gateways 192.0.2.1")
         #expect(lines.contains { $0.hasPrefix("IDX") && $0.contains("EXPENSIVE") && $0.contains("GATEWAY") })
         // A table row: index, then the name.
         func row(_ name: String) -> String? {
@@ -36,7 +36,7 @@ import Testing
     @Test func statusJSONUsesTheVarlinkFieldNames() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
-        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && $0.linkQuality != nil }
 
         let output = try runCommand([product("pathctl"), "status", "--json", "--socket", scenario.daemon.socketPath])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.output.utf8)) as? [String: Any])
@@ -50,11 +50,11 @@ import Testing
     @Test func monitorStreamsChanges() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
-        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && $0.linkQuality != nil }
 
         let stream = try StreamingCommand([product("pathctl"), "monitor", "--socket", scenario.daemon.socketPath])
         defer { stream.stop() }
-        #expect(try stream.nextLine() == "satisfied via eth0 (wired); IPv4; gateways 192.0.2.1")
+        #expect(try stream.nextLine() == "satisfied via eth0 (wired); IPv4, link good; gateways 192.0.2.1")
         try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0 metric 100")
         #expect(try stream.nextLine() == "unsatisfied: no default route")
     }

@@ -19,6 +19,7 @@ import Testing
         options.socket = directory + "/io.pathmond"
         options.stateDirectory = directory + "/state"
         options.networkdLeases = directory + "/leases"
+        options.networkdLinks = directory + "/links"
         options.resolvConf = directory + "/resolv.conf"
         options.resolvedDirectory = directory + "/resolve"
         options.usesSystemBus = false
@@ -28,7 +29,7 @@ import Testing
         #expect(
             running.daemon.services.map { "\(type(of: $0))" } == [
                 "StateWriterService", "ResolverService", "KernelWatchService", "NetworkHintsService",
-                "WiFiIdentityService", "ReloadService",
+                "WiFiIdentityService", "WiFiQualityService", "ReloadService",
             ])
         let reply = try Self.call(options.socket, #"{"method":"org.varlink.service.GetInfo"}"#)
         #expect(reply.contains(#""version":"0.0.0-daemon-test""#), "\(reply)")

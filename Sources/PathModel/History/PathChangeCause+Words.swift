@@ -35,6 +35,8 @@ extension PathChangeCause.Detection {
         case .cellular: return "cellular network (SIM)"
         case .wifi: return "Wi-Fi network"
         case .identityForgotten: return "identities of removed links forgotten"
+        case .captivePortal: return "captive portal"
+        case .linkQuality: return "link quality"
         }
     }
 }

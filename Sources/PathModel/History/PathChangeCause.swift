@@ -27,12 +27,16 @@ public struct PathChangeCause: Sendable, Hashable {
         case dhcpMetered
         /// NetworkManager's Metered property.
         case networkManagerMetered
-        /// The SIM (or modem) behind a cellular link.
+        /// The SIM (or modem) behind a cellular link, or its radio (roaming; the detail says which).
         case cellular
         /// The Wi-Fi network (SSID) an interface is associated with.
         case wifi
         /// Identities of links that went away were forgotten.
         case identityForgotten
+        /// A captive portal: a URI a DHCP lease or networkd recorded, or NetworkManager's connectivity check.
+        case captivePortal
+        /// A link's quality: Ethernet speed, Wi-Fi station figures, a modem's technology or signal.
+        case linkQuality
     }
 
     /// The kind of kernel table a notification touched, in the spelling the history uses.
@@ -81,8 +85,8 @@ public struct PathChangeCause: Sendable, Hashable {
     public static let resolverChange = PathChangeCause(kind: .resolver)
 
     /// A detection on the given interfaces.
-    public static func detected(_ detection: Detection, interfaces: [Int32]) -> PathChangeCause {
-        PathChangeCause(kind: .detection, interfaceIndices: interfaces.sorted(), detection: detection)
+    public static func detected(_ detection: Detection, interfaces: [Int32], detail: String? = nil) -> PathChangeCause {
+        PathChangeCause(kind: .detection, interfaceIndices: interfaces.sorted(), detection: detection, detail: detail)
     }
 
     /// A policy change of `network` asked by `userID` (nil: unknown peer).

@@ -20,6 +20,8 @@ struct InterfaceFilter {
         if let name = parameters.requiredInterfaceName, interface.name != name { return false }
         if parameters.prohibitsExpensive && interface.isExpensive { return false }
         if parameters.prohibitsConstrained && interface.isConstrained { return false }
+        if !parameters.allowsUltraConstrained && interface.isUltraConstrained == true { return false }
+        if parameters.prohibitsRoaming && interface.isRoaming == true { return false }
         return true
     }
 

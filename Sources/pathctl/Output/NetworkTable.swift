@@ -8,7 +8,9 @@ enum NetworkTable {
         guard !networks.isEmpty else { return legend ? "No networks remembered or attached." : "" }
         let rows = networks.map { network in
             [
-                network.displayName, constrainedText(network.constrained), expensiveText(network.expensive),
+                network.displayName,
+                network.ultraConstrained == true ? "yes (ultra)" : constrainedText(network.constrained),
+                expensiveText(network.expensive),
                 network.interfaces.isEmpty ? "-" : network.interfaces.joined(separator: ","), network.key,
             ]
         }

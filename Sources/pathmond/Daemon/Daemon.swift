@@ -106,6 +106,7 @@ final class Daemon {
             mainLoop: loop, logger: logger)
         let hints = NetworkHintsService(
             hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: options.networkdLeases),
+            portalFiles: CaptivePortalFiles(networkdLinkDirectory: options.networkdLinks), sysfsRoot: options.sysfsRoot,
             sysfsModems: SysfsModemIdentitySource(), usesSystemBus: options.usesSystemBus,
             systemBusAddress: options.systemBus, stateDirectory: stateDirectory, logger: logger)
         hints.writesMetered = configuration.networkManagerWriteMetered
@@ -129,6 +130,7 @@ final class Daemon {
             hub: hub, loop: loop, logger: logger)
         // Without Wi-Fi (no nl80211) this does nothing; the daemon goes on.
         let wifi = WiFiIdentityService(source: NL80211IdentityWatcher(loop: loop), hub: hub, logger: logger)
+        let wifiQuality = WiFiQualityService(source: NL80211QualityWatcher(loop: loop), hub: hub, logger: logger)
         let failure = StartFailure()
         let kernel = KernelWatchService(
             watcher: watcher, hub: hub, logger: logger, afterBatch: { hints.kernelChanged() },
@@ -149,7 +151,7 @@ final class Daemon {
         self.notifier = notifier
         self.hints = hints
         self.failure = failure
-        services = [stateWriter, resolver, kernel, hints, wifi, reload]
+        services = [stateWriter, resolver, kernel, hints, wifi, wifiQuality, reload]
     }
 
     /// Starts the services in order, runs the main loop on the calling thread until SIGTERM, SIGINT or `exit()`,

@@ -12,6 +12,7 @@ struct DaemonOptions: Sendable {
     var receiveBuffer = 32 * 1024 * 1024
     var sysfsRoot = "/sys/class/net"
     var networkdLeases = "/run/systemd/netif/leases"
+    var networkdLinks = "/run/systemd/netif/links"
     var resolvConf = "/etc/resolv.conf"
     var resolvedDirectory = "/run/systemd/resolve"
     /// The system bus's D-Bus address; nil: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket.

@@ -12,6 +12,7 @@ extension ResolverService: DaemonService {}
 extension KernelWatchService: DaemonService {}
 extension NetworkHintsService: DaemonService {}
 extension WiFiIdentityService: DaemonService {}
+extension WiFiQualityService: DaemonService {}
 extension ReloadService: DaemonService {}
 
 extension StateWriterService: DaemonService {

@@ -15,7 +15,8 @@ extension PathChangeCause {
 }
 
 extension NetworkPolicy {
-    /// A network's settings in the history's words: "expensive, not constrained", "expensive auto".
+    /// A network's settings in the history's words: "expensive, not constrained", "expensive auto", and
+    /// "ultra-constrained" when the user set it.
     var historyWords: String {
         func words(_ value: Bool?, _ name: String) -> String {
             switch value {
@@ -24,7 +25,9 @@ extension NetworkPolicy {
             case nil: return "\(name) auto"
             }
         }
-        return words(isExpensive, "expensive") + ", " + words(isConstrained, "constrained")
+        let base = words(isExpensive, "expensive") + ", " + words(isConstrained, "constrained")
+        // Said only when set, so that the words of every other change read as they always did.
+        return isUltraConstrained.map { base + ", " + ($0 ? "ultra-constrained" : "not ultra-constrained") } ?? base
     }
 }
 

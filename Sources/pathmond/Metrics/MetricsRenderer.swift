@@ -14,6 +14,8 @@ final class MetricsRenderer {
     private let satisfied: Gauge
     private let expensive: Gauge
     private let constrained: Gauge
+    /// Issue 26's attributes of the system path (`MetricsRenderer+Attributes.swift`).
+    private let attributes: AttributeGauges
     private let lastChange: Gauge
     private let clientsOpen: Gauge
     /// Counters mirror `DaemonCounters` (which count without knowing about Prometheus): incremented by the
@@ -43,7 +45,7 @@ final class MetricsRenderer {
             metric("interface_primary", "", "Whether the interface is the system path's preferred one (1) or not (0)."),
             metric("interface_expensive", "", "Whether traffic over the interface is expensive (1) or not (0)."),
             metric("interface_constrained", "", "Whether the interface's network is in Low Data Mode (1) or not (0)."),
-        ]
+        ] + attributeInterfaceGauges
     }
 
     private static var interfaceInfo: MetricNameDescriptor {
@@ -60,6 +62,7 @@ final class MetricsRenderer {
         )
         constrained = registry.makeGauge(
             descriptor: Self.metric("path_constrained", "", "Whether the system path is in Low Data Mode."))
+        attributes = AttributeGauges(registry: registry)
         lastChange = registry.makeGauge(
             descriptor: Self.metric(
                 "path_last_change_timestamp", "seconds",
@@ -93,6 +96,7 @@ final class MetricsRenderer {
         satisfied.set(Double(path.status == .satisfied ? 1 : 0))
         expensive.set(Double(path.isExpensive ? 1 : 0))
         constrained.set(Double(path.isConstrained ? 1 : 0))
+        attributes.set(from: path)
         lastChange.set(lastChangeSeconds ?? 0)
         clientsOpen.set(Double(snapshot.clientsOpen))
         for (counter, field) in counters {
@@ -128,6 +132,7 @@ final class MetricsRenderer {
                 status.isConstrained,
             ]
             for (gauge, value) in zip(series.gauges, values) { gauge.set(Double(value ? 1 : 0)) }
+            Self.setAttributes(of: status, gauges: series.gauges.dropFirst(values.count))
         }
     }
 

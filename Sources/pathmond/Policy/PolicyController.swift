@@ -172,6 +172,6 @@ final class PolicyController: Sendable {
         return WireNetwork(
             key: key.description, displayName: displayName,
             constrained: setting.isConstrained, expensive: setting.isExpensive,
-            interfaces: interfaces.map(\.link.name), name: setting.name)
+            interfaces: interfaces.map(\.link.name), name: setting.name, ultraConstrained: setting.isUltraConstrained)
     }
 }

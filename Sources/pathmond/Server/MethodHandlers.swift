@@ -70,6 +70,12 @@ struct MethodHandlers: Sendable {
                 // Off clears the mark: Low Data Mode is a choice to make, not a default to pin.
                 return changePolicy(target, by: call.peer) { $0.isConstrained = constrained ? true : nil }
             },
+            MethodRoute(Methods.setUltraConstrained) { call throws(VarlinkError) in
+                let parameters = call.parameters
+                let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
+                let ultra = parameters.ultraConstrained
+                return changePolicy(target, by: call.peer) { $0.isUltraConstrained = ultra ? true : nil }
+            },
             MethodRoute(Methods.setExpensive) { call throws(VarlinkError) in
                 let parameters = call.parameters
                 let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)

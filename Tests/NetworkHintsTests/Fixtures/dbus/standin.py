@@ -14,10 +14,13 @@ networkmanager commands:  add NAME METERED [IPIFACE]   -> prints the new device'
                                                           (as `nmcli device modify` would), Metered follows
                           check NAME                   -> ok if every value of the applied connection kept its
                                                           type through the Reapply calls, else error
+                          connectivity NAME V4 V6      -> PropertiesChanged(Ip4Connectivity, Ip6Connectivity)
 modemmanager commands:    modem PORT IMEI ICCID IMSI   -> InterfacesAdded for a modem with a SIM
                           sim PORT ICCID IMSI          -> a new SIM object, the modem's Sim property changes
                           simread PORT ICCID IMSI      -> PropertiesChanged on the current SIM (SimIdentifier, Imsi)
                           unplug PORT                  -> InterfacesRemoved
+                          register PORT STATE          -> PropertiesChanged(Modem3gpp RegistrationState)
+                          radio PORT TECH PERCENT RECENT -> PropertiesChanged(AccessTechnologies, SignalQuality)
 Both:                     slow SECONDS                 -> every later GetAll answers only after SECONDS (a service
                                                           busy or hung: the caller must not wait for it)
                           quit
@@ -190,7 +193,7 @@ class NetworkManager(PropertyObject):
         properties = {
             "Interface": dbus.String(name), "IpInterface": dbus.String(ip_interface),
             "Metered": dbus.UInt32(int(metered)), "DeviceType": dbus.UInt32(1), "State": dbus.UInt32(100),
-            "Managed": dbus.Boolean(True),
+            "Managed": dbus.Boolean(True), "Ip4Connectivity": dbus.UInt32(0), "Ip6Connectivity": dbus.UInt32(0),
         }
         self.devices[name] = Device(self.connection, path, {NM_DEVICE: properties}, name)
         self.set(NM, Devices=dbus.Array([d.__dbus_object_path__ for d in self.devices.values()], signature="o"))
@@ -214,6 +217,9 @@ class NetworkManager(PropertyObject):
             problems = self.devices[words[1]].shape_problems
             if problems:
                 raise ValueError("types changed: " + "; ".join(problems))
+        elif words[0] == "connectivity":
+            self.devices[words[1]].set(NM_DEVICE, Ip4Connectivity=dbus.UInt32(int(words[2])),
+                                       Ip6Connectivity=dbus.UInt32(int(words[3])))
         elif words[0] == "remove":
             device = self.devices.pop(words[1])
             path = device.__dbus_object_path__
@@ -230,6 +236,7 @@ MM = "org.freedesktop.ModemManager1"
 MM_PATH = "/org/freedesktop/ModemManager1"
 MM_MODEM = "org.freedesktop.ModemManager1.Modem"
 MM_SIM = "org.freedesktop.ModemManager1.Sim"
+MM_3GPP = "org.freedesktop.ModemManager1.Modem.Modem3gpp"
 OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
 
 
@@ -268,9 +275,14 @@ class ModemManager(dbus.service.Object):
             self.next_modem += 1
             ports = dbus.Array([dbus.Struct((port, dbus.UInt32(2))), dbus.Struct(("cdc-wdm9", dbus.UInt32(6)))],
                                signature="(su)")
-            modem = PropertyObject(self.bus, path, {MM_MODEM: {
-                "Ports": ports, "Sim": dbus.ObjectPath(sim.__dbus_object_path__),
-                "EquipmentIdentifier": dbus.String(imei), "State": dbus.Int32(8)}})
+            # Registered at home on LTE (MM_MODEM_ACCESS_TECHNOLOGY_LTE = 1 << 14), a recent 60 % signal.
+            modem = PropertyObject(self.bus, path, {
+                MM_MODEM: {
+                    "Ports": ports, "Sim": dbus.ObjectPath(sim.__dbus_object_path__),
+                    "EquipmentIdentifier": dbus.String(imei), "State": dbus.Int32(8),
+                    "AccessTechnologies": dbus.UInt32(1 << 14),
+                    "SignalQuality": dbus.Struct((dbus.UInt32(60), dbus.Boolean(True)), signature="ub")},
+                MM_3GPP: {"RegistrationState": dbus.UInt32(1), "OperatorCode": dbus.String("26201")}})
             self.modems[port], self.sims[port] = modem, sim
             self.InterfacesAdded(dbus.ObjectPath(path), modem.interfaces)
         elif words[0] == "sim":
@@ -282,12 +294,18 @@ class ModemManager(dbus.service.Object):
         elif words[0] == "simread":
             port, iccid, imsi = words[1:]
             self.sims[port].set(MM_SIM, SimIdentifier=dbus.String(iccid), Imsi=dbus.String(imsi))
+        elif words[0] == "register":
+            self.modems[words[1]].set(MM_3GPP, RegistrationState=dbus.UInt32(int(words[2])))
+        elif words[0] == "radio":
+            port, tech, percent, recent = words[1:]
+            quality = dbus.Struct((dbus.UInt32(int(percent)), dbus.Boolean(recent == "yes")), signature="ub")
+            self.modems[port].set(MM_MODEM, AccessTechnologies=dbus.UInt32(int(tech)), SignalQuality=quality)
         elif words[0] == "unplug":
             modem = self.modems.pop(words[1])
             path = modem.__dbus_object_path__
             modem.remove_from_connection()
             self.sims.pop(words[1]).remove_from_connection()
-            self.InterfacesRemoved(dbus.ObjectPath(path), dbus.Array([MM_MODEM], signature="s"))
+            self.InterfacesRemoved(dbus.ObjectPath(path), dbus.Array([MM_MODEM, MM_3GPP], signature="s"))
         else:
             raise ValueError("unknown command " + words[0])
 

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+/// Whether a network holds its users behind a captive portal (a hotel's or a train's sign-in page), as Android's
+/// CAPTIVE_PORTAL and GLib's G_NETWORK_CONNECTIVITY_PORTAL say it.
+public enum CaptivePortal: String, Sendable, Hashable, CaseIterable {
+    /// Nothing said either way; or the network announced a portal API (RFC 8910) but nothing checked it yet.
+    case unknown
+    /// Traffic is held at a portal until the user accepts it (NetworkManager's connectivity check found one).
+    case captive
+    /// No portal stands in the way: NetworkManager's connectivity check passed, or the network said so (RFC 8910's
+    /// `urn:ietf:params:capport:unrestricted`).
+    case open
+}
+
+/// What the sources say about one interface's captive portal, before the evaluator combines it.
+public struct CaptivePortalHint: Sendable, Hashable {
+    /// The state a source established (NetworkManager's per-device connectivity); unknown when none did.
+    public var state: CaptivePortal
+    /// The portal's API URI as the network announced it (RFC 8910: DHCPv4 option 114, DHCPv6 option 103, the
+    /// router advertisement's option 37), as the DHCP client recorded it.
+    public var uri: String?
+
+    public init(state: CaptivePortal = .unknown, uri: String? = nil) {
+        self.state = state
+        self.uri = uri
+    }
+
+    /// RFC 8910 section 2: the value a network sends to say it has no captive portal.
+    public static let unrestricted = "urn:ietf:params:capport:unrestricted"
+
+    /// The longest URI kept: RFC 8910 values fit a DHCPv4 option (255 bytes); a longer one is not from a network.
+    public static let maximumURILength = 255
+
+    /// Whether `uri` can be a portal API URI worth showing: 1 to 255 bytes of visible ASCII (RFC 3986 URIs are
+    /// ASCII), so a log line or terminal shows it as it is.
+    public static func isValidURI(_ uri: String) -> Bool {
+        (1...maximumURILength).contains(uri.utf8.count) && uri.utf8.allSatisfy { (0x21...0x7e).contains($0) }
+    }
+
+    /// The state and URI an interface shows: the unrestricted URN means open (and is no URI); an announced URI
+    /// alone leaves the state unknown, since a portal already accepted still announces its API (RFC 8908's check,
+    /// or NetworkManager's, tells).
+    public var resolved: (state: CaptivePortal, uri: String?) {
+        guard let uri, Self.isValidURI(uri) else { return (state, nil) }
+        if uri == Self.unrestricted { return (state == .unknown ? .open : state, nil) }
+        return (state, uri)
+    }
+}
