@@ -6,7 +6,9 @@
 /// A value behind a lock, as Synchronization's `Mutex` holds one, on a pthread mutex. ThreadSanitizer intercepts
 /// pthread_mutex_lock, so it sees the order the lock imposes; `Mutex`'s futex lives in the uninstrumented standard
 /// library, and every access under it read to TSan as a race (three such reports in one run of the unit suites,
-/// both sides of each under the same `Mutex`). Same use as `Mutex`: `withLock`, not reentrant.
+/// both sides of each under the same `Mutex`). Same use as `Mutex`: `withLock`, not reentrant. A closure is kept
+/// in a class, not as the value itself: a function value that goes through the generic `inout` comes back wrapped
+/// in reabstraction thunks, two more on every call (as with `Mutex`).
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

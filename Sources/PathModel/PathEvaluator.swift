@@ -61,8 +61,14 @@ public struct PathEvaluator: Sendable, Hashable {
         let interfaceClass = classifier.classify(link)
         let identity = identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
         let policy = identity.map { context.policy[$0.key] } ?? NetworkPolicy()
+        // Roaming counts only on a cellular interface: a modem's registration says nothing of other links.
+        let isRoaming = interfaceClass.kind == .cellular && context.roamingInterfaces.contains(link.index)
         let detectedBy: ExpensiveSource? =
-            if interfaceClass.isExpensive {
+            if isRoaming && classifier.roamingIsExpensive(link) {
+                // Named before the class: on a cellular link it is the more telling reason, and it makes a link the
+                // configuration calls not expensive (a flat-rate plan at home) expensive abroad.
+                .roaming
+            } else if interfaceClass.isExpensive {
                 .interfaceClass
             } else if context.meteredInterfaces.contains(link.index) {
                 .dhcpLease
@@ -78,6 +84,14 @@ public struct PathEvaluator: Sendable, Hashable {
             expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
             isConstrained: policy.isConstrained ?? false
         )
+        // The user's word on the network wins over the configuration's on the interface, as for expensive.
+        status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
+        if status.isUltraConstrained { status.isConstrained = true }
+        status.isRoaming = isRoaming
+        status.linkQuality = context.linkQualities[link.index]
+        if let hint = context.captivePortals[link.index] {
+            (status.captivePortal, status.captivePortalURI) = hint.resolved
+        }
         if readiness == .usable {
             status.kernelPreferredFamilies = preferredFamilies
             status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
@@ -104,7 +118,7 @@ public struct PathEvaluator: Sendable, Hashable {
     /// The path for a client's parameters (the system path by default), as its routing user's packets go.
     public func path(
         in state: KernelState, context: NetworkContext = NetworkContext(),
-        parameters: PathParameters = .unrestricted
+        parameters: PathParameters = .system
     ) -> Path {
         let statuses =
             parameters.routingUser.flatMap { interfaces(in: state, context: context, user: $0) }
@@ -115,9 +129,14 @@ public struct PathEvaluator: Sendable, Hashable {
     /// The path from interface statuses already derived.
     public func path(
         from interfaces: [InterfaceStatus], resolvers: ResolverConfiguration = ResolverConfiguration(),
-        parameters: PathParameters = .unrestricted
+        parameters: PathParameters = .system
     ) -> Path {
-        let candidates = interfaces.filter { $0.interfaceClass.kind != .loopback }
+        // A client that did not opt in does not see an ultra-constrained interface at all: the path, and the reason
+        // it is unsatisfied, are what they would be without it (a reason older clients could not read would break
+        // them, and they are the ones that never opt in).
+        let candidates = interfaces.filter {
+            $0.interfaceClass.kind != .loopback && (parameters.allowsUltraConstrained || !$0.isUltraConstrained)
+        }
         let wanted = parameters.family.families
         let usable = candidates.filter { $0.readiness == .usable }.sorted(by: Self.preferred)
         guard !usable.isEmpty else {
@@ -137,17 +156,19 @@ public struct PathEvaluator: Sendable, Hashable {
         }
         // Per family, the interface its traffic leaves by: the kernel's pick when the kernel was asked (and the
         // parameters allow it), else the first available interface serving the family.
-        let carriers = families.compactMap { family in
+        // In family order (IPv4 first), so that which carrier speaks for the path (its portal's URI) does not depend
+        // on a set's iteration order.
+        let carriers = families.sorted().compactMap { family in
             available.first { $0.kernelPreferredFamilies.contains(family) }
                 ?? available.first { $0.supportedFamilies.contains(family) }
         }
-        return Path(
+        var path = Path(
             status: .satisfied,
             availableInterfaces: available.map {
                 PathInterface(
                     index: $0.link.index, name: $0.link.name, kind: $0.interfaceClass.kind,
                     isExpensive: $0.isExpensive, isConstrained: $0.isConstrained,
-                    isTunnel: $0.isTunnel)
+                    isTunnel: $0.isTunnel, isUltraConstrained: $0.isUltraConstrained, isRoaming: $0.isRoaming)
             },
             // Costly when any family's traffic leaves by a costly interface: with IPv4 over cellular and IPv6 over
             // wired, every IPv4 packet is metered, whatever the primary. The primary carries a family, so it counts.
@@ -156,8 +177,20 @@ public struct PathEvaluator: Sendable, Hashable {
             supportsIPv4: families.contains(.ipv4),
             supportsIPv6: families.contains(.ipv6),
             supportsDNS: resolvers.supportsDNS(over: available.map(\.link.index)),
-            gateways: uniqued(gateways)
+            gateways: uniqued(gateways),
+            isUltraConstrained: carriers.contains { $0.isUltraConstrained },
+            isRoaming: carriers.contains { $0.isRoaming }
         )
+        let portal = carriers.first { $0.captivePortal == .captive } ?? available[0]
+        path.captivePortal = portal.captivePortal
+        path.captivePortalURI = portal.captivePortalURI
+        for (position, status) in available.enumerated() {
+            path.availableInterfaces[position].captivePortal = status.captivePortal
+            path.availableInterfaces[position].linkQuality = status.linkQuality
+        }
+        // The preferred interface's, as Apple's: the link the first connection attempt takes.
+        path.linkQuality = available[0].linkQuality
+        return path
     }
 
     /// When the kernel was not asked: an interface holding a split default (a VPN's 0/1 and 128/1) first, which the
