@@ -187,8 +187,9 @@ final class PathHub: Sendable {
     ) {
         updating.withLock { _ in
             var recorded: HistoryDelivery?
-            let (systemChange, tracker, watched) = state.withLock { state in
+            let (systemChange, trackerBefore, tracker, watched) = state.withLock { state in
                 prepare(&state)
+                let trackerBefore = state.tracker
                 let before = state.tracker.path
                 let systemChange = change(&state.tracker)
                 state.trackerVersion += 1
@@ -200,14 +201,16 @@ final class PathHub: Sendable {
                 }
                 // The boxes, with what each last published: read here, compared outside the lock.
                 let watched = state.interests.values.map { ($0, $0.published) }
-                return (systemChange, state.tracker, watched)
+                return (systemChange, trackerBefore, state.tracker, watched)
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
+            let kept = KeptInputs(before: trackerBefore, after: tracker)
             for (box, published) in watched {
                 // Still being derived by its first subscriber, from a tracker this update will outdate: that one
                 // derives again.
                 guard let published else { continue }
+                if kept.settle(box.interest) { continue }
                 let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
                 changed.append((box, value, encode(value)))
@@ -327,3 +330,36 @@ final class WatchedInterest: @unchecked Sendable {
         self.interest = interest
     }
 }
+
+/// What an update left as it was, so that an interest that depends on nothing else keeps its value without being
+/// derived again: after a slice of flows' route answers (`RouteFollower`'s slices), the flows outside the slice and
+/// every path. Only the system's routing user is judged (another user's interfaces would cost their own
+/// derivation to compare).
+private struct KeptInputs {
+    /// The interfaces and resolvers, from which every path of the system's routing is derived.
+    let interfacesAndResolvers: Bool
+    let decisionsBefore: [RouteQuery: RouteDecision]
+    let decisionsAfter: [RouteQuery: RouteDecision]
+
+    init(before: PathTracker, after: PathTracker) {
+        interfacesAndResolvers =
+            before.interfaces == after.interfaces && before.context.resolvers == after.context.resolvers
+            && before.evaluator == after.evaluator
+        decisionsBefore = before.state.decisions
+        decisionsAfter = after.state.decisions
+    }
+
+    /// Whether the interest's value is certainly what it was: a path, or a flow whose own answers did not change
+    /// (its status is a function of the interfaces, its parameters' path and those answers).
+    func settle(_ interest: Interest) -> Bool {
+        guard interfacesAndResolvers else { return false }
+        switch interest {
+        case .path(let parameters):
+            return parameters.routingUser == nil
+        case .flow(let flow):
+            return flow.parameters.routingUser == nil
+                && flow.routeQueries.allSatisfy { decisionsBefore[$0] == decisionsAfter[$0] }
+        }
+    }
+}
+
