@@ -362,4 +362,3 @@ private struct KeptInputs {
         }
     }
 }
-
