@@ -121,6 +121,15 @@ final class FollowedService {
         }
     }
 
+    /// Reads all the properties of one interface of an object of the owner (Properties.GetAll), without waiting.
+    func getAll(
+        path: String, interface: String, completion: @escaping (Result<[BusValue], BusCallError>) -> Void
+    ) {
+        call(
+            path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll", arguments: [interface],
+            completion: completion)
+    }
+
     /// Whether `signal` is a broadcast by `sender`; a refusal is reported (throttled). The line names the member,
     /// path and bus names only, never the body (a SIM's identifiers), and the D-Bus specification restricts those to
     /// [A-Za-z0-9_/.:-], so a forger cannot put a line break or a control character in the log.

@@ -21,8 +21,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     /// SIM reads waiting for their reply, by object path, each with its number (a newer read of the path, a new
     /// owner or a detach drops the older one's reply). Nothing is published while one waits: a modem's network is
     /// keyed by its SIM, and publishing the hardware identity first would flip the network's identity for a moment.
-    private var pendingSims: [String: Int] = [:]
-    private var readCount = 0
+    private var pendingSims = PendingReads()
     /// Bumped by every read of the managed objects: a reply to an older one (an owner since replaced) is dropped.
     private var listGeneration = 0
     private let published = Locked<Snapshot>(Snapshot())
@@ -91,7 +90,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private func forgetModems() {
         modems = [:]
         sims = [:]
-        pendingSims = [:]
+        pendingSims.dropAll()
         listGeneration += 1
         isRunning = false
         publish()
@@ -103,7 +102,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
         guard let service else { return }
         modems = [:]
         sims = [:]
-        pendingSims = [:]
+        pendingSims.dropAll()
         listGeneration += 1
         let generation = listGeneration
         service.call(
@@ -129,15 +128,9 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     /// leaves the modem's hardware identity; then publishes, once no other SIM read waits.
     private func readSim(_ path: String) {
         guard let service else { return }
-        readCount += 1
-        let read = readCount
-        pendingSims[path] = read
-        service.call(
-            path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-            arguments: [ModemManagerObjects.simInterface]
-        ) { [weak self] result in
-            guard let self, pendingSims[path] == read else { return }
-            pendingSims[path] = nil
+        let read = pendingSims.start(path)
+        service.getAll(path: path, interface: ModemManagerObjects.simInterface) { [weak self] result in
+            guard let self, pendingSims.finish(path, read) else { return }
             if case .success(let body) = result, body.count == 1, let properties = body[0].dictionaryByText {
                 var sim = SimRecord()
                 ModemManagerObjects.apply(properties, to: &sim)
@@ -198,7 +191,7 @@ public final class ModemManagerWatcher: BusServiceWatcher, CellularIdentitySourc
     private func dropUnusedSims() {
         let used = Set(modems.values.compactMap(\.simPath))
         sims = sims.filter { used.contains($0.key) }
-        pendingSims = pendingSims.filter { used.contains($0.key) }
+        pendingSims.keep(only: used)
     }
 
     /// Publishes what the modems and SIMs say now, unless a SIM read waits (its reply publishes).

@@ -15,10 +15,8 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     private var service: FollowedService?
     /// By object path.
     private var devices: [String: NetworkManagerDevice] = [:]
-    /// Reads of device objects still waiting for their reply, by object path, each with its number: a reply counts
-    /// only if its read is still the latest for that path (a DeviceRemoved, a newer read or a new owner drops it).
-    private var pendingReads: [String: Int] = [:]
-    private var readCount = 0
+    /// Device reads waiting for their reply (a DeviceRemoved, a newer read or a new owner makes a reply stale).
+    private var pendingReads = PendingReads()
     /// Bumped by every read of the device list: a reply to an older one (an owner since replaced) is dropped.
     private var listGeneration = 0
     private let published = Locked<[String: NetworkManagerMetered]>([:])
@@ -73,7 +71,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
 
     private func forgetDevices() {
         devices = [:]
-        pendingReads = [:]
+        pendingReads.dropAll()
         listGeneration += 1
         publish()
     }
@@ -83,7 +81,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     private func reload() {
         guard let service else { return }
         devices = [:]
-        pendingReads = [:]
+        pendingReads.dropAll()
         listGeneration += 1
         guard service.owner != nil else {
             publish()  // not running: nothing to ask, and NameOwnerChanged says when it starts
@@ -119,15 +117,9 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     /// read is waiting, so that a whole list comes out as one change.
     private func readDevice(_ path: String) {
         guard let service else { return }
-        readCount += 1
-        let read = readCount
-        pendingReads[path] = read
-        service.call(
-            path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-            arguments: [NetworkManagerObjects.deviceInterface]
-        ) { [weak self] result in
-            guard let self, pendingReads[path] == read else { return }
-            pendingReads[path] = nil
+        let read = pendingReads.start(path)
+        service.getAll(path: path, interface: NetworkManagerObjects.deviceInterface) { [weak self] result in
+            guard let self, pendingReads.finish(path, read) else { return }
             devices[path] = device(path, from: result)
             if pendingReads.isEmpty { publish() }
         }
@@ -156,7 +148,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
             readDevice(path)
         } else {
             devices[path] = nil
-            pendingReads[path] = nil
+            pendingReads.drop(path)
             publish()
         }
     }
