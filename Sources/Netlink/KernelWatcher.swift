@@ -159,8 +159,9 @@ public final class KernelWatcher: @unchecked Sendable {
     /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch).
     public func setFlowQueries(_ queries: Set<RouteQuery>) {
         loop.execute {
-            guard !self.isStopped, let event = self.routing.setFlowQueries(queries) else { return }
-            self.deliver(KernelBatch(events: [event]))
+            guard !self.isStopped else { return }
+            // Delivered even when nothing changed yet: the flows left for later slices are asked from there.
+            self.deliver(KernelBatch(events: self.routing.setFlowQueries(queries).map { [$0] } ?? []))
         }
     }
 
