@@ -123,9 +123,9 @@ import Testing
         let first = try String(contentsOfFile: file, encoding: .utf8)
         #expect(first.contains("pathmond_path_satisfied 1"))
         #expect(first.contains("pathmond_interface_up{interface=\"eth0\"} 1"))
-        // 13 families of the daemon and the path, 6 per-interface ones; the storm keeps eth0, so all 19 stay.
+        // 17 families of the daemon and the path, 9 per-interface ones; the storm keeps eth0, so all 26 stay.
         let families = first.components(separatedBy: "# TYPE ").count - 1
-        #expect(families == 19)
+        #expect(families == 26)
         // A storm: the carrier flaps for about three seconds, then stays down. Linkwatch spaces a device's carrier
         // events up to a second apart and folds a quick down-and-up away, and the file shows a state at most once
         // a second: the flaps alone may leave the file as it was, the carrier left down never does.
