@@ -93,8 +93,7 @@ final class RouteFollower {
         knownQueries = nil
         resolving = [:]
         decisions = [:]
-        pendingFlowQueries = []
-        pendingFlowSet = []
+        slices.removeAll()
         self.expiries = []
         note(expiries, now: now)
         gatewayReachability = [:]
@@ -171,53 +170,22 @@ final class RouteFollower {
         return published(askFirstSlice(asked))
     }
 
-    /// How many flows' queries are asked per turn of the watcher's loop. A thousand watched flows are two thousand
-    /// look-ups (about 5 ms): asked in one go, the first flow's answer waited for the last one's and the loop heard
-    /// nothing else meanwhile. A slice is two datagrams of requests.
-    static let flowSliceSize = 2 * RouteLookupSocket.batchSize
-
-    /// Flows' queries waiting for a later slice, in the order they were due, and the same as a set.
-    private var pendingFlowQueries: [RouteQuery] = []
-    private var pendingFlowSet: Set<RouteQuery> = []
+    /// Flows' queries left for later turns of the loop.
+    private var slices = FlowSlices()
 
     /// Whether flows' queries wait for `askNextSlice()`.
-    var hasPendingSlices: Bool { !pendingFlowQueries.isEmpty }
+    var hasPendingSlices: Bool { !slices.isEmpty }
 
-    /// Asks what the path needs now (the internet's probes, for root and for each watching user; tunnels'
-    /// endpoints) with the first slice of flows' queries; the other flows' queries wait for `askNextSlice()`, their
-    /// last answers standing meanwhile.
+    /// Asks what the path needs now with the first slice of flows' queries; the other flows' queries wait for
+    /// `askNextSlice()`, their last answers standing meanwhile.
     private func askFirstSlice(_ asked: [RouteQuery]) -> Bool {
-        var now: [RouteQuery] = []
-        var flowsNow = 0
-        for query in asked {
-            guard flowQueries.contains(query), !RouteQuery.isInternetProbe(query) else {
-                now.append(query)
-                continue
-            }
-            if flowsNow < Self.flowSliceSize && pendingFlowQueries.isEmpty {
-                flowsNow += 1
-                now.append(query)
-            } else if pendingFlowSet.insert(query).inserted {
-                pendingFlowQueries.append(query)
-            }
-        }
-        return ask(now)
+        ask(slices.first(of: asked, flowQueries: flowQueries))
     }
 
     /// Asks the next slice of flows' queries (those still standing); returns the event with the answers if they
     /// changed anything.
     func askNextSlice() -> KernelEvent? {
-        let standing = queries
-        var slice: [RouteQuery] = []
-        var taken = 0
-        while taken < pendingFlowQueries.count && slice.count < Self.flowSliceSize {
-            let query = pendingFlowQueries[taken]
-            taken += 1
-            pendingFlowSet.remove(query)
-            if standing.contains(query) { slice.append(query) }
-        }
-        pendingFlowQueries.removeFirst(taken)
-        return published(ask(slice))
+        published(ask(slices.next(standing: queries)))
     }
 
     /// The event that tells the model the decisions, if they changed.

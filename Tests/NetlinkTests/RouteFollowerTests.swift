@@ -196,19 +196,19 @@ import Testing
         _ = follower.setFlowQueries(Set(flows).union(userProbes))
         let first = Set(lookup.asked)
         #expect(first.isSuperset(of: userProbes), "a user's probes are asked with the first slice")
-        #expect(first.subtracting(userProbes).count == RouteFollower.flowSliceSize)
+        #expect(first.subtracting(userProbes).count == FlowSlices.size)
         #expect(follower.hasPendingSlices)
         var asked = first
         var slices = 1
         while follower.hasPendingSlices {
             lookup.asked = []
             _ = follower.askNextSlice()
-            #expect(lookup.asked.count <= RouteFollower.flowSliceSize)
+            #expect(lookup.asked.count <= FlowSlices.size)
             asked.formUnion(lookup.asked)
             slices += 1
         }
         #expect(asked == Set(flows).union(userProbes), "every query is asked once")
-        #expect(slices == (1000 + RouteFollower.flowSliceSize - 1) / RouteFollower.flowSliceSize)
+        #expect(slices == (1000 + FlowSlices.size - 1) / FlowSlices.size)
 
         // A link change asks everything again: the probes at once, flows in slices; a flow gone by the time its
         // slice comes is not asked.
