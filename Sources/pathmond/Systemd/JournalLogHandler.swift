@@ -34,9 +34,7 @@ struct JournalLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields = metadata
-        if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
-        if let own = event.metadata { fields.merge(own) { _, new in new } }
+        let fields = fields(of: event)
         let entry = JournalEntry(
             level: event.level, message: "\(event.message)", metadata: fields, identifier: identifier)
         if Self.send(entry) { return }

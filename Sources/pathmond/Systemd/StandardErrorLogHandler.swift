@@ -37,9 +37,7 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields = metadata
-        if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
-        if let own = event.metadata { fields.merge(own) { _, new in new } }
+        var fields = fields(of: event)
         // A record's journal fields (MESSAGE_ID=, PATHMOND_STATUS=, …) are for the native protocol; on stderr
         // the message says what they say, and a person reads no IDs.
         fields = fields.filter { !JournalEntry.isJournalFieldName($0.key) }

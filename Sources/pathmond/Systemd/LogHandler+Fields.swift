@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+import Logging
+
+extension LogHandler {
+    /// Every field of one record: the handler's own metadata, then its provider's, then the call's, a later one
+    /// winning on a name both give (swift-log's order).
+    func fields(of event: LogEvent) -> Logger.Metadata {
+        var fields = metadata
+        if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
+        if let own = event.metadata { fields.merge(own) { _, new in new } }
+        return fields
+    }
+}
