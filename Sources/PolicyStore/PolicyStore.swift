@@ -29,7 +29,7 @@ public final class PolicyStore: Sendable {
     static let maximumFileSize = 4 << 20
 
     /// One load or save at a time: each reads the file before deciding what to do with it.
-    private let lock = Locked(())
+    private let lock = Lock()
 
     /// The store for `stateDirectory`; touches nothing until `load` or `save`.
     public init(stateDirectory: String) {
@@ -45,7 +45,7 @@ public final class PolicyStore: Sendable {
     /// place and gives an empty policy; later saves are refused. Throws only when the state directory exists but
     /// cannot be listed.
     public func load() throws(PolicyStoreError) -> (policy: Policy, report: LoadReport?) {
-        try lock.withLock { _ throws(PolicyStoreError) in
+        try lock.withLock { () throws(PolicyStoreError) in
             try removeTemporaries()
             switch examine() {
             case .missing:
@@ -66,7 +66,7 @@ public final class PolicyStore: Sendable {
     /// nothing, while policy.json is of a newer version or is damaged and cannot be kept aside.
     @discardableResult
     public func save(_ policy: Policy) throws(PolicyStoreError) -> LoadReport? {
-        try lock.withLock { _ throws(PolicyStoreError) in
+        try lock.withLock { () throws(PolicyStoreError) in
             do throws(StateFileError) {
                 try FileSystem.createDirectories(stateDirectory)
             } catch {

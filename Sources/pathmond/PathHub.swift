@@ -25,7 +25,7 @@ final class PathHub: Sendable {
     private let state: Locked<State>
     /// Held for a whole update, so that two callers cannot interleave their derive-and-publish halves (the daemon
     /// makes every change from its main loop, so it is never contended there).
-    private let updating = Locked<Void>(())
+    private let updating = Lock()
     private let logger: Logger
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
@@ -185,7 +185,7 @@ final class PathHub: Sendable {
         cause: @autoclosure () -> PathChangeCause, _ change: (inout PathTracker) -> Path?,
         prepare: (inout State) -> Void = { _ in }
     ) {
-        updating.withLock { _ in
+        updating.withLock {
             var recorded: HistoryDelivery?
             let (systemChange, trackerBefore, tracker, watched) = state.withLock { state in
                 prepare(&state)
