@@ -28,30 +28,3 @@ static inline int pathmond_accept_client(int listener) {
     return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
-// EEVDF's custom slice (Linux 6.12 and later): a thread that asks for a short slice gets an earlier deadline, so
-// when it wakes it runs before a busy thread's slice is over. sched_setattr has no glibc wrapper on Debian 12, and
-// its struct is declared here as the kernel defines it (SCHED_ATTR_SIZE_VER0). The thread keeps its policy
-// (SCHED_FLAG_KEEP_POLICY) and its nice value. Kernels before 6.12 ignore the slice and return 0; a seccomp filter
-// that forbids the call makes it return -1 with EPERM. Nothing else changes either way.
-#include <stdint.h>
-#include <errno.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-static inline int pathmond_request_slice(uint64_t nanoseconds) {
-    struct {
-        uint32_t size, policy;
-        uint64_t flags;
-        int32_t nice;
-        uint32_t priority;
-        uint64_t runtime, deadline, period;
-    } attributes = {0};
-    attributes.size = sizeof attributes;
-    attributes.flags = 0x08;  // SCHED_FLAG_KEEP_POLICY
-    errno = 0;
-    int nice = getpriority(PRIO_PROCESS, 0);  // the calling thread's, on Linux
-    if (nice == -1 && errno != 0) return -1;
-    attributes.nice = nice;
-    attributes.runtime = nanoseconds;
-    return (int)syscall(SYS_sched_setattr, 0, &attributes, 0);
-}

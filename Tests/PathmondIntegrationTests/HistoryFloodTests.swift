@@ -143,7 +143,7 @@ import Testing
     /// number of their clients is: 200 connections each sending 600 calls without reading held 256 KiB of replies
     /// each, 50 MB (+64 MiB in all). The bound: the 16 MiB share, and the calls each connection read but has not
     /// answered (600 of them, queued as they came; about 24 MiB for 200 connections). Answering what they send
-    /// costs the calls loop (issue 10's pipelining, whose bound on root's wait is DenialOfServiceTests' 10 s); the
+    /// costs the main loop's background turns (issue 10's pipelining, whose bound on root's wait is DenialOfServiceTests' 10 s); the
     /// bound here is on memory.
     @Test func aUsersUnreadRepliesAreBoundedAcrossConnections() async throws {
         try await Self.flood(

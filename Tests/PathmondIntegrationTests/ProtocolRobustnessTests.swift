@@ -90,8 +90,8 @@ import Testing
         #expect(intruder["error"] as? String == "io.pathmond.ProtocolError")
         #expect(streaming.isClosedByPeer())
 
-        // The same in one write: the streaming call moves the connection from the calls loop to the main loop
-        // with the next call still unanswered; it is answered there, after the stream's first reply.
+        // The same in one write: the streaming call starts with the next call already read and unanswered; it is
+        // refused after the stream's first reply.
         let pipelined = try RawClient(socketPath: socket)
         try pipelined.send(
             Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0]

@@ -72,25 +72,6 @@ check_install() {
     check_migrated
 }
 
-# The unit's seccomp filter lets the calls thread ask for its 0.1 ms slice (sched_setattr, in @resources). The
-# kernel's sched debug file shows each thread's slice; a kernel before 6.12 ignores the request, and one without
-# the file cannot show it: those say so and pass.
-check_slice() {
-    local pid release line
-    pid=$(main_pid)
-    release=$(uname -r)
-    line=$(inside sh -c "for t in /proc/$pid/task/*; do
-        [ \"\$(cat \$t/comm)\" = pathmond-calls ] && grep '^se.slice' \$t/sched; done" 2>/dev/null)
-    if ! printf '%s\n' 6.12 "$release" | sort -V -C || [ -z "$line" ]; then
-        pass "calls thread's slice not shown or not settable here (kernel $release): nothing to check"
-    elif [ "${line##* }" = 100000 ]; then
-        pass "the calls thread runs with a 0.1 ms slice under the unit's filter ($line)"
-    else
-        fail "the calls thread runs with a 0.1 ms slice under the unit's filter" "$line" \
-            "$(inside journalctl -u pathmond -o cat | grep -m3 'time slice')"
-    fi
-}
-
 check_files() {
     local libraries broken
     libraries=$(inside ldd /usr/sbin/pathmond /usr/bin/pathctl 2>&1)
@@ -387,7 +368,6 @@ run_checks() {
     fi
     check_install
     check_user_and_bus
-    check_slice
     check_files
     check_status
     check_network_identified 20

@@ -74,7 +74,7 @@ import Testing
         let channel = RecordingOutput()
         let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
         for sequence in 1...HistoryChannelStream.maximumBacklog + 1 { stream.deliver(Self.entry(UInt64(sequence))) }
-        #expect(!channel.isClosed, "not closed by the main loop while the calls loop owns it")
+        #expect(!channel.isClosed, "not closed while the stored entries are still being written")
         stream.release()
         #expect(channel.isClosed)
         #expect(try Self.sentSequences(channel) == [])

@@ -91,19 +91,20 @@ final class Daemon {
             })
         let version = options.version
         writers.configure(configuration, hub: hub, version: version, startTime: startTime)
+        let policyLoop = try PolicyController.startWorker()
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
-            policyFile: store.path, loadProblem: loadProblem, loop: try PolicyController.startWorker(), logger: logger)
+            policyFile: store.path, loadProblem: loadProblem, loop: policyLoop, logger: logger)
         let router = CallRouter(hub: hub, policy: policyController, version: version)
         let notifier = SystemdNotifier()
         let limit = ConnectionLimit(
             maximum: ConnectionLimit.fittingDescriptorLimit(requested: options.maxClients),
             maximumPerUser: options.maxClientsPerUser, logger: logger)
-        let server = try VarlinkServer(
+        let server = VarlinkServer(
             socketPath: options.socket, inheritedSocket: inheritedListeningSocket(path: options.socket),
             router: router, connectionLimit: limit,
             interestLimit: InterestLimit(maximumPerUser: options.maxWatchesPerUser, logger: logger),
-            mainLoop: loop, logger: logger)
+            mainLoop: loop, trimLoop: policyLoop, logger: logger)
         let hints = NetworkHintsService(
             hub: hub, loop: loop, leases: MeteredLeaseDetector(networkdLeaseDirectory: options.networkdLeases),
             portalFiles: CaptivePortalFiles(networkdLinkDirectory: options.networkdLinks), sysfsRoot: options.sysfsRoot,

@@ -141,7 +141,7 @@ final class PolicyController: Sendable {
     }
 
     /// Root or the admin group. Checked here, on the policy loop, one call at a time: the group database may be
-    /// remote (LDAP), and a slow answer must stall neither the main loop nor the calls loop.
+    /// remote (LDAP), and a slow answer must not stall the main loop.
     private func authorize(_ peer: PeerCredentials?) throws(VarlinkError) {
         if let refusal = authorizer.withLock({ $0 }).refusal(for: peer) {
             throw .pathmondPermissionDenied(reason: refusal)

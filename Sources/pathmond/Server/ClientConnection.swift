@@ -8,30 +8,21 @@ import SystemPackage
 /// One client: reads its calls off the socket, runs each through the router, writes the replies in call order,
 /// and for WatchPath, WatchFlow and GetHistory with "more" streams what follows.
 ///
-/// Calls are served on the server's calls loop, a thread of its own, so that a GetPath is answered while the main
-/// loop spends milliseconds on a change (asking the kernel the routes of a thousand flows, writing to a thousand
-/// subscribers). A streaming call hands its connection over to the main loop, where the kernel's changes are read
-/// and published: an update is written to the subscriber's socket by the thread that learned of it, with no hop
-/// in between.
+/// Everything happens on the daemon's main loop, where the kernel's changes are read and published (systemd-
+/// networkd's shape: one loop, nothing on it waits, long work in slices): an update is written to the subscriber's
+/// socket by the thread that learned of it, with no hop in between, and a GetPath is answered between two slices of
+/// a long change (the kernel's routes of a thousand flows, 256 per turn; a fan-out, 64 subscribers per turn). A
+/// call that may wait (a policy change: NSS and fsync) is deferred to the policy loop and its reply comes back here.
 ///
 /// A slow reader never holds the daemon up: replies the socket refuses wait in `output`, and past
 /// `highWatermark` bytes the client stops being read and its streams keep only state worth sending (the newest
 /// path; history entries up to a bound) until it has taken all but `lowWatermark`.
 ///
-/// @unchecked Sendable: a connection belongs to one loop at a time (`home`), and only that loop's thread touches
-/// it; the hand-over is the one moment it moves, with no source registered anywhere while it does.
+/// @unchecked Sendable: a deferred call's reply is posted back to the main loop from the policy loop (`handle`);
+/// only the main loop's thread touches the connection, which `Shared.loop`'s `LoopBound` read buffer checks on
+/// every read.
 final class ClientConnection: StreamOutput, @unchecked Sendable {
-    /// A loop that serves connections, with the read buffer they share (a loop reads one at a time).
-    final class Home: @unchecked Sendable {
-        let loop: SDEventLoop
-        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-
-        init(loop: SDEventLoop) { self.loop = loop }
-
-        deinit { readBuffer.deallocate() }
-    }
-
-    /// What every connection shares: the server's parts and the two loops.
+    /// What every connection shares: the server's parts and the loop.
     final class Shared: Sendable {
         let router: CallRouter
         let interestLimit: InterestLimit
@@ -40,31 +31,39 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         let outputBudget: OutputBudget
         /// Gives memory back once clients let go of it.
         let memoryReturn: MemoryReturn
-        /// Every connection, on either loop: the server closes them when it stops.
+        /// Every connection: the server closes them when it stops.
         let registry = ConnectionRegistry()
         let logger: Logger
         /// Lines about misbehaving clients, shared by every connection and throttled: a client decides how often
         /// they happen.
         let violations: ThrottledLog
-        /// Where connections are accepted and calls answered.
-        let calls: Home
-        /// The main loop: where streams live.
-        let streams: Home
+        /// The daemon's main loop: where connections are accepted, calls answered and streams written.
+        let loop: SDEventLoop
+        /// One read buffer for every connection (the loop reads one at a time); touched on the loop only.
+        let readBuffer: LoopBound<ReadBuffer>
 
+        /// `memoryReturn`'s trims run on `trimLoop`, never on `loop`: a trim of a large heap takes milliseconds.
         init(
             router: CallRouter, interestLimit: InterestLimit, connectionLimit: ConnectionLimit,
-            outputBudget: OutputBudget = OutputBudget(), calls: Home, streams: Home, logger: Logger
+            outputBudget: OutputBudget = OutputBudget(), loop: SDEventLoop, trimLoop: SDEventLoop, logger: Logger
         ) {
             self.router = router
             self.outputBudget = outputBudget
-            self.memoryReturn = MemoryReturn(loop: calls.loop)
+            self.memoryReturn = MemoryReturn(loop: trimLoop)
             self.interestLimit = interestLimit
             self.connectionLimit = connectionLimit
-            self.calls = calls
-            self.streams = streams
+            self.loop = loop
+            self.readBuffer = LoopBound(ReadBuffer(), on: loop)
             self.logger = logger
             self.violations = ThrottledLog(logger: logger)
         }
+    }
+
+    /// 64 KiB that every read goes into: one read takes at most a turn's worth of a client's calls.
+    final class ReadBuffer {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+        deinit { bytes.deallocate() }
     }
 
     static let highWatermark = 256 * 1024
@@ -79,21 +78,6 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private let shared: Shared
     /// SO_PEERCRED and SO_PEERGROUPS as read on accepting; nil if the socket could not say (no policy rights).
     private let peer: PeerCredentials?
-    /// The loop the connection belongs to now: the calls loop, then the main loop once it streams.
-    private(set) var home: Home
-    /// Set while the connection moves to the main loop: nothing more is read or answered until it arrives.
-    private var isMoving = false
-    /// The streaming call to start once the connection has moved.
-    private var streamAfterMove: StreamingCall?
-
-    /// A call that streams, and so moves its connection to the main loop.
-    private enum StreamingCall {
-        /// WatchPath or WatchFlow, admitted by the interest limit: subscribed on arrival.
-        case watch(Interest)
-        /// GetHistory with "more": its stored entries were sent from the calls loop, and the stream held what came
-        /// since; it is let go on arrival.
-        case history
-    }
     private var source: SDEventSource?
     private var watchedEvents: SDIOEvents = .readable
 
@@ -117,10 +101,10 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var closesWhenFlushed = false
 
     private var subscription: ChannelSubscription?
-    /// The watch the interest limit admitted, given back on close (taken on the calls loop, before the move).
+    /// The watch the interest limit admitted, given back on close.
     private var admittedInterest: Interest?
     /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's (from the moment the
-    /// call comes: its stored entries are written first, on the calls loop).
+    /// call comes: its stored entries are written first, a share per turn).
     private var historyStream: HistoryChannelStream?
     /// Calls that arrived while a deferred reply was outstanding or the client's replies went unread: Varlink
     /// answers calls in the order they came.
@@ -129,14 +113,13 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     /// Whether reading paused because of the queue above (not because replies went unread).
     private var isPausedForQueue = false
 
-    /// Serves a new client on the calls loop; call there.
+    /// Serves a new client; call on the loop.
     init(
         descriptor: FileDescriptor, peer: PeerCredentials?, shared: Shared
     ) throws(SDEventError) {
         self.descriptor = descriptor
         self.peer = peer
         self.shared = shared
-        self.home = shared.calls
         try watch()
         DaemonCounters.bump(shared.router.hub.counters.clientsConnected)
         DaemonCounters.bump(shared.router.hub.counters.clientsOpen)
@@ -145,63 +128,21 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     /// A socket that cannot say whose it is counts as nobody's, never as root's.
     private var userID: UInt32 { peer?.userID ?? 65534 }
 
-    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isMoving && !isPausedForQueue && isWritable }
+    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isPausedForQueue && isWritable }
 
-    /// Registers the descriptor with the home loop, for what the connection waits for now.
+    /// Registers the descriptor with the loop, for what the connection waits for now.
     private func watch() throws(SDEventError) {
         watchedEvents = currentEvents
         // The source holds the connection until `close()` drops the source: a connection lives while it is open.
-        source = try home.loop.watch(descriptor.rawValue, for: watchedEvents) { [self] events in
+        // In the background: a kernel event is read before any client's calls, and a flood of calls takes turns
+        // with a fan-out's slices instead of holding it up.
+        source = try shared.loop.watch(descriptor.rawValue, for: watchedEvents, urgency: .background) {
+            [self] events in
             ready(events)
         }
     }
 
-    /// Moves the connection to the main loop, then starts the stream there. The move itself waits for the end of the
-    /// turn (`finishTurn`): until then this thread still works on the connection, and the main loop must not start
-    /// on it before this one is done.
-    private func moveToStreams(for call: StreamingCall) {
-        isMoving = true
-        streamAfterMove = call
-    }
-
-    /// Ends a turn of the home loop's work on the connection: hands it over if a streaming call asked for that.
-    /// Nothing on this thread touches the connection after the hand-over.
-    private func finishTurn() {
-        guard let call = streamAfterMove else { return }
-        streamAfterMove = nil
-        source?.cancel()
-        source = nil
-        guard isOpen else { return }
-        let connection = UncheckedTransfer(self)
-        shared.streams.loop.execute { connection.value.arrive(for: call) }
-    }
-
-    private func arrive(for call: StreamingCall) {
-        home = shared.streams
-        isMoving = false
-        guard isOpen else { return }
-        do {
-            try watch()
-        } catch {
-            shared.logger.warning("cannot move a client to the main loop: \(error)")
-            return close()
-        }
-        switch call {
-        case .watch(let interest): startWatching(interest)
-        case .history: historyStream?.release()
-        }
-        // Calls that came after the streaming one, queued or unread, are refused: the connection is the stream's.
-        if !waitingFrames.isEmpty {
-            waitingFrames = []
-            isPausedForQueue = false
-            refuseCallDuringStream()
-        }
-        takeFrames()
-        updateWatchedEvents()
-    }
-
     private func ready(_ events: SDIOEvents) {
-        defer { finishTurn() }
         if events.contains(.writable) { flushOutput() }
         guard isOpen else { return }
         if wantsToRead && !events.isDisjoint(with: [.readable, .hangUp, .error]) {
@@ -216,7 +157,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private func read() {
         let count: Int
         do {
-            count = try descriptor.read(into: home.readBuffer)
+            count = try descriptor.read(into: shared.readBuffer.value.bytes)
         } catch Errno.wouldBlock {
             return
         } catch {
@@ -226,15 +167,15 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         }
         // The client has gone: calls still unread need no answer.
         guard count > 0 else { return close() }
-        framer.append(UnsafeRawBufferPointer(rebasing: home.readBuffer[..<count]))
+        framer.append(UnsafeRawBufferPointer(rebasing: shared.readBuffer.value.bytes[..<count]))
         takeFrames()
         updateWatchedEvents()
     }
 
-    /// Handles the complete calls read so far, until one moves the connection or ends it.
+    /// Handles the complete calls read so far, until one ends the connection.
     private func takeFrames() {
         do {
-            while isOpen, !closesWhenFlushed, !isMoving, let frame = try framer.nextMessage() { received(frame) }
+            while isOpen, !closesWhenFlushed, let frame = try framer.nextMessage() { received(frame) }
         } catch {
             shared.violations.notice("closing a client: \(error)")
             DaemonCounters.bump(shared.router.hub.counters.protocolErrors)
@@ -254,8 +195,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         handle(frame)
     }
 
-    /// Whether a call streams on this connection (or is moving to, to stream).
-    private var isStreaming: Bool { subscription != nil || historyStream != nil || isMoving }
+    /// Whether a call streams on this connection.
+    private var isStreaming: Bool { subscription != nil || historyStream != nil }
 
     /// While a call streams, the connection is that call's (as sd-varlink has it): a reply to another call would
     /// land among the stream's and read as its end.
@@ -278,16 +219,16 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         case .noReply:
             break
         case .startWatching(let interest):
-            // Admitted here, on the calls loop: a refusal is one more reply, and the connection stays.
+            // A refusal is one more reply, and the connection stays.
             if let refusal = shared.interestLimit.admit(userID: userID, interest: interest) {
                 return write(VarlinkCodec().encodeError(.limitReached(reason: refusal)))
             }
             admittedInterest = interest
-            moveToStreams(for: .watch(interest))
+            startWatching(interest)
         case .history(let query, let follows):
-            // The stored entries are written here, on the calls loop, from the encoding every caller shares, a
-            // turn's share at a time as the socket takes them; entries recorded meanwhile wait in the stream,
-            // which starts on the main loop once they are all written.
+            // The stored entries are written from the encoding every caller shares, a turn's share at a time as
+            // the socket takes them; entries recorded meanwhile wait in the stream, which starts once they are all
+            // written.
             var stream: HistoryChannelStream?
             if follows {
                 stream = HistoryChannelStream(query: query, output: self)
@@ -301,13 +242,12 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             isAwaitingReply = true
             let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
             let connection = UncheckedTransfer(self)
-            let loop = home.loop
+            let loop = shared.loop
             start { bytes in
                 // Always a later turn of the loop, even when called on it: never inside the call that deferred.
                 loop.execute {
                     if !isOneway { connection.value.write(bytes) }
                     connection.value.resume()
-                    connection.value.finishTurn()
                 }
             }
         }
@@ -317,15 +257,14 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     /// client stops reading again; then reads again unless something still holds reading back.
     private func resume() {
         isAwaitingReply = false
-        while isOpen, !closesWhenFlushed, !isMoving, !isAwaitingReply, !waitingFrames.isEmpty, isWritable {
+        while isOpen, !closesWhenFlushed, !isAwaitingReply, !waitingFrames.isEmpty, isWritable {
             handle(waitingFrames.removeFirst())
         }
         if isPausedForQueue && waitingFrames.isEmpty { isPausedForQueue = false }
         updateWatchedEvents()
     }
 
-    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it. On the
-    /// main loop, where the hub's changes are published.
+    /// One stream per connection, as Varlink has it: while a call streams, the connection belongs to it.
     private func startWatching(_ interest: Interest) {
         precondition(subscription == nil && historyStream == nil, "a second stream on one connection")
         let hub = shared.router.hub
@@ -379,7 +318,14 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             }
             if followsHistoryAfterReply {
                 followsHistoryAfterReply = false
-                moveToStreams(for: .history)
+                historyStream?.release()
+                guard isOpen else { return }
+                // Calls that came after the streaming one are refused: the connection is the stream's.
+                if !waitingFrames.isEmpty {
+                    waitingFrames = []
+                    isPausedForQueue = false
+                    return refuseCallDuringStream()
+                }
             } else if !isAwaitingReply {
                 resume()
             }

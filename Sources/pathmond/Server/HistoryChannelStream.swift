@@ -6,11 +6,11 @@ import PathProtocol
 /// every entry counts, so none is dropped for a slow reader: while the client is not reading they wait, up to
 /// `maximumBacklog`; a client that far behind is closed (it can call again and read the stored entries).
 ///
-/// The stream starts held: it is made on the calls loop, which sends the stored entries (`HistoryReplyCursor`), and
-/// entries recorded before the connection has moved to the main loop wait in the backlog until `release()`.
+/// The stream starts held: the connection first sends the stored entries (`HistoryReplyCursor`, a share per turn),
+/// and entries recorded meanwhile wait in the backlog until `release()`.
 ///
-/// @unchecked Sendable: the history holds followers across threads, but entries are recorded, and `deliver` and
-/// `release` run, on the daemon's main loop only; the calls loop only makes it.
+/// @unchecked Sendable: the history holds followers across threads, but entries are recorded, and the stream is
+/// made, fed and released, on the daemon's main loop only.
 final class HistoryChannelStream: HistoryFollower, @unchecked Sendable {
     /// Entries a stalled client may fall behind by: a full default history.
     static let maximumBacklog = PathHistory.defaultCapacity

@@ -9,9 +9,9 @@ import Synchronization
 
 /// Gives the allocator's free memory back to the system after a flood: glibc keeps what replies and connections
 /// let go for reuse, so 1,000 clients that left 500 MB unread once left pathmond holding hundreds of megabytes.
-/// Memory let go is noted from any loop; a moment after the first note (`delay`), on the calls loop, one
-/// malloc_trim gives it back, if enough was let go meanwhile: one trim for a thousand closes, at most a few a
-/// second, never on the main loop.
+/// Memory let go is noted on the main loop; a moment after the first note (`delay`), on another loop (the policy
+/// loop's), one malloc_trim gives it back, if enough was let go meanwhile: one trim for a thousand closes, at most
+/// a few a second, never on the main loop (a trim of a large heap takes milliseconds).
 final class MemoryReturn: Sendable {
     static let delay = Duration.milliseconds(200)
     /// Less than this let go is not worth a trim.
@@ -44,7 +44,7 @@ final class MemoryReturn: Sendable {
         }
     }
 
-    /// @unchecked Sendable: made, fired and dropped on the calls loop.
+    /// @unchecked Sendable: made, fired and dropped on the trimming loop.
     private struct UncheckedSource: @unchecked Sendable {
         let source: SDEventSource
     }

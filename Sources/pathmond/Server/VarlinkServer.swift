@@ -10,15 +10,15 @@ import SystemPackage
     import Glibc
 #endif
 
-/// Serves io.pathmond over a Unix stream socket. Calls are answered on a loop of the server's own (`calls`), streams
-/// live on the daemon's main loop beside the netlink socket (see `ClientConnection`). The daemon starts it only
-/// once the hub holds the first kernel snapshot, so no client ever sees a path made from an empty state.
+/// Serves io.pathmond over a Unix stream socket, on the daemon's main loop beside the netlink socket (see
+/// `ClientConnection`). The daemon starts it only once the hub holds the first kernel snapshot, so no client ever
+/// sees a path made from an empty state.
 ///
 /// Under socket activation systemd owns the listening socket (`inheritedSocket`): clients that connect before the
 /// daemon is ready simply wait in its queue, and the socket outlives a restart.
 ///
-/// @unchecked Sendable: the listener's state is touched on the calls loop only (`start` and `stop` go there);
-/// the connections are behind a lock (`Locked`), since they close on either loop.
+/// @unchecked Sendable: the listener's state is touched on the main loop's thread only (`start` and `stop` run
+/// there, before and after the loop runs; the sources' callbacks, while it runs).
 final class VarlinkServer: @unchecked Sendable {
     private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
@@ -33,38 +33,26 @@ final class VarlinkServer: @unchecked Sendable {
     /// Connections taken per turn of the loop: a flood of connects must not starve the clients already served.
     private static let acceptsPerTurn = 64
 
-    private var calls: SDEventLoop { shared.calls.loop }
+    private var loop: SDEventLoop { shared.loop }
 
-    /// `mainLoop` is the daemon's; the calls loop starts here, on a thread of its own.
+    /// `mainLoop` is the daemon's; `trimLoop` is where memory let go is given back (not the main loop: a trim
+    /// takes milliseconds).
     init(
         socketPath: String, inheritedSocket: Int32?, router: CallRouter, connectionLimit: ConnectionLimit,
-        interestLimit: InterestLimit, mainLoop: SDEventLoop, logger: Logger
-    ) throws(SDEventError) {
+        interestLimit: InterestLimit, mainLoop: SDEventLoop, trimLoop: SDEventLoop, logger: Logger
+    ) {
         self.socketPath = socketPath
         self.inheritedSocket = inheritedSocket
         self.connectionLimit = connectionLimit
         self.shared = ClientConnection.Shared(
-            router: router, interestLimit: interestLimit, connectionLimit: connectionLimit,
-            calls: ClientConnection.Home(loop: try SDEventLoop.startedOnNewThread(name: "pathmond-calls")),
-            streams: ClientConnection.Home(loop: mainLoop), logger: logger)
+            router: router, interestLimit: interestLimit, connectionLimit: connectionLimit, loop: mainLoop,
+            trimLoop: trimLoop, logger: logger)
         self.logger = logger
     }
 
-    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect.
+    /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect. On the main
+    /// loop's thread.
     func start() throws {
-        let started = calls.sync { [self] () -> Result<Void, any Error> in
-            // A call is short and a client waits on it: a 0.1 ms slice lets this thread run as soon as a call
-            // comes, not when the busy main loop's slice (1.4 ms on two cores) ends. Ignored before Linux 6.12.
-            if pathmond_request_slice(100_000) != 0 {
-                logger.notice(
-                    "the calls thread keeps the default time slice", metadata: ["error": "\(Errno(rawValue: errno))"])
-            }
-            return Result { try startListening() }
-        }
-        try started.get()
-    }
-
-    private func startListening() throws {
         let listener: FileDescriptor
         if let inheritedSocket {
             listener = FileDescriptor(rawValue: inheritedSocket)
@@ -77,33 +65,25 @@ final class VarlinkServer: @unchecked Sendable {
             logger.info("listening", metadata: ["socket": "\(socketPath)"])
         }
         self.listener = listener
-        listenerSource = try calls.watch(listener.rawValue, for: .readable) { [unowned self] _ in
+        listenerSource = try loop.watch(listener.rawValue, for: .readable, urgency: .background) {
+            [unowned self] _ in
             acceptWaiting()
         }
     }
 
-    /// Stops accepting and closes every client, each on its own loop (the main loop has stopped when this runs:
-    /// its connections close here). systemd's socket stays: clients of the next start queue on it. A socket of our
-    /// own goes.
+    /// Stops accepting and closes every client (the main loop has stopped when this runs, on its thread).
+    /// systemd's socket stays: clients of the next start queue on it. A socket of our own goes.
     func stop() {
-        calls.sync { [self] in
-            guard let listener else { return }
-            logger.info("shutting down the server")
-            listenerSource?.cancel()
-            resumeAccepting?.cancel()
-            for connection in shared.registry.all where connection.home === shared.calls {
-                connection.close()
-            }
-            if inheritedSocket == nil {
-                try? listener.close()
-                unlink(socketPath)
-            }
-            self.listener = nil
+        guard let listener else { return }
+        logger.info("shutting down the server")
+        listenerSource?.cancel()
+        resumeAccepting?.cancel()
+        for connection in shared.registry.all { connection.close() }
+        if inheritedSocket == nil {
+            try? listener.close()
+            unlink(socketPath)
         }
-        for connection in shared.registry.all where connection.home === shared.streams {
-            connection.close()
-        }
-        calls.exit()
+        self.listener = nil
     }
 
     private func bindListener() throws -> FileDescriptor {
@@ -147,7 +127,7 @@ final class VarlinkServer: @unchecked Sendable {
 
     private func pauseAccepting() {
         listenerSource?.setEnabled(false)
-        resumeAccepting = try? calls.schedule(after: .milliseconds(100)) { [unowned self] in
+        resumeAccepting = try? loop.schedule(after: .milliseconds(100)) { [unowned self] in
             listenerSource?.setEnabled(true)
         }
     }
@@ -224,7 +204,8 @@ enum ServerError: Error, CustomStringConvertible {
     }
 }
 
-/// The connections being served, on either loop: `stop` closes them.
+/// The connections being served: `stop` closes them. Behind a lock only because the registry is `Sendable`; the
+/// main loop alone touches it.
 final class ConnectionRegistry: Sendable {
     private let connections = Locked<[ObjectIdentifier: ClientConnection]>([:])
 
