@@ -30,7 +30,7 @@ import Testing
             let store = PolicyStore(stateDirectory: directory.path)
             let policy = PolicyController(
                 hub: hub, store: store, authorizer: Authorizer(adminGroup: nil), policyFile: store.path,
-                loadProblem: nil, loop: try SDEventLoop(), logger: logger)
+                loadProblem: nil, loop: try SDEventLoop(), hubLoop: try SDEventLoop(), logger: logger)
             router = CallRouter(hub: hub, policy: policy, version: "test")
         }
 

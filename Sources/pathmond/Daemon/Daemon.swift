@@ -94,7 +94,8 @@ final class Daemon {
         let policyLoop = try PolicyController.startWorker()
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
-            policyFile: store.path, loadProblem: loadProblem, loop: policyLoop, logger: logger)
+            policyFile: store.path, loadProblem: loadProblem, loop: policyLoop, hubLoop: loop,
+            logger: logger)
         let router = CallRouter(hub: hub, policy: policyController, version: version)
         let notifier = SystemdNotifier()
         let limit = ConnectionLimit(

@@ -7,16 +7,21 @@ import PolicyStore
 import SDEvent
 
 /// Changes the user's policy: resolves the target network, writes the new policy durably, and only then makes it
-/// the one in force, so a reply of success means the setting survives a crash. Changes run one at a time on a loop
-/// of their own (`PolicyController.startWorker()`), the only place the policy is written: the group look-up
-/// (NSS, which may ask LDAP) and fsync may wait, and neither the main loop (kernel events, streams) nor the calls
-/// loop (answers) may. The hub takes the new policy under its lock and hands the change to the main loop's fan-out,
-/// whose generations keep a later kernel change from being overtaken.
+/// the one in force, so a reply of success means the setting survives a crash. The controller owns the policy: it
+/// changes its own copy, one change at a time on a loop of its own (`PolicyController.startWorker()`), since the
+/// group look-up (NSS, which may ask LDAP) and fsync may wait and the main loop may not; once the file has it, the
+/// new policy is pushed to the hub on the main loop, the one place the hub changes, and only then is the caller
+/// answered (a GetPath after the reply sees it). Everything else reads the hub's copy.
 final class PolicyController: Sendable {
     private let hub: PathHub
     private let store: PolicyStore
     private let logger: Logger
+    /// The policy loop: where changes are made and saved.
     private let loop: SDEventLoop
+    /// The main loop: where the hub takes the new policy and the reply goes.
+    private let hubLoop: SDEventLoop
+    /// The policy in force, as last saved: the one copy that changes.
+    private let policy: LoopBound<Policy>
     /// Who may change policy; replaced when the configuration is reloaded.
     private let authorizer: Locked<Authorizer>
     /// The policy file's path, for GetStatus.
@@ -24,12 +29,15 @@ final class PolicyController: Sendable {
     /// What went wrong with the policy file, at start or at a later save, for GetStatus and `pathctl status`.
     private let problem: Locked<String?>
 
+    /// Starts from the policy the hub was made with (the one loaded at start).
     init(
         hub: PathHub, store: PolicyStore, authorizer: Authorizer, policyFile: String, loadProblem: String?,
-        loop: SDEventLoop, logger: Logger
+        loop: SDEventLoop, hubLoop: SDEventLoop, logger: Logger
     ) {
         self.hub = hub
         self.loop = loop
+        self.hubLoop = hubLoop
+        self.policy = LoopBound(hub.context.policy, on: loop)
         self.store = store
         self.authorizer = Locked(authorizer)
         self.policyFile = policyFile
@@ -65,57 +73,70 @@ final class PolicyController: Sendable {
         }
     }
 
-    /// Applies `change` to the target network's settings; calls `completion` with the network as it now stands.
+    /// Applies `change` to the target network's settings; calls `completion`, on the main loop, with the network
+    /// as it now stands.
     func change(
         _ target: Target, by peer: PeerCredentials?, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void,
         completion: @escaping @Sendable (Result<WireNetwork, VarlinkError>) -> Void
     ) {
         loop.execute { [self] in
-            completion(
-                Result { () throws(VarlinkError) -> WireNetwork in
-                    try authorize(peer)
-                    let key = try resolve(target)
-                    var policy = hub.context.policy
-                    change(&policy[key])
-                    try save(policy)
-                    let cause = PathChangeCause.policy(
-                        network: key.description, userID: peer?.userID, setting: policy[key].historyWords)
-                    hub.updateContext(cause: cause) { $0.policy = policy }
-                    var metadata = JournalRecord.policyChanged.metadata([
+            let saved = Result { () throws(VarlinkError) -> (NetworkKey, Policy) in
+                try authorize(peer)
+                let key = try resolve(target)
+                var changed = policy.value
+                change(&changed[key])
+                try save(changed)
+                policy.value = changed
+                return (key, changed)
+            }
+            hubLoop.execute { [self] in
+                completion(
+                    saved.map { key, policy in
+                        let cause = PathChangeCause.policy(
+                            network: key.description, userID: peer?.userID, setting: policy[key].historyWords)
+                        hub.updateContext(cause: cause) { $0.policy = policy }
+                        var metadata = JournalRecord.policyChanged.metadata([
                         .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
                         .expensive: JournalRecord.yesNoAuto(policy[key].isExpensive),
                         .constrained: JournalRecord.yesNoAuto(policy[key].isConstrained),
                     ])
-                    metadata["network"] = "\(key)"
-                    metadata["setting"] = "\(policy[key])"
-                    logger.notice("policy changed", metadata: metadata)
-                    return network(key)
-                })
+                        metadata["network"] = "\(key)"
+                        metadata["setting"] = "\(policy[key])"
+                        logger.notice("policy changed", metadata: metadata)
+                        return network(key)
+                    })
+            }
         }
     }
 
-    /// Forgets a network's settings.
+    /// Forgets a network's settings; calls `completion` on the main loop.
     func forget(
         _ keyText: String, by peer: PeerCredentials?,
         completion: @escaping @Sendable (Result<Void, VarlinkError>) -> Void
     ) {
         loop.execute { [self] in
-            completion(
-                Result { () throws(VarlinkError) in
-                    try authorize(peer)
-                    guard let key = NetworkKey(keyText) else { throw .invalidNetworkKey(key: keyText) }
-                    var policy = hub.context.policy
-                    guard policy.forget(key) else { throw .noSuchNetwork(key: keyText) }
-                    try save(policy)
-                    let cause = PathChangeCause.policy(
-                        network: key.description, userID: peer?.userID, setting: "forgotten")
-                    hub.updateContext(cause: cause) { $0.policy = policy }
-                    var metadata = JournalRecord.policyChanged.metadata([
-                        .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
-                    ])
-                    metadata["network"] = "\(key)"
-                    logger.notice("policy forgotten", metadata: metadata)
-                })
+            let saved = Result { () throws(VarlinkError) -> (NetworkKey, Policy) in
+                try authorize(peer)
+                guard let key = NetworkKey(keyText) else { throw .invalidNetworkKey(key: keyText) }
+                var changed = policy.value
+                guard changed.forget(key) else { throw .noSuchNetwork(key: keyText) }
+                try save(changed)
+                policy.value = changed
+                return (key, changed)
+            }
+            hubLoop.execute { [self] in
+                completion(
+                    saved.map { key, policy in
+                        let cause = PathChangeCause.policy(
+                            network: key.description, userID: peer?.userID, setting: "forgotten")
+                        hub.updateContext(cause: cause) { $0.policy = policy }
+                        var metadata = JournalRecord.policyChanged.metadata([
+                            .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
+                        ])
+                        metadata["network"] = "\(key)"
+                        logger.notice("policy forgotten", metadata: metadata)
+                    })
+            }
         }
     }
 

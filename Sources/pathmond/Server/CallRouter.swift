@@ -15,7 +15,8 @@ enum CallOutcome {
     /// Send the stored history entries a query selects (GetHistory), written from the shared encoding as the
     /// socket takes them; with `follows`, then every new one (GetHistory with "more").
     case history(PathHistoryQuery, follows: Bool)
-    /// The reply comes later (a policy write): run `start`, which calls back once with the reply.
+    /// The reply comes later (a policy write): run `start`, which calls back once with the reply (empty for a
+    /// oneway call: nothing to send, but the next call waits for it all the same).
     case deferred(start: @Sendable (_ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
 }
 
@@ -89,7 +90,8 @@ struct CallRouter: Sendable {
         guard call.oneway == true else { return outcome }
         switch outcome {
         case .reply, .startWatching, .history: return .noReply
-        case .replyAndClose, .noReply, .deferred: return outcome
+        case .replyAndClose, .noReply: return outcome
+        case .deferred(let start): return .deferred { reply in start { _ in reply([]) } }
         }
     }
 

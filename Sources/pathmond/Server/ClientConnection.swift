@@ -240,13 +240,12 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             continueHistoryReply()
         case .deferred(let start):
             isAwaitingReply = true
-            let isOneway = (try? VarlinkCodec().decode(VarlinkCall.self, from: frame))?.oneway == true
             let connection = UncheckedTransfer(self)
             let loop = shared.loop
             start { bytes in
                 // Always a later turn of the loop, even when called on it: never inside the call that deferred.
                 loop.execute {
-                    if !isOneway { connection.value.write(bytes) }
+                    if !bytes.isEmpty { connection.value.write(bytes) }
                     connection.value.resume()
                 }
             }
