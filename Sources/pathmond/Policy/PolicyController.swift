@@ -96,10 +96,10 @@ final class PolicyController: Sendable {
                             network: key.description, userID: peer?.userID, setting: policy[key].historyWords)
                         hub.updateContext(cause: cause) { $0.policy = policy }
                         var metadata = JournalRecord.policyChanged.metadata([
-                        .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
-                        .expensive: JournalRecord.yesNoAuto(policy[key].isExpensive),
-                        .constrained: JournalRecord.yesNoAuto(policy[key].isConstrained),
-                    ])
+                            .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
+                            .expensive: JournalRecord.yesNoAuto(policy[key].isExpensive),
+                            .constrained: JournalRecord.yesNoAuto(policy[key].isConstrained),
+                        ])
                         metadata["network"] = "\(key)"
                         metadata["setting"] = "\(policy[key])"
                         logger.notice("policy changed", metadata: metadata)
