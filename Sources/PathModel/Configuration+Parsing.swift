@@ -116,7 +116,9 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal"].contains(name) && words.count == 1 {
+        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal"].contains(name)
+            && words.count == 1
+        {
             if let firstLine = singleSectionLines[name] {
                 throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
             }

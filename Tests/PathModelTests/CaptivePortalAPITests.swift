@@ -50,8 +50,14 @@ import Testing
         (#"{"seconds-remaining":3}"#, CaptivePortalAPIError.missingCaptive),
         (#"{"captive":"true"}"#, .wrongType(member: "captive", expected: "a boolean")),
         (#"{"captive":1}"#, .wrongType(member: "captive", expected: "a boolean")),
-        (#"{"captive":true,"seconds-remaining":-1}"#, .wrongType(member: "seconds-remaining", expected: "a number of at least 0")),
-        (#"{"captive":true,"bytes-remaining":"9"}"#, .wrongType(member: "bytes-remaining", expected: "a number of at least 0")),
+        (
+            #"{"captive":true,"seconds-remaining":-1}"#,
+            .wrongType(member: "seconds-remaining", expected: "a number of at least 0")
+        ),
+        (
+            #"{"captive":true,"bytes-remaining":"9"}"#,
+            .wrongType(member: "bytes-remaining", expected: "a number of at least 0")
+        ),
         (#"{"captive":true,"user-portal-url":7}"#, .wrongType(member: "user-portal-url", expected: "a string")),
         (#"{"captive":true,"captive":false}"#, .duplicateMember("captive")),
     ])
