@@ -31,7 +31,7 @@ struct CaptivePortalCheckTests {
         let links: String
         let index: Int32
 
-        init() async throws {
+        init(configuration: String = CaptivePortalCheckTests.configuration) async throws {
             let links = FileManager.default.temporaryDirectory.appending(path: "pathmond-links-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
             self.links = links.path
@@ -39,7 +39,7 @@ struct CaptivePortalCheckTests {
             let scenario: Scenario
             do {
                 scenario = try Scenario.start(
-                    configuration: CaptivePortalCheckTests.configuration,
+                    configuration: configuration,
                     arguments: ["--no-system-bus", "--networkd-links", links.path, "--portal-ca-file", server.caFile]
                 ) { namespace in
                     try namespace.addVeth("wlan0", peer: "wlan0-peer")
@@ -146,5 +146,31 @@ struct CaptivePortalCheckTests {
         }
         // The refused http URI was never requested.
         #expect(!setting.server.requests.contains("/api"))
+    }
+
+    /// Off by default: an announced URI is shown and not asked. The reload that turns the check on asks it once;
+    /// the one that turns it off forgets the answer.
+    @Test func offByDefaultAndAReloadTurnsItOnAndOff() async throws {
+        let passive = "[interface wlan*]\ntype = wifi\n"
+        let setting = try await Setting(configuration: passive)
+        defer { setting.tearDown() }
+        let log = setting.scenario.client.log
+        let daemon = setting.scenario.daemon
+        let uri = "https://\(Self.serverAddress)/api"
+        try setting.announce(uri)
+        let announced = try await log.nextPath("the URI announced") { $0.captivePortalURI == uri }
+        #expect(announced.captivePortal == .unknown && announced.captivePortalAPI == nil)
+
+        try daemon.rewriteConfiguration(Self.configuration)
+        daemon.signal(SIGHUP)
+        let captive = try await log.nextPath("captive once the check is on") { $0.captivePortal == .captive }
+        #expect(captive.captivePortalAPI == CaptivePortalAPIStatus(isCaptive: true))
+        // Had the passive daemon asked, the server would have logged a request before this one.
+        #expect(setting.server.requests == ["/api"])
+
+        try daemon.rewriteConfiguration(passive)
+        daemon.signal(SIGHUP)
+        let forgotten = try await log.nextPath("unknown once it is off") { $0.captivePortal == .unknown }
+        #expect(forgotten.captivePortalURI == uri && forgotten.captivePortalAPI == nil)
     }
 }
