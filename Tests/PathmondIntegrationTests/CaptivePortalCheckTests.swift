@@ -31,7 +31,7 @@ struct CaptivePortalCheckTests {
         let links: String
         let index: Int32
 
-        init(configuration: String = CaptivePortalCheckTests.configuration) async throws {
+        init(configuration: String = CaptivePortalCheckTests.configuration, trustsTestCA: Bool = true) async throws {
             let links = FileManager.default.temporaryDirectory.appending(path: "pathmond-links-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
             self.links = links.path
@@ -40,7 +40,8 @@ struct CaptivePortalCheckTests {
             do {
                 scenario = try Scenario.start(
                     configuration: configuration,
-                    arguments: ["--no-system-bus", "--networkd-links", links.path, "--portal-ca-file", server.caFile]
+                    arguments: ["--no-system-bus", "--networkd-links", links.path]
+                        + (trustsTestCA ? ["--portal-ca-file", server.caFile] : [])
                 ) { namespace in
                     try namespace.addVeth("wlan0", peer: "wlan0-peer")
                     try namespace.farIP("address add \(CaptivePortalCheckTests.serverAddress)/22 dev wlan0-peer")
@@ -172,5 +173,27 @@ struct CaptivePortalCheckTests {
         daemon.signal(SIGHUP)
         let forgotten = try await log.nextPath("unknown once it is off") { $0.captivePortal == .unknown }
         #expect(forgotten.captivePortalURI == uri && forgotten.captivePortalAPI == nil)
+    }
+
+    /// Without the test CA, pathmond verifies against the system's store, which does not know it: no answer.
+    @Test func aCertificateTheSystemDoesNotTrustGivesNoAnswer() async throws {
+        let setting = try await Setting(trustsTestCA: false)
+        defer { setting.tearDown() }
+        let uri = "https://\(Self.serverAddress)/api"
+        try setting.announce(uri)
+        let announced = try await setting.scenario.client.log.nextPath("the URI announced") {
+            $0.captivePortalURI == uri
+        }
+        #expect(announced.captivePortal == .unknown)
+        let daemon = setting.scenario.daemon
+        try await eventually("pathmond logs the failed verification") {
+            daemon.log.split(separator: "\n").contains {
+                $0.contains("check failed") && $0.contains(uri) && $0.contains("certificate")
+            }
+        }
+        let path = try PathmondConnection(socketPath: daemon.socketPath).path()
+        #expect(path.captivePortal == .unknown && path.captivePortalAPI == nil)
+        // The TLS handshake failed: the server never saw the request.
+        #expect(setting.server.requests.isEmpty)
     }
 }
