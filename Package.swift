@@ -32,6 +32,8 @@ let package = Package(
         ),
         // libsystemd: sd_notify, socket activation (sd_listen_fds) and sd-bus. Only daemon-side targets import it.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libcurl (OpenSSL): HTTPS for the optional captive-portal API check (RFC 8908). Only NetworkHints imports it.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // GLib's GIO and json-glib, for the GIO module only (C, loaded into GLib processes).
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CJSONGLib", pkgConfig: "json-glib-1.0", providers: [.apt(["libjson-glib-dev"])]),
@@ -72,7 +74,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CSystemd", "SDEvent"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
         .target(
-            name: "NetworkHints", dependencies: ["DBus", "Locking", "PathModel", "SDEvent", "StateFiles"],
+            name: "NetworkHints", dependencies: ["CCurl", "DBus", "Locking", "PathModel", "SDEvent", "StateFiles"],
             swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),

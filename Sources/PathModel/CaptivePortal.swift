@@ -18,10 +18,13 @@ public struct CaptivePortalHint: Sendable, Hashable {
     /// The portal's API URI as the network announced it (RFC 8910: DHCPv4 option 114, DHCPv6 option 103, the
     /// router advertisement's option 37), as the DHCP client recorded it.
     public var uri: String?
+    /// What the portal's API (RFC 8908) answered at `uri`, when pathmond was configured to ask and it answered.
+    public var api: CaptivePortalAPIStatus?
 
-    public init(state: CaptivePortal = .unknown, uri: String? = nil) {
+    public init(state: CaptivePortal = .unknown, uri: String? = nil, api: CaptivePortalAPIStatus? = nil) {
         self.state = state
         self.uri = uri
+        self.api = api
     }
 
     /// RFC 8910 section 2: the value a network sends to say it has no captive portal.
@@ -42,6 +45,14 @@ public struct CaptivePortalHint: Sendable, Hashable {
     public var resolved: (state: CaptivePortal, uri: String?) {
         guard let uri, Self.isValidURI(uri) else { return (state, nil) }
         if uri == Self.unrestricted { return (state == .unknown ? .open : state, nil) }
+        // NetworkManager's check tried the internet itself; the API's answer only stands in where nothing did.
+        if state == .unknown, let api { return (api.isCaptive ? .captive : .open, uri) }
         return (state, uri)
+    }
+
+    /// The API's answer, shown only beside the URI it came from (never for the unrestricted URN or a bad URI).
+    public var resolvedAPI: CaptivePortalAPIStatus? {
+        guard let uri, Self.isValidURI(uri), uri != Self.unrestricted else { return nil }
+        return api
     }
 }

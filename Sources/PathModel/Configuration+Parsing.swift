@@ -18,6 +18,8 @@ struct ConfigurationParser {
         case discretionary(keyLines: [String: Int])
         /// `[networkmanager]`: whether pathmond writes its verdicts through to NetworkManager.
         case networkManager(keyLines: [String: Int])
+        /// `[captive-portal]`: whether pathmond asks a portal's API (RFC 8908).
+        case captivePortal(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -80,6 +82,7 @@ struct ConfigurationParser {
     var discretionarySettle: Duration?
     var discretionaryGrace: Duration?
     var networkManagerWriteMetered = false
+    var captivePortalCheckAPI = false
 
     /// Reads one line (`number` is 1-based).
     mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
@@ -97,10 +100,12 @@ struct ConfigurationParser {
     /// The configuration once every line has been read.
     mutating func finish() -> Configuration {
         closeSection()
-        return Configuration(
+        var configuration = Configuration(
             overrides: overrides, warnings: warnings, adminGroup: adminGroup, historyEntries: historyEntries,
             metricsTextfile: metricsTextfile, discretionarySettle: discretionarySettle,
             discretionaryGrace: discretionaryGrace, networkManagerWriteMetered: networkManagerWriteMetered)
+        configuration.captivePortalCheckAPI = captivePortalCheckAPI
+        return configuration
     }
 
     private mutating func beginSection(_ content: Substring, line: Int) throws(ConfigurationError) {
@@ -111,7 +116,9 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics", "discretionary", "networkmanager"].contains(name) && words.count == 1 {
+        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal"].contains(name)
+            && words.count == 1
+        {
             if let firstLine = singleSectionLines[name] {
                 throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
             }
@@ -131,6 +138,10 @@ struct ConfigurationParser {
         }
         if name == "networkmanager" && words.count == 1 {
             section = .networkManager(keyLines: [:])
+            return
+        }
+        if name == "captive-portal" && words.count == 1 {
+            section = .captivePortal(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -176,6 +187,9 @@ struct ConfigurationParser {
         case .networkManager(var keyLines):
             try setNetworkManager(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .networkManager(keyLines: keyLines)
+        case .captivePortal(var keyLines):
+            try setCaptivePortal(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .captivePortal(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

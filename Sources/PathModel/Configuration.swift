@@ -28,6 +28,9 @@
 /// [networkmanager]
 /// write-metered = false        # make NetworkManager's active connection say metered where pathmond finds the
 ///                              # path expensive or constrained (in memory only; off by default)
+///
+/// [captive-portal]
+/// check-api = false            # ask the portal API the network announced (RFC 8908, HTTPS only; off by default)
 /// ```
 ///
 /// - Each `[interface PATTERN]` section becomes one ``InterfaceOverride``, in file order. Sections whose patterns
@@ -56,6 +59,8 @@ public struct Configuration: Sendable, Hashable {
     public var discretionaryGrace: Duration?
     /// `[networkmanager] write-metered`: pathmond's verdicts written through to NetworkManager's Metered.
     public var networkManagerWriteMetered: Bool
+    /// `[captive-portal] check-api`: pathmond asks the captive-portal API a network announces (RFC 8908).
+    public var captivePortalCheckAPI = false
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(

@@ -6,17 +6,8 @@ extension ConfigurationParser {
     mutating func setNetworkManager(
         key: String, value: String, line: Int, keyLines: inout [String: Int]
     ) throws(ConfigurationError) {
-        guard key == "write-metered" else {
-            warn(.unknownKey(line: line, section: "networkmanager", key: key))
-            return
-        }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
-        switch value.lowercased() {
-        case "true", "yes", "1": networkManagerWriteMetered = true
-        case "false", "no", "0": networkManagerWriteMetered = false
-        default: throw .invalidBoolean(line: line, key: key, value: value)
-        }
-        keyLines[key] = line
+        let flag = try boolean(
+            named: "write-metered", in: "networkmanager", key: key, value: value, line: line, keyLines: &keyLines)
+        if let flag { networkManagerWriteMetered = flag }
     }
 }

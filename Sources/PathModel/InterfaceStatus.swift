@@ -30,6 +30,8 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var captivePortal = CaptivePortal.unknown
     /// The portal's API URI (RFC 8910) its network announced, when it did.
     public var captivePortalURI: String?
+    /// What the portal's API answered (RFC 8908), when pathmond checked it (`[captive-portal] check-api`).
+    public var captivePortalAPI: CaptivePortalAPIStatus?
     /// Its link's figures and grade, when its source gave any.
     public var linkQuality: LinkQuality?
     /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,

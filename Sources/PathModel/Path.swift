@@ -25,6 +25,9 @@ public struct Path: Sendable, Hashable {
     public var captivePortal = CaptivePortal.unknown
     /// The portal API URI (RFC 8910) of the interface that decided `captivePortal`, or of the preferred one.
     public var captivePortalURI: String?
+    /// What that interface's portal API answered (RFC 8908): the session's remaining time and bytes, the sign-in
+    /// page; nil unless pathmond was configured to check the API and it answered.
+    public var captivePortalAPI: CaptivePortalAPIStatus?
     /// The preferred interface's link figures (nil: none measured); `linkQualityGrade` grades them.
     public var linkQuality: LinkQuality?
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.

@@ -44,6 +44,7 @@ extension PathEvaluator {
                 if carrierStatus.captivePortal == .captive && result[position].captivePortal != .captive {
                     result[position].captivePortal = .captive
                     result[position].captivePortalURI = carrierStatus.captivePortalURI
+                    result[position].captivePortalAPI = carrierStatus.captivePortalAPI
                     changed = true
                 }
                 // A tunnel has no link layer of its own: its carrier's link is the one its packets cross.

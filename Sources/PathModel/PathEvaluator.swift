@@ -91,6 +91,7 @@ public struct PathEvaluator: Sendable, Hashable {
         status.linkQuality = context.linkQualities[link.index]
         if let hint = context.captivePortals[link.index] {
             (status.captivePortal, status.captivePortalURI) = hint.resolved
+            status.captivePortalAPI = hint.resolvedAPI
         }
         if readiness == .usable {
             status.kernelPreferredFamilies = preferredFamilies
@@ -184,6 +185,7 @@ public struct PathEvaluator: Sendable, Hashable {
         let portal = carriers.first { $0.captivePortal == .captive } ?? available[0]
         path.captivePortal = portal.captivePortal
         path.captivePortalURI = portal.captivePortalURI
+        path.captivePortalAPI = portal.captivePortalAPI
         for (position, status) in available.enumerated() {
             path.availableInterfaces[position].captivePortal = status.captivePortal
             path.availableInterfaces[position].linkQuality = status.linkQuality

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 @_exported import enum PathModel.AddressFamily
 @_exported import enum PathModel.CaptivePortal
+@_exported import struct PathModel.CaptivePortalAPIStatus
 @_exported import struct PathModel.Flow
 @_exported import struct PathModel.FlowStatus
 @_exported import struct PathModel.IPAddress

@@ -35,6 +35,10 @@ public enum StreamedReplyWriter {
             out.raw(",\"captivePortal\":")
             out.string(captivePortal)
         }
+        if let api = path.captivePortalAPI {
+            out.raw(",\"captivePortalAPI\":")
+            write(api, to: &out)
+        }
         if let uri = path.captivePortalURI {
             out.raw(",\"captivePortalURI\":")
             out.string(uri)

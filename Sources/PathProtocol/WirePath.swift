@@ -20,6 +20,8 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var captivePortal: String?
     /// The portal's API URI (RFC 8910), when the network announced one.
     public var captivePortalURI: String?
+    /// What that portal's API answered (RFC 8908); absent unless pathmond checked it, and from older servers.
+    public var captivePortalAPI: WireCaptivePortalAPI?
     /// The preferred interface's link quality; absent when nothing was measured, and from older servers.
     public var linkQuality: WireLinkQuality?
 
@@ -37,6 +39,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         isRoaming = path.isRoaming
         captivePortal = path.captivePortal.rawValue
         captivePortalURI = path.captivePortalURI
+        captivePortalAPI = path.captivePortalAPI.map(WireCaptivePortalAPI.init)
         linkQuality = path.linkQuality.map(WireLinkQuality.init)
     }
 
@@ -64,6 +67,7 @@ public struct WirePath: Codable, Sendable, Hashable {
             isRoaming: isRoaming ?? false)
         path.captivePortal = CaptivePortal(wire: captivePortal)
         path.captivePortalURI = captivePortalURI
+        path.captivePortalAPI = captivePortalAPI?.status
         path.linkQuality = linkQuality?.linkQuality
         return path
     }

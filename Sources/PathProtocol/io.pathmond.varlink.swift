@@ -37,6 +37,21 @@ public enum VarlinkInterfaces {
           signalQualityPercent: ?int
         )
 
+        # What a captive portal's API (RFC 8908) answered when pathmond asked it: only with the
+        # configuration's [captive-portal] check-api, over HTTPS. Counts are as of that answer.
+        type CaptivePortalAPI (
+          # The network holds traffic until the user visits the portal.
+          captive: bool,
+          # How long the session lasts, in seconds; pathmond asks again when it runs out.
+          secondsRemaining: ?int,
+          # How many bytes the session still allows.
+          bytesRemaining: ?int,
+          # The page where the user signs in (https only).
+          userPortalURL: ?string,
+          # A page about the venue.
+          venueInfoURL: ?string
+        )
+
         # One usable interface of a path.
         type PathInterface (
           # The kernel's interface index.
@@ -109,6 +124,9 @@ public enum VarlinkInterfaces {
           # systemd-networkd recorded it. An announced URI alone leaves captivePortal unknown: a portal
           # already accepted still announces it. Absent when none was.
           captivePortalURI: ?string,
+          # What that portal's API answered (RFC 8908); absent unless pathmond was configured to ask
+          # it and it answered, and from older servers.
+          captivePortalAPI: ?CaptivePortalAPI,
           # The preferred interface's link quality; absent when nothing was measured, and from older
           # servers.
           linkQuality: ?LinkQuality

@@ -18,6 +18,8 @@ final class NetworkHintsService {
     private let portalFiles: CaptivePortalFiles
     /// The captive-portal URIs the DHCP leases and networkd's link files held when last read, by index.
     private var announcedPortals: [Int32: String] = [:]
+    /// The RFC 8908 check of the announced portal APIs (`[captive-portal] check-api`); nil: none.
+    var portalChecker: CaptivePortalChecker?
     /// Where sysfs lists network interfaces (speed, duplex).
     private let sysfsRoot: String
     /// The Ethernet figures last read, by index, with the link state they were read in: read again only when the
@@ -111,6 +113,7 @@ final class NetworkHintsService {
         bus = nil
         leaseDirectories?.stop()
         leaseDirectories = nil
+        portalChecker?.stop()
     }
 
     /// Something the hints depend on changed (the kernel's state, NetworkManager, ModemManager): look again, once
@@ -210,6 +213,9 @@ final class NetworkHintsService {
         _ interfaces: [InterfaceStatus], connectivity: [String: NetworkManagerConnectivity]
     ) {
         var hints: [Int32: CaptivePortalHint] = [:]
+        let linkNames = Dictionary(
+            interfaces.map { ($0.link.index, $0.link.name) }, uniquingKeysWith: { first, _ in first })
+        let answers = portalChecker?.answers(announced: announcedPortals, names: linkNames) ?? [:]
         for status in interfaces {
             let state: CaptivePortal =
                 switch connectivity[status.link.name] {
@@ -217,7 +223,8 @@ final class NetworkHintsService {
                 case .full?: .open
                 default: .unknown
                 }
-            let hint = CaptivePortalHint(state: state, uri: announcedPortals[status.link.index])
+            let index = status.link.index
+            let hint = CaptivePortalHint(state: state, uri: announcedPortals[index], api: answers[index])
             if hint != CaptivePortalHint() { hints[status.link.index] = hint }
         }
         guard hints != hub.context.captivePortals else { return }

@@ -67,6 +67,11 @@ struct PathmondCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where systemd-networkd keeps link state (captive portals).", visibility: .hidden))
     var networkdLinks = "/run/systemd/netif/links"
 
+    @Option(
+        help: ArgumentHelp(
+            "A CA bundle to verify captive-portal APIs with instead of the system's (tests).", visibility: .hidden))
+    var portalCAFile: String?
+
     @Option(help: ArgumentHelp("The resolver configuration file.", visibility: .hidden))
     var resolvConf = "/etc/resolv.conf"
 
@@ -145,7 +150,7 @@ struct PathmondCommand: ParsableCommand {
             socket: socket, stateDirectory: stateDir, maxClients: maxClients, maxClientsPerUser: maxClientsPerUser,
             maxWatchesPerUser: maxWatchesPerUser, receiveBuffer: receiveBuffer, sysfsRoot: sysfsRoot,
             networkdLeases: networkdLeases, networkdLinks: networkdLinks, resolvConf: resolvConf,
-            resolvedDirectory: resolvedDir,
+            resolvedDirectory: resolvedDir, portalCAFile: portalCAFile,
             systemBus: systemBus, usesSystemBus: !noSystemBus, version: Self.version)
     }
 

@@ -112,6 +112,7 @@ import Testing
         wire.captivePortal = random.next() % 3 == 0 ? nil : randomText(&random)
         wire.captivePortalURI = random.next() % 2 == 0 ? nil : randomText(&random)
         wire.linkQuality = randomLinkQuality(&random)
+        wire.captivePortalAPI = randomPortalAPI(&random)
         for position in wire.availableInterfaces.indices {
             wire.availableInterfaces[position].linkQuality = randomLinkQuality(&random)
             wire.availableInterfaces[position].captivePortal = random.next() % 2 == 0 ? nil : randomText(&random)
@@ -120,6 +121,17 @@ import Testing
             wire.availableInterfaces[position].isTunnel = randomFlag(&random)
         }
         return wire
+    }
+
+    /// Absent, or with each count and URL present or absent (RFC 8908's answer).
+    private func randomPortalAPI(_ random: inout SplitMix) -> WireCaptivePortalAPI? {
+        guard random.next() % 3 != 0 else { return nil }
+        var api = WireCaptivePortalAPI(CaptivePortalAPIStatus(isCaptive: random.next() % 2 == 0))
+        api.secondsRemaining = random.next() % 2 == 0 ? nil : Int(truncatingIfNeeded: random.next())
+        api.bytesRemaining = random.next() % 2 == 0 ? nil : Int(truncatingIfNeeded: random.next())
+        api.userPortalURL = random.next() % 2 == 0 ? nil : randomText(&random)
+        api.venueInfoURL = random.next() % 2 == 0 ? nil : randomText(&random)
+        return api
     }
 
     /// Absent, or with every figure present or absent and across its range.

@@ -26,6 +26,11 @@ enum StatusTable {
                 facts.append("portal API " + HumanText.escaped(path.captivePortalURI ?? ""))
             case .open, .unknown: break
             }
+            // RFC 8908's session figures, when pathmond asked the portal's API: as of its answer.
+            if let api = path.captivePortalAPI {
+                if let seconds = api.secondsRemaining { facts.append("portal session \(seconds)s left") }
+                if let bytes = api.bytesRemaining { facts.append("portal allows \(bytes) bytes more") }
+            }
             // The grade alone: the figures are in the interface's LINK column, and a monitor line stays short.
             if path.linkQualityGrade != .unknown { facts.append("link " + path.linkQualityGrade.rawValue) }
             if path.isUltraConstrained {

@@ -112,6 +112,12 @@ final class Daemon {
             sysfsModems: SysfsModemIdentitySource(), usesSystemBus: options.usesSystemBus,
             systemBusAddress: options.systemBus, stateDirectory: stateDirectory, logger: logger)
         hints.writesMetered = configuration.networkManagerWriteMetered
+        // The RFC 8908 check sends requests of pathmond's own: only when the configuration asks for it.
+        let portalChecker = CaptivePortalChecker(
+            loop: loop, client: CaptivePortalAPIClient(caFile: options.portalCAFile), logger: logger,
+            onChange: { hints.kernelChanged() })
+        portalChecker.setEnabled(configuration.captivePortalCheckAPI)
+        hints.portalChecker = portalChecker
         // pathChanged() only queues a job on the loop: safe from the hub's thread.
         let hintsForRelay = UncheckedTransfer(hints)
         pathChanges.connect { hintsForRelay.value.pathChanged() }
@@ -125,6 +131,7 @@ final class Daemon {
                 // before configure named the file, and the next path change may be far off.
                 stateWriter.changed()
                 hints.setWritesMetered(configuration.networkManagerWriteMetered)
+                portalChecker.setEnabled(configuration.captivePortalCheckAPI)
             }, notifier: notifier, logger: logger, loop: loop)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(
