@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Logging
 import NetworkHints
 import PathModel
@@ -7,8 +6,10 @@ import SDEvent
 
 /// The optional RFC 8908 check (`[captive-portal] check-api`): asks the portal API each interface's network
 /// announced, when the URI appears or changes and again when the session's `seconds-remaining` runs out (a timer
-/// on the main loop, nothing polled). The request runs on a worker queue, one at a time, bounded in time and size
-/// by the client; its result is posted back to the main loop, which never waits for it.
+/// on the main loop, nothing polled). The request runs on a thread of its own (`pathmond-portal`, started at the
+/// first check: a daemon with checks off never has it), one at a time, bounded in time and size by the client; its
+/// result is posted back to the main loop, which never waits for it. Not libdispatch: its worker pool is what the
+/// daemon gave up for sd-event (threads that wake by themselves, setpriority under the unit's seccomp filter).
 ///
 /// Everything but the request itself runs on the daemon's main loop.
 final class CaptivePortalChecker {
@@ -27,8 +28,9 @@ final class CaptivePortalChecker {
     private let logger: Logger
     /// Called on the loop when an answer changed what the path may show.
     private let onChange: () -> Void
-    /// The requests, one after another: a stalled portal delays the next check, never the loop.
-    private let worker = DispatchQueue(label: "pathmond.captive-portal-check")
+    /// The requests, one after another: a stalled portal delays the next check, never the loop. Started on first
+    /// use.
+    private var worker: SDEventLoop?
     private var entries: [Int32: Entry] = [:]
     /// Whether the configuration asks for checks at all.
     private(set) var isEnabled = false
@@ -54,7 +56,11 @@ final class CaptivePortalChecker {
         onChange()
     }
 
-    func stop() { forgetAll() }
+    func stop() {
+        forgetAll()
+        worker?.exit()
+        worker = nil
+    }
 
     /// The answers to show for the URIs announced now, by interface index; starts a check for each URI not asked
     /// yet and forgets interfaces whose URI went away or changed.
@@ -92,6 +98,14 @@ final class CaptivePortalChecker {
                 ])
             return
         }
+        let worker: SDEventLoop
+        do {
+            worker = try self.worker ?? SDEventLoop.startedOnNewThread(name: "pathmond-portal")
+            self.worker = worker
+        } catch {
+            logger.warning("captive portal API not checked: cannot start its thread (\(error))")
+            return
+        }
         entry.isInFlight = true
         entry.recheck = nil
         entries[index] = entry
@@ -99,7 +113,7 @@ final class CaptivePortalChecker {
         let client = client
         let loop = loop
         let checker = UncheckedTransfer(self)
-        worker.async {
+        worker.execute {
             let result = client.check(uri)
             // Only the loop touches the checker's state: the result is handed over, never applied here.
             loop.execute { checker.value.finish(index: index, name: name, uri: uri, result: result) }
