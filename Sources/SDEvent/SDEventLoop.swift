@@ -13,6 +13,8 @@ import Synchronization
 /// reach the loop through `execute(_:)`, which queues the job and wakes the loop through an eventfd.
 public final class SDEventLoop: @unchecked Sendable {
     let event: OpaquePointer
+    /// When the loop's slices last had a turn (`sliced`).
+    let sliceLedger = SliceLedger()
     private let wakeDescriptor: Int32
     private let jobs = Locked<[@Sendable () -> Void]>([])
     private var wakeSource: SDEventSource?
@@ -138,6 +140,8 @@ public final class SDEventSource {
     final class Box {
         /// Called with epoll's event bits for an I/O source, 0 for any other.
         let handler: (UInt32) -> Void
+        /// Called before each turn of the loop while the source is on (sd-event's prepare callback), if set.
+        var prepare: ((OpaquePointer) -> Void)?
         init(_ handler: @escaping (UInt32) -> Void) { self.handler = handler }
         var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
     }
