@@ -32,6 +32,8 @@ let package = Package(
         ),
         // libsystemd: sd_notify, socket activation (sd_listen_fds) and sd-bus. Only daemon-side targets import it.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // glibc's getopt_long (its header is outside Swift's Glibc module): the daemon's command line.
+        .systemLibrary(name: "CGetopt"),
         // GLib's GIO and json-glib, for the GIO module only (C, loaded into GLib processes).
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CJSONGLib", pkgConfig: "json-glib-1.0", providers: [.apt(["libjson-glib-dev"])]),
@@ -82,8 +84,8 @@ let package = Package(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "Locking", "PathMonitor", "StateFiles",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Locking", "PathMonitor", "StateFiles", "CGetopt",
+                // No swift-argument-parser: the daemon parses with getopt_long (issue 25: binary size).
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "SystemPackage", package: "swift-system"),
