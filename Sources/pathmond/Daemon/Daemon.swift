@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import Logging
 import Netlink
 import NetworkHints
@@ -54,7 +53,9 @@ final class Daemon {
                     logger.warning("the kernel refused to resolve a gateway's address (\(reason)): \(cost)")
                 })
         } catch {
-            throw ValidationError("cannot open the netlink socket: \(error)")
+            // EX_USAGE, as documented in pathmond(8) since swift-argument-parser's ValidationError gave it.
+            throw DaemonExit(
+                status: DaemonCommandLine.usageExitCode, message: "cannot open the netlink socket: \(error)")
         }
         let stateDirectory = options.stateDirectory
         // The state directory holds the policy and the SIM-key secret: private to the daemon. systemd makes it
@@ -70,7 +71,7 @@ final class Daemon {
             stateLock = try StateDirectoryLock(directory: stateDirectory)
         } catch {
             logger.error("not starting: \(error)")
-            throw ExitCode(1)
+            throw DaemonExit(status: 1)
         }
         let store = PolicyStore(stateDirectory: stateDirectory)
         let (policy, loadProblem) = Self.loadPolicy(store, logger: logger)

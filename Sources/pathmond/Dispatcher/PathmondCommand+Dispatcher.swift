@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import DBus
 import Logging
 import PathModel
@@ -14,18 +13,18 @@ extension PathmondCommand {
     /// `--socket` and starts and stops the path's targets (see `Dispatcher`). Reads only `[discretionary]` of the
     /// configuration, and again on SIGHUP.
     func runDispatcher(logger: Logger) throws {
-        let loader = ConfigurationLoader(explicitPath: config)
+        let loader = ConfigurationLoader(explicitPath: options.config)
         let configuration: Configuration
         do {
             configuration = try loader.load().0
         } catch {
             logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
-            throw ExitCode(Self.configurationExitCode)
+            throw DaemonExit(status: Self.configurationExitCode)
         }
         let loop = try SDEventLoop()
         let bus: BusConnection
         do {
-            bus = try BusConnection(address: systemBus, loop: loop, callTimeout: .seconds(10))
+            bus = try BusConnection(address: options.systemBus, loop: loop, callTimeout: .seconds(10))
             // A lost bus (dbus-daemon restarted) ends the process; the unit's Restart= brings it back connected.
             try bus.start { error in
                 logger.error("the system bus went away (\(error)); exiting to be restarted")
@@ -33,27 +32,27 @@ extension PathmondCommand {
             }
         } catch {
             logger.error("cannot connect to the system bus: \(error)")
-            throw ExitCode(1)
+            throw DaemonExit(status: 1)
         }
         let dispatcher = Dispatcher(
             loop: loop, bus: bus, timing: configuration.systemPolicyTiming,
-            store: DeferralStore(directory: dispatcherStateDir, logger: logger), logger: logger)
+            store: DeferralStore(directory: options.dispatcherStateDir, logger: logger), logger: logger)
         let server = DispatcherServer(
-            path: dispatcherSocket, loop: loop, logger: logger, handle: { dispatcher.answer($0) })
+            path: options.dispatcherSocket, loop: loop, logger: logger, handle: { dispatcher.answer($0) })
         do {
             try server.start()
         } catch {
             logger.error("not starting: \(error)")
-            throw ExitCode(1)
+            throw DaemonExit(status: 1)
         }
         let notifier = SystemdNotifier()
         let reload = ReloadService(
             loader: loader, apply: { dispatcher.reconfigure($0.systemPolicyTiming) }, notifier: notifier,
             logger: logger, readyStatus: "Following the path for pathmond's targets", loop: loop)
-        dispatcher.start(socketPath: socket)
+        dispatcher.start(socketPath: options.socket)
         let timing = configuration.systemPolicyTiming
         logger.notice(
-            "following the path on \(socket)",
+            "following the path on \(options.socket)",
             metadata: ["settle": "\(TimeSpan.format(timing.settle))", "grace": "\(TimeSpan.format(timing.grace))"])
         notifier.notify("READY=1\nSTATUS=Following the path for pathmond's targets")
         try reload.start()
@@ -67,6 +66,6 @@ extension PathmondCommand {
         dispatcher.stop()
         reload.stop()
         withExtendedLifetime((signals, bus)) {}
-        if code != 0 { throw ExitCode(code) }
+        if code != 0 { throw DaemonExit(status: code) }
     }
 }
