@@ -84,7 +84,8 @@ struct PathmondCommand {
             receiveBuffer: options.receiveBuffer, sysfsRoot: options.sysfsRoot,
             networkdLeases: options.networkdLeases, networkdLinks: options.networkdLinks,
             resolvConf: options.resolvConf, resolvedDirectory: options.resolvedDir,
-            portalCAFile: options.portalCAFile, systemBus: options.systemBus, usesSystemBus: !options.noSystemBus, version: Self.version)
+            portalCAFile: options.portalCAFile, systemBus: options.systemBus, usesSystemBus: !options.noSystemBus,
+            version: Self.version)
     }
 
     /// `--check-config`: says whether the daemon would accept the file, as `ExecReload=` and the package's
