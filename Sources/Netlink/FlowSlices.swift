@@ -16,6 +16,9 @@ struct FlowSlices {
     /// Whether queries wait for `next(standing:)`.
     var isEmpty: Bool { pending.isEmpty }
 
+    /// The queries that wait.
+    var waiting: Set<RouteQuery> { pendingSet }
+
     /// What to ask now of `asked`: everything but flows' queries, and the first slice of those while none waits;
     /// the other flows' queries wait, behind those already waiting.
     mutating func first(of asked: [RouteQuery], flowQueries: Set<RouteQuery>) -> [RouteQuery] {

@@ -7,10 +7,14 @@ public struct KernelBatch: Sendable, Hashable {
     public var events: [KernelEvent]
     /// Set when the batch is a full dump that replaces everything known, with the reason for it.
     public var resync: ResyncReason?
+    /// Flows' route queries the change asked that wait for a later slice (`FlowSlices`): their answers in the
+    /// model are the last ones, from before the change, until a later batch brings them.
+    public var awaiting: Set<RouteQuery>
 
-    public init(events: [KernelEvent], resync: ResyncReason? = nil) {
+    public init(events: [KernelEvent], resync: ResyncReason? = nil, awaiting: Set<RouteQuery> = []) {
         self.events = events
         self.resync = resync
+        self.awaiting = awaiting
     }
 }
 

@@ -42,6 +42,8 @@ public final class KernelWatcher: @unchecked Sendable {
     /// Asks the next slice of flows' queries on a later turn of the loop, after whatever became ready meanwhile
     /// (`RouteFollower.askNextSlice()`); made on first use.
     private var sliceSource: SDEventSource?
+    /// The flows' queries the last delivered batch said were waiting.
+    private var deliveredAwaiting: Set<RouteQuery> = []
     /// Told once, on the loop, when the kernel refuses to resolve gateways (the errno).
     private let resolutionRefused: @Sendable (Int32) -> Void
     /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
@@ -336,7 +338,14 @@ public final class KernelWatcher: @unchecked Sendable {
 
     /// Delivers a batch (if it says anything), then leaves the flows' queries still to ask for a later turn.
     private func deliver(_ batch: KernelBatch) {
-        if !batch.events.isEmpty { delivery?.deliver(batch) }
+        var batch = batch
+        batch.awaiting = routing.awaitingQueries
+        // A batch with no events still goes when it is the one that ends the wait: the flows that waited for a
+        // later slice are settled then, whether or not their answers changed.
+        if !batch.events.isEmpty || batch.awaiting != deliveredAwaiting {
+            deliveredAwaiting = batch.awaiting
+            delivery?.deliver(batch)
+        }
         guard routing.hasPendingSlices, !isStopped else { return }
         if sliceSource == nil { sliceSource = try? loop.sliced { [weak self] in self?.askNextSlice() } }
         sliceSource?.armOnce()

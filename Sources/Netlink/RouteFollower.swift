@@ -176,6 +176,9 @@ final class RouteFollower {
     /// Whether flows' queries wait for `askNextSlice()`.
     var hasPendingSlices: Bool { !slices.isEmpty }
 
+    /// The flows' queries that wait for `askNextSlice()`.
+    var awaitingQueries: Set<RouteQuery> { slices.waiting }
+
     /// Asks what the path needs now with the first slice of flows' queries; the other flows' queries wait for
     /// `askNextSlice()`, their last answers standing meanwhile.
     private func askFirstSlice(_ asked: [RouteQuery]) -> Bool {

@@ -40,7 +40,7 @@ struct KernelWatchService {
             case nil:
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])
             }
-            hub.apply(batch.events, cause: batch.resync.map(PathChangeCause.resync))
+            hub.apply(batch.events, cause: batch.resync.map(PathChangeCause.resync), awaiting: batch.awaiting)
             if batch.resync == .initial { firstSnapshotDone.call(()) }
             if batch.events.contains(where: \.changesInterfaces) { batchDone.call(()) }
         }

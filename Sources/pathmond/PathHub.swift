@@ -20,6 +20,8 @@ final class PathHub: Sendable {
         var trackerVersion: UInt64 = 0
         /// Whether the first kernel snapshot has been applied.
         var isReady = false
+        /// The flows' route queries whose answers from the last kernel change are still to come.
+        var awaiting: Set<RouteQuery> = []
     }
 
     private let state: Locked<State>
@@ -85,13 +87,15 @@ final class PathHub: Sendable {
     }
 
     /// Applies kernel events and publishes what changed; `cause` nil: the cause is read from the events. The
-    /// first snapshot makes the hub ready.
-    func apply(_ events: [KernelEvent], cause: PathChangeCause? = nil) {
+    /// first snapshot makes the hub ready. `awaiting`: the flows' route queries whose new answers come in a later
+    /// batch (the flows that ask them are published once they have).
+    func apply(_ events: [KernelEvent], cause: PathChangeCause? = nil, awaiting: Set<RouteQuery> = []) {
         let isSnapshot = events.contains { if case .snapshot = $0 { true } else { false } }
         update(cause: cause ?? .kernel(events)) { tracker in
             tracker.apply(events)
         } prepare: { state in
             if isSnapshot { state.isReady = true }
+            state.awaiting = awaiting
         }
     }
 
@@ -187,7 +191,7 @@ final class PathHub: Sendable {
     ) {
         updating.withLock {
             var recorded: HistoryDelivery?
-            let (systemChange, trackerBefore, tracker, watched) = state.withLock { state in
+            let (systemChange, trackerBefore, tracker, watched, awaiting) = state.withLock { state in
                 prepare(&state)
                 let trackerBefore = state.tracker
                 let before = state.tracker.path
@@ -201,7 +205,7 @@ final class PathHub: Sendable {
                 }
                 // The boxes, with what each last published: read here, compared outside the lock.
                 let watched = state.interests.values.map { ($0, $0.published) }
-                return (systemChange, trackerBefore, state.tracker, watched)
+                return (systemChange, trackerBefore, state.tracker, watched, state.awaiting)
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
@@ -210,7 +214,17 @@ final class PathHub: Sendable {
                 // Still being derived by its first subscriber, from a tracker this update will outdate: that one
                 // derives again.
                 guard let published else { continue }
-                if kept.settle(box.interest) { continue }
+                // A flow whose new answers come in a later slice keeps its value until they do (derived now, it
+                // would say what its old answers and the new interfaces make of it, and be sent twice); it is
+                // derived in the update that brings them, whatever they are.
+                if !awaiting.isEmpty, case .flow(let flow) = box.interest,
+                    flow.routeQueries.contains(where: awaiting.contains)
+                {
+                    box.isAwaitingAnswers = true
+                    continue
+                }
+                if !box.isAwaitingAnswers, kept.settle(box.interest) { continue }
+                box.isAwaitingAnswers = false
                 let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
                 changed.append((box, value, encode(value)))
@@ -325,6 +339,9 @@ final class WatchedInterest: @unchecked Sendable {
     var subscribers: [ObjectIdentifier: any Subscriber] = [:]
     /// Nil until the first subscriber has derived it.
     var published: Update?
+    /// Left out of an update while its flow's new route answers were still to come: the next update derives it
+    /// whatever changed. Touched by updates only, which `PathHub.updating` runs one at a time.
+    var isAwaitingAnswers = false
 
     init(_ interest: Interest) {
         self.interest = interest

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+import Locking
+import Logging
+import PathModel
+import Testing
+
+@testable import pathmond
+
+/// A kernel change whose flows' route answers come in later slices (a thousand flows are asked 256 queries a turn):
+/// a flow still waiting for its answers keeps its value, and is derived in the update that ends the wait, even when
+/// its answers turn out unchanged. Before, every slice derived all flows (the first subscriber waited for a
+/// thousand derivations), and a flow derived early from its old answers could be sent twice.
+@Suite struct AwaitedFlowTests {
+    final class FlowSubscriber: Subscriber, Sendable {
+        let interest: Interest
+        let statuses = Locked<[FlowStatus]>([])
+        init(_ flow: Flow) { interest = .flow(flow) }
+        func deliver(_ update: Update) {
+            guard case .flow(let status) = update.value else { return }
+            statuses.withLock { $0.append(status) }
+        }
+    }
+
+    static let link = Link(
+        index: 2, name: "eth0", flags: [.up, .running, .lowerUp], operState: .up, linkKind: nil, hardwareType: 1,
+        device: .unknown)
+    static let address = InterfaceAddress(interfaceIndex: 2, address: IPAddress("192.0.2.10")!, prefixLength: 24)
+    static let route = DefaultRoute(family: .ipv4, interfaceIndex: 2, gateway: IPAddress("192.0.2.1")!)
+    static let flow = Flow(
+        interfaceName: "eth0", localAddress: IPAddress("192.0.2.10")!, remoteAddress: IPAddress("203.0.113.7")!)
+
+    @Test func aFlowWaitingForItsAnswersIsDerivedOnceTheWaitEnds() throws {
+        let hub = PathHub(evaluator: PathEvaluator(), logger: Logger(label: "test"))
+        let flow = Self.flow
+        let queries = Set(flow.routeQueries)
+        let viaEth0 = Dictionary(
+            uniqueKeysWithValues: flow.routeQueries.map {
+                ($0, RouteDecision.via(interfaceIndex: 2, gateway: IPAddress("192.0.2.1")!))
+            })
+        hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
+        hub.apply([.routeDecisions(viaEth0)])
+        let subscriber = FlowSubscriber(flow)
+        let first = hub.subscribe(subscriber)
+        guard case .flow(let initial) = first.value else { throw Failure.notAFlow }
+        #expect(initial.isViable)
+
+        // eth0 loses its carrier; the flow's answers are to come in a later slice: nothing is sent yet.
+        var down = Self.link
+        down.flags = [.up]
+        down.operState = .down
+        hub.apply([.linkChanged(down)], awaiting: queries)
+        #expect(subscriber.statuses.withLock { $0 }.isEmpty)
+
+        // The last slice changed no answer (the kernel still says eth0): the flow is derived all the same.
+        hub.apply([], awaiting: [])
+        let statuses = subscriber.statuses.withLock { $0 }
+        #expect(statuses.count == 1 && statuses.first?.isViable == false, "\(statuses)")
+    }
+
+    enum Failure: Error { case notAFlow }
+}
