@@ -165,7 +165,7 @@ check_qt_metered() {
     # Stopping pathmond gives NetworkManager its value back, and Qt sees it.
     set_constrained
     eventually 15 qt_metered_is true
-    inside systemctl stop pathmond.service
+    inside systemctl stop pathmond.service 2>/dev/null
     if eventually 15 qt_metered_is false; then
         pass "$qt: isMetered false again after systemctl stop pathmond (eth0 still constrained)"
     else
@@ -173,7 +173,7 @@ check_qt_metered() {
     fi
     inside systemctl start pathmond.service
     set_constrained --off
-    inside systemctl stop qt-metered.service
+    inside systemctl stop qt-metered.service 2>/dev/null
     : | write_config
     inside systemctl reload pathmond >/dev/null 2>&1
 }

@@ -32,8 +32,10 @@ container_packages() { # container_packages DEB SUITE
 # null format keeps nothing of it but the binary). Those two in the booted roots would add 159 packages, about
 # 540 MB, to every root and every copy of it; libqt6network6 alone adds 11 packages, about 55 MB.
 container_qt_metered() { # container_qt_metered SUITE
-    local source=$PWD/Tests/Service/qt-metered/main.cpp suite=$1 hash binary sources=()
-    hash=$(cat "$source" - <<<"$suite" | sha256sum | cut -c1-16)
+    local source=$PWD/Tests/Service/qt-metered/main.cpp suite=$1 hash binary sources=() compile
+    # pkg-config's flags for Qt6Network; -fPIC because Debian's Qt is built with reduce-relocations.
+    compile='cd /tmp && g++ -fPIC -O1 -Wall -Werror -o qt-metered main.cpp $(pkg-config --cflags --libs Qt6Network)'
+    hash=$(cat "$source" - <<<"$suite $compile" | sha256sum | cut -c1-16)
     binary=$container_cache/qt-metered-$suite-$hash
     mkdir -p "$container_cache"
     exec {lock}>"$container_cache/lock"
@@ -44,10 +46,8 @@ container_qt_metered() { # container_qt_metered SUITE
         mkdir -p "$binary.sources" "$binary.out"
         mapfile -t sources < <(container_sources "$suite" "$binary.sources")
         echo "# building Tests/Service/qt-metered against Debian $suite's Qt (once)" >&2
-        # pkg-config's flags for Qt6Network; -fPIC because Debian's Qt is built with reduce-relocations.
         if mmdebstrap --quiet --variant=minbase --include=g++,qt6-base-dev,pkg-config \
-            --customize-hook="copy-in $source /tmp" \
-            --customize-hook='chroot "$1" sh -c "cd /tmp && g++ -fPIC -O1 -Wall -Werror -o qt-metered main.cpp \$(pkg-config --cflags --libs Qt6Network)"' \
+            --customize-hook="copy-in $source /tmp" --customize-hook="chroot \"\$1\" sh -c '$compile'" \
             --customize-hook="copy-out /tmp/qt-metered $binary.out" \
             "$suite" /dev/null "${sources[@]}" >&2 && [ -x "$binary.out/qt-metered" ]; then
             mv "$binary.out/qt-metered" "$binary"
