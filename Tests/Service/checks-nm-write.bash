@@ -173,6 +173,8 @@ check_qt_metered() {
     inside systemctl start pathmond.service
     set_constrained --off
     inside systemctl stop qt-metered.service 2>/dev/null
+    # The root after purge is compared with the root before install (check_purge).
+    rm -f "$root/usr/local/bin/qt-metered"
     : | write_config
     inside systemctl reload pathmond >/dev/null 2>&1
 }
