@@ -135,6 +135,7 @@ check_qt_metered() {
         return
     fi
     echo "# [$boot] qt-metered: $binary, ready in $(elapsed "$start") ms"
+    start=$(now_ms)
     install -m 0755 "$binary" "$root/usr/local/bin/qt-metered"
     qt="Qt $(inside dpkg-query -W -f '${Version}' libqt6network6 | cut -d+ -f1) QNetworkInformation (networkmanager)"
     printf '[networkmanager]\nwrite-metered = yes\n' | write_config
@@ -177,4 +178,5 @@ check_qt_metered() {
     rm -f "$root/usr/local/bin/qt-metered"
     : | write_config
     inside systemctl reload pathmond >/dev/null 2>&1
+    echo "# [$boot] qt-metered checks: $(elapsed "$start") ms"
 }
