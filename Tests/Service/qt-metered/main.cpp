@@ -2,8 +2,9 @@
 // What a Qt 6 app sees of "metered" on a NetworkManager host: QNetworkInformation with its networkmanager backend
 // (in Debian's libqt6network6), loaded by name so that a missing backend fails instead of falling back to glib.
 // Prints "metered=true" or "metered=false" at start and on every change, one line each, flushed at once; ends after
-// SECONDS (default 120), or on SIGTERM (its default action: nothing to clean up). Built by booted-systemd-test inside
-// each booted Debian root, against that root's Qt (6.4 in Debian 12, 6.8 in Debian 13); QCoreApplication, no display.
+// SECONDS (default 120), or on SIGTERM (its default action: nothing to clean up). Built for booted-systemd-test
+// against each Debian release's own Qt (6.4 in Debian 12, 6.8 in Debian 13; container_qt_metered in container.bash)
+// and run in the booted root; QCoreApplication, no display.
 //
 //   g++ -fPIC -o qt-metered main.cpp $(pkg-config --cflags --libs Qt6Network)
 //   qt-metered [SECONDS]
