@@ -29,8 +29,8 @@ container_packages() { # container_packages DEB SUITE
 
 # Prints the Qt program of checks-nm-write.bash (Tests/Service/qt-metered) built against SUITE's own Qt, building it
 # first if needed: once per suite and source, in a throwaway minbase root with g++ and qt6-base-dev (mmdebstrap's
-# null format keeps nothing of it but the binary). Measured on 2 busy cores: that root takes about 3 minutes, where
-# the two in the booted root would add 1-1.5 minutes to it, but also 159 packages, about 540 MB, to every root and
+# null format keeps nothing of it but the binary). Measured on 2 busy cores: that root takes 1-3.5 minutes, where
+# the two in the booted root would add 0.5-1.5 minutes to it, but also 159 packages, about 540 MB, to every root and
 # to every boot's copy of it, and the minutes again whenever pathmond's dependencies change the roots;
 # libqt6network6 alone adds 11 packages, about 55 MB, and no measurable time.
 container_qt_metered() { # container_qt_metered SUITE
