@@ -111,3 +111,72 @@ check_nm_write_through() {
         fail "the keyfile profile on disk is unchanged" "$(inside cat /etc/NetworkManager/system-connections/eth0.nmconnection)"
     fi
 }
+
+# What a Qt 6 app reads: Tests/Service/qt-metered, QNetworkInformation's networkmanager backend (which follows the
+# manager's Metered), built against the root's own Qt and run in the root as a transient service. It prints
+# metered=true|false at start and on each change; the last line is what the app believes now.
+qt_metered_log=/run/qt-metered.log
+qt_metered_last() { inside tail -n 1 "$qt_metered_log" 2>/dev/null; }
+qt_metered_is() { [ "$(qt_metered_last)" = "metered=$1" ]; }
+qt_metered_details() {
+    printf '%s\n' "qt-metered printed: $(inside cat "$qt_metered_log" 2>&1 | paste -sd' ')" \
+        "qt-metered: $(inside systemctl show -p ActiveState -p Result -p ExecMainStatus --value qt-metered | paste -sd' ')" \
+        "$(inside journalctl -u qt-metered --no-pager -o cat -n 5)" \
+        "GENERAL.METERED '$(nm_metered)', manager Metered $(nm_manager_metered)" \
+        "$(inside journalctl -u pathmond -n 5 --no-pager -o cat)"
+}
+
+check_qt_metered() {
+    local binary qt start
+    start=$(now_ms)
+    # ${suite}: run_boot's, the Debian release this boot runs.
+    if ! binary=$(container_qt_metered "$suite"); then
+        fail "Tests/Service/qt-metered builds against Debian $suite's Qt (g++, qt6-base-dev)"
+        return
+    fi
+    echo "# [$boot] qt-metered: $binary, ready in $(elapsed "$start") ms"
+    start=$(now_ms)
+    install -m 0755 "$binary" "$root/usr/local/bin/qt-metered"
+    qt="Qt $(inside dpkg-query -W -f '${Version}' libqt6network6 | cut -d+ -f1) QNetworkInformation (networkmanager)"
+    printf '[networkmanager]\nwrite-metered = yes\n' | write_config
+    inside systemctl reload pathmond >/dev/null 2>&1
+    set_constrained --off
+    inside systemctl reset-failed qt-metered.service 2>/dev/null
+    inside systemd-run --quiet --unit qt-metered -p StandardOutput="truncate:$qt_metered_log" \
+        /usr/local/bin/qt-metered 300
+    if eventually 20 qt_metered_is false; then
+        pass "$qt: isMetered false at start (GENERAL.METERED '$(nm_metered)')"
+    else
+        fail "$qt starts and reports isMetered false" "$(qt_metered_details)"
+    fi
+
+    set_constrained
+    if eventually 15 qt_metered_is true; then
+        pass "$qt: isMetered true after pathctl set-constrained eth0 (write-metered on)"
+    else
+        fail "$qt reports isMetered true after pathctl set-constrained eth0 (write-metered on)" "$(qt_metered_details)"
+    fi
+    # The two below count only from true: a program that never saw true would pass them without a change.
+    if qt_metered_is true && set_constrained --off && eventually 15 qt_metered_is false; then
+        pass "$qt: isMetered false again after pathctl set-constrained --off eth0"
+    else
+        fail "$qt turns isMetered from true to false after pathctl set-constrained --off eth0" "$(qt_metered_details)"
+    fi
+
+    # Stopping pathmond gives NetworkManager its value back, and Qt sees it.
+    set_constrained
+    if eventually 15 qt_metered_is true && inside systemctl stop pathmond.service 2>/dev/null &&
+        eventually 15 qt_metered_is false; then
+        pass "$qt: isMetered false again after systemctl stop pathmond (eth0 still constrained)"
+    else
+        fail "$qt turns isMetered from true to false after systemctl stop pathmond" "$(qt_metered_details)"
+    fi
+    inside systemctl start pathmond.service
+    set_constrained --off
+    inside systemctl stop qt-metered.service 2>/dev/null
+    # The root after purge is compared with the root before install (check_purge).
+    rm -f "$root/usr/local/bin/qt-metered"
+    : | write_config
+    inside systemctl reload pathmond >/dev/null 2>&1
+    echo "# [$boot] qt-metered checks: $(elapsed "$start") ms"
+}

@@ -375,6 +375,7 @@ run_checks() {
     check_metered
     run_journal_checks
     check_nm_write_through
+    check_qt_metered
     check_reload
     check_journal
     check_metrics
