@@ -126,7 +126,7 @@ public final class KernelWatcher: Sendable {
         state.delivery?.finish()
         // The sources go on the loop's thread, before the sockets they watch are closed.
         loop.dispose(
-            [state.source, state.retry, state.resolveRetry?.source, state.expiryTimer?.source],
+            [state.source, state.retry, state.resolveRetry?.source, state.expiryTimer?.source, state.sliceSource],
             keepingUntilThen: notifications)
         if ownsLoop { loop.exit() }
     }
