@@ -53,6 +53,7 @@ public final class SystemBusWatch: Sendable {
         self.watchers = [networkManager as (any BusServiceWatcher)?, modemManager, meteredWriter].compactMap { $0 }
         self.onProblem = onProblem
         state = LoopBound(State(), on: self.loop)
+        for watcher in watchers { watcher.bind(to: self.loop) }
     }
 
     deinit {
