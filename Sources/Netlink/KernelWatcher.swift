@@ -9,11 +9,11 @@ import Synchronization
 /// then one batch per drained read of notifications, and a new full dump whenever notifications were lost. Driven by
 /// events only: no polling, no periodic timer.
 ///
-/// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread (the daemon's
-/// main loop, or a loop of its own); the sockets are created before any of that (possibly on a thread inside another
-/// network namespace) and handed over. Notifications are read the moment the loop's epoll says so, on that thread:
-/// no thread hop between the kernel and whatever the handler does.
-public final class KernelWatcher: @unchecked Sendable {
+/// Sendable: everything that changes is `state`, loop-bound (checked) to `loop`'s thread (the daemon's main loop, or a
+/// loop of its own), and so is every libnl call; the sockets are created before any of that (possibly on a thread
+/// inside another network namespace) and handed over. Notifications are read the moment the loop's epoll says so, on
+/// that thread: no thread hop between the kernel and whatever the handler does.
+public final class KernelWatcher: Sendable {
     /// The most notifications read in one wake-up before the batch is delivered anyway: a storm still yields
     /// batches, and `stop()` gets its turn on the loop.
     static let maximumReceivesPerWakeup = 1024
@@ -25,34 +25,39 @@ public final class KernelWatcher: @unchecked Sendable {
     private let namespacePath: String?
     /// Subscribed to the groups before any dump, so nothing falls between a dump and the notifications after it.
     private let notifications: NetlinkSocket
-    /// Request/response only: dumps never mix with notifications. Replaced if a dump fails in a way that could leave
-    /// unread replies behind.
-    private var requests: NetlinkSocket
-    private var deviceFacts: DeviceFactsCache
-    /// WireGuard links' peer endpoints, from generic netlink.
-    private var tunnelPeers: TunnelPeerCache
-    /// Asks the kernel's own routing decisions after each batch that may have changed them.
-    private let routing: RouteFollower
-    private var source: SDEventSource?
-    private var retry: SDEventSource?
-    /// The one-shot timer for the next gateway to ask again (`RouteFollower.nextResolveRetry`), and its instant.
-    private var resolveRetry: (source: SDEventSource, due: ContinuousClock.Instant)?
-    /// The one-shot timer for the next route to expire (`RouteFollower.nextExpiry`), and its instant.
-    private var expiryTimer: (source: SDEventSource, due: ContinuousClock.Instant)?
-    /// Asks the next slice of flows' queries on a later turn of the loop, after whatever became ready meanwhile
-    /// (`RouteFollower.askNextSlice()`); made on first use.
-    private var sliceSource: SDEventSource?
-    /// The flows' queries the last delivered batch said were waiting.
-    private var deliveredAwaiting: Set<RouteQuery> = []
     /// Told once, on the loop, when the kernel refuses to resolve gateways (the errno).
     private let resolutionRefused: @Sendable (Int32) -> Void
-    /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
-    private var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
-    private var isStopped = false
-    /// A resync that failed and waits for its retry; cleared by any resync that succeeds.
-    private var pendingResync: ResyncReason?
-    private var retryDelayMilliseconds = KernelWatcher.firstRetryDelayMilliseconds
     private let streamHandedOut = Atomic<Bool>(false)
+    /// What changes as the watcher runs; touched on the loop's thread only (or before it runs).
+    private let state: LoopBound<State>
+
+    private struct State {
+        /// Request/response only: dumps never mix with notifications. Replaced if a dump fails in a way that could
+        /// leave unread replies behind.
+        var requests: NetlinkSocket
+        var deviceFacts: DeviceFactsCache
+        /// WireGuard links' peer endpoints, from generic netlink.
+        var tunnelPeers: TunnelPeerCache
+        /// Asks the kernel's own routing decisions after each batch that may have changed them.
+        let routing: RouteFollower
+        var source: SDEventSource?
+        var retry: SDEventSource?
+        /// The one-shot timer for the next gateway to ask again (`RouteFollower.nextResolveRetry`), and its instant.
+        var resolveRetry: (source: SDEventSource, due: ContinuousClock.Instant)?
+        /// The one-shot timer for the next route to expire (`RouteFollower.nextExpiry`), and its instant.
+        var expiryTimer: (source: SDEventSource, due: ContinuousClock.Instant)?
+        /// Asks the next slice of flows' queries on a later turn of the loop, after whatever became ready meanwhile
+        /// (`RouteFollower.askNextSlice()`); made on first use.
+        var sliceSource: SDEventSource?
+        /// The flows' queries the last delivered batch said were waiting.
+        var deliveredAwaiting: Set<RouteQuery> = []
+        /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
+        var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
+        var isStopped = false
+        /// A resync that failed and waits for its retry; cleared by any resync that succeeds.
+        var pendingResync: ResyncReason?
+        var retryDelayMilliseconds = KernelWatcher.firstRetryDelayMilliseconds
+    }
 
     private static let firstRetryDelayMilliseconds = 50
     private static let longestRetryDelayMilliseconds = 5_000
@@ -106,22 +111,32 @@ public final class KernelWatcher: @unchecked Sendable {
             )
         }
         self.notifications = sockets.0
-        self.requests = sockets.1
-        self.routing = RouteFollower(lookup: sockets.2)
         self.namespacePath = namespacePath
-        self.deviceFacts = DeviceFactsCache(lookup: deviceFacts)
-        self.tunnelPeers = TunnelPeerCache(source: sockets.3)
         self.calls = calls
+        self.state = LoopBound(
+            State(
+                requests: sockets.1, deviceFacts: DeviceFactsCache(lookup: deviceFacts),
+                tunnelPeers: TunnelPeerCache(source: sockets.3), routing: RouteFollower(lookup: sockets.2)),
+            on: self.loop)
     }
 
     /// Whether the loop is this watcher's own, to end when it stops.
     private let ownsLoop: Bool
 
     deinit {
-        delivery?.finish()
+        let state = self.state.valueInOwnersDeinit
+        state.delivery?.finish()
         // The sources go on the loop's thread, before the sockets they watch are closed.
-        loop.dispose([source, retry, resolveRetry?.source, expiryTimer?.source], keepingUntilThen: notifications)
+        loop.dispose(
+            [state.source, state.retry, state.resolveRetry?.source, state.expiryTimer?.source, state.sliceSource],
+            keepingUntilThen: notifications)
         if ownsLoop { loop.exit() }
+    }
+
+    /// One checked access to the state for a whole step, rather than one per field. `body` must not call out of
+    /// the watcher (a handler could come back in and touch the state again).
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        body(&state.value)
     }
 
     /// The batches: one `.snapshot` with resync `.initial`, then one batch per drained read of notifications, and a
@@ -149,21 +164,22 @@ public final class KernelWatcher: @unchecked Sendable {
     /// For tests: stops reading notifications until `resumeReading()`, so that a storm overflows the socket for
     /// certain, however fast this machine reads. Call only after the first batch has arrived.
     func suspendReading() {
-        loop.sync { self.source?.setEnabled(false) }
+        loop.sync { self.state.value.source?.setEnabled(false) }
     }
 
     /// For tests: reads notifications again after `suspendReading()`.
     func resumeReading() {
-        loop.sync { self.source?.setEnabled(true) }
+        loop.sync { self.state.value.source?.setEnabled(true) }
     }
 
     /// The route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked after
     /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch).
     public func setFlowQueries(_ queries: Set<RouteQuery>) {
         loop.execute {
-            guard !self.isStopped else { return }
+            guard !self.state.value.isStopped else { return }
+            let first = self.state.value.routing.setFlowQueries(queries)
             // Delivered even when nothing changed yet: the flows left for later slices are asked from there.
-            self.deliver(KernelBatch(events: self.routing.setFlowQueries(queries).map { [$0] } ?? []))
+            self.deliver(KernelBatch(events: first.map { [$0] } ?? []))
         }
     }
 
@@ -174,29 +190,33 @@ public final class KernelWatcher: @unchecked Sendable {
     }
 
     private func start(_ delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)) {
-        guard !isStopped else {
+        guard !state.value.isStopped else {
             delivery.finish()
             return
         }
-        self.delivery = delivery
+        state.value.delivery = delivery
         resync(.initial)
     }
 
     private func shutdown() {
-        isStopped = true
-        source?.cancel()
-        source = nil
-        retry = nil
-        resolveRetry = nil
-        expiryTimer = nil
-        sliceSource = nil
+        let delivery = withState { state in
+            state.isStopped = true
+            state.source?.cancel()
+            state.source = nil
+            state.retry = nil
+            state.resolveRetry = nil
+            state.expiryTimer = nil
+            state.sliceSource = nil
+            defer { state.delivery = nil }
+            return state.delivery
+        }
         delivery?.finish()
-        delivery = nil
     }
 
     /// Starts reading notifications; called once, after the first dump was delivered.
     private func startReading() {
-        source = try? loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
+        let source = try? loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
+        state.value.source = source
     }
 
     /// Reads notifications until the socket is drained (or for at most `maximumReceivesPerWakeup` reads) and
@@ -216,63 +236,69 @@ public final class KernelWatcher: @unchecked Sendable {
             events = []
             discardQueuedNotifications()
             resync(.overflow)
-            if isStopped { return }
+            if state.value.isStopped { return }
         }
-        events = deviceFacts.enrich(events)
-        events = tunnelPeers.enrich(events)
-        let routingChange = notifications.sink.takeRoutingChange()
-        if tunnelPeers.mayMove(routingChange) {
-            // WireGuard announces no endpoint change: ask again whenever routing to its peers may have moved.
-            let asked = events.compactMap { event -> Int32? in
-                if case .linkChanged(let link) = event { return link.index }
-                return nil
+        let received = events
+        // One access for the whole batch: the caches and the follower ask sysfs and the kernel, never the watcher.
+        let (batch, routesExpire) = withState { state in
+            var events = state.deviceFacts.enrich(received)
+            events = state.tunnelPeers.enrich(events)
+            let routingChange = notifications.sink.takeRoutingChange()
+            if state.tunnelPeers.mayMove(routingChange) {
+                // WireGuard announces no endpoint change: ask again whenever routing to its peers may have moved.
+                let asked = events.compactMap { event -> Int32? in
+                    if case .linkChanged(let link) = event { return link.index }
+                    return nil
+                }
+                events += state.tunnelPeers.refresh(except: Set(asked))
             }
-            events += tunnelPeers.refresh(except: Set(asked))
+            events += state.routing.follow(events, routingChange: routingChange)
+            return (events, !routingChange.expiries.isEmpty)
         }
-        events += routing.follow(events, routingChange: routingChange)
-        deliver(KernelBatch(events: events))
+        deliver(KernelBatch(events: batch))
         followResolution()
-        if !routingChange.expiries.isEmpty { followExpiry() }
+        if routesExpire { followExpiry() }
     }
 
     /// After the follower asked the kernel to resolve gateways: says once if the kernel refused, and keeps a
     /// one-shot timer for the next gateway to ask again (none while every gateway is known).
     private func followResolution() {
+        let routing = state.value.routing
         if let refusal = routing.takeRefusal() { resolutionRefused(refusal) }
         let due = routing.nextResolveRetry
-        guard due != resolveRetry?.due else { return }
-        resolveRetry = nil
+        guard due != state.value.resolveRetry?.due else { return }
+        state.value.resolveRetry = nil
         guard let due else { return }
         let delay = max(due - .now, .zero)
         if let source = try? loop.schedule(after: delay, { [weak self] in self?.resolveAgain() }) {
-            resolveRetry = (source, due)
+            state.value.resolveRetry = (source, due)
         }
     }
 
     /// Keeps a one-shot timer at the next instant a route expires (none while no route does): the kernel stops
     /// using it then without a message. Not a poll: an instant known in advance.
     private func followExpiry() {
-        let due = routing.nextExpiry
-        guard due != expiryTimer?.due else { return }
-        expiryTimer = nil
+        let due = state.value.routing.nextExpiry
+        guard due != state.value.expiryTimer?.due else { return }
+        state.value.expiryTimer = nil
         guard let due else { return }
         let delay = max(due - .now, .zero)
         if let source = try? loop.schedule(after: delay, { [weak self] in self?.expireRoutes() }) {
-            expiryTimer = (source, due)
+            state.value.expiryTimer = (source, due)
         }
     }
 
     private func expireRoutes() {
-        expiryTimer = nil
-        guard !isStopped else { return }
-        if let decided = routing.expire() { deliver(KernelBatch(events: [decided])) }
+        state.value.expiryTimer = nil
+        guard !state.value.isStopped else { return }
+        if let decided = state.value.routing.expire() { deliver(KernelBatch(events: [decided])) }
         followExpiry()
     }
 
     private func resolveAgain() {
-        resolveRetry = nil
-        guard !isStopped else { return }
-        deliver(KernelBatch(events: routing.retryResolving()))
+        state.value.resolveRetry = nil
+        guard !state.value.isStopped else { return }
+        deliver(KernelBatch(events: state.value.routing.retryResolving()))
         followResolution()
     }
 
@@ -290,24 +316,29 @@ public final class KernelWatcher: @unchecked Sendable {
 
     /// Dumps everything and delivers it as one snapshot batch; on failure, tries again later with a growing delay.
     private func resync(_ reason: ResyncReason) {
-        guard !isStopped else { return }
+        guard !state.value.isStopped else { return }
+        let requests = state.value.requests
         _ = requests.sink.takeRoutingChange()
         switch KernelDump.read(from: requests, calls: calls) {
         case .success(let outcome):
             // The dump's IPv6 routes that expire, read as they passed through (the rest of that change is moot).
             let expiries = requests.sink.takeRoutingChange().expiries
-            pendingResync = nil
-            retryDelayMilliseconds = Self.firstRetryDelayMilliseconds
-            var snapshot = outcome.snapshot
-            snapshot.links = tunnelPeers.restart(snapshot.links.map { deviceFacts.enrich($0) })
-            deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
-            routing.restart(from: &snapshot, expiries: expiries)
+            let snapshot = withState { state in
+                state.pendingResync = nil
+                state.retryDelayMilliseconds = Self.firstRetryDelayMilliseconds
+                var snapshot = outcome.snapshot
+                let links = snapshot.links.map { state.deviceFacts.enrich($0) }
+                snapshot.links = state.tunnelPeers.restart(links)
+                state.deviceFacts.retain(only: Set(snapshot.links.map(\.index)))
+                state.routing.restart(from: &snapshot, expiries: expiries)
+                return snapshot
+            }
             let reported: ResyncReason =
                 reason == .initial ? .initial : outcome.wasInterrupted ? .dumpInterrupted : reason
             deliver(KernelBatch(events: [.snapshot(snapshot)], resync: reported))
             followResolution()
             followExpiry()
-            if source == nil { startReading() }
+            if state.value.source == nil { startReading() }
         case .failure(let error):
             if error != .dumpInterrupted { replaceRequestSocket() }
             scheduleRetry(of: reason)
@@ -319,40 +350,51 @@ public final class KernelWatcher: @unchecked Sendable {
         let fresh = try? NetworkNamespace.run(in: namespacePath) { () throws(NetlinkError) in
             try NetlinkSocket(role: .requests)
         }
-        if let fresh { requests = fresh }
+        if let fresh { state.value.requests = fresh }
     }
 
     private func scheduleRetry(of reason: ResyncReason) {
-        // The first failed dump's reason wins: an initial dump must be reported as initial.
-        if pendingResync == nil { pendingResync = reason }
-        let delay = Duration.milliseconds(retryDelayMilliseconds)
-        retryDelayMilliseconds = min(retryDelayMilliseconds * 2, Self.longestRetryDelayMilliseconds)
+        let delay = withState { state in
+            // The first failed dump's reason wins: an initial dump must be reported as initial.
+            if state.pendingResync == nil { state.pendingResync = reason }
+            let delay = Duration.milliseconds(state.retryDelayMilliseconds)
+            state.retryDelayMilliseconds = min(state.retryDelayMilliseconds * 2, Self.longestRetryDelayMilliseconds)
+            return delay
+        }
         // A one-shot retry after a failure, not a poll: a healthy watcher has no timer at all.
-        retry = try? loop.schedule(after: delay) { [weak self] in
+        let retry = try? loop.schedule(after: delay) { [weak self] in
             guard let self else { return }
-            retry = nil
-            guard let pending = pendingResync else { return }
+            state.value.retry = nil
+            guard let pending = state.value.pendingResync else { return }
             resync(pending)
         }
+        state.value.retry = retry
     }
 
     /// Delivers a batch (if it says anything), then leaves the flows' queries still to ask for a later turn.
     private func deliver(_ batch: KernelBatch) {
         var batch = batch
-        batch.awaiting = routing.awaitingQueries
         // A batch with no events still goes when it is the one that ends the wait: the flows that waited for a
         // later slice are settled then, whether or not their answers changed.
-        if !batch.events.isEmpty || batch.awaiting != deliveredAwaiting {
-            deliveredAwaiting = batch.awaiting
-            delivery?.deliver(batch)
+        let isNews = withState { state in
+            batch.awaiting = state.routing.awaitingQueries
+            guard !batch.events.isEmpty || batch.awaiting != state.deliveredAwaiting else { return false }
+            state.deliveredAwaiting = batch.awaiting
+            return true
         }
-        guard routing.hasPendingSlices, !isStopped else { return }
-        if sliceSource == nil { sliceSource = try? loop.sliced { [weak self] in self?.askNextSlice() } }
-        sliceSource?.armOnce()
+        // The handler is called outside the state: it may come back in (a test suspending reading, say).
+        if isNews, let delivery = state.value.delivery { delivery.deliver(batch) }
+        withState { state in
+            guard state.routing.hasPendingSlices, !state.isStopped else { return }
+            if state.sliceSource == nil {
+                state.sliceSource = try? loop.sliced { [weak self] in self?.askNextSlice() }
+            }
+            state.sliceSource?.armOnce()
+        }
     }
 
     private func askNextSlice() {
-        guard !isStopped else { return }
-        deliver(KernelBatch(events: routing.askNextSlice().map { [$0] } ?? []))
+        guard !state.value.isStopped else { return }
+        deliver(KernelBatch(events: state.value.routing.askNextSlice().map { [$0] } ?? []))
     }
 }

@@ -10,9 +10,9 @@ import Synchronization
 ///
 /// Without cfg80211 there is no "nl80211" family: the watcher reports `.unavailable` and yields nothing.
 ///
-/// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread; the
-/// sockets are created in `init` (possibly on a thread inside another network namespace) and handed over.
-public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendable {
+/// Sendable: everything that changes is `state`, loop-bound (checked) to `loop`'s thread, and so is every libnl call;
+/// the sockets are created in `init` (possibly on a thread inside another network namespace) and handed over.
+public final class NL80211IdentityWatcher: WiFiIdentitySource, Sendable {
     static let maximumReceivesPerWakeup = 256
 
     private let loop: SDEventLoop
@@ -22,18 +22,26 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
     private let notifications: NL80211Socket?
     /// Requests only: GET_INTERFACE replies never mix with notifications.
     private let requests: NL80211Socket?
-    private var table: [Int32: WiFiAssociation] = [:]
-    private var source: SDEventSource?
-    private var retry: SDEventSource?
-    private var handler: ((WiFiAssociation) -> Void)?
-    private var isStopped = false
-    /// Finishes the stream of `associations()`, if that is how the watcher is consumed.
-    private var onStop: (() -> Void)?
-    private var isResyncPending = false
-    private var retryDelayMilliseconds = 50
-    /// Notifications and replies that could not be decoded ("…, ignoring"); for tests and diagnostics.
-    private(set) var ignoredMessages = 0
     private let streamHandedOut = Atomic<Bool>(false)
+    /// What changes as the watcher runs; touched on the loop's thread only (or before it runs).
+    private let state: LoopBound<State>
+
+    private struct State {
+        var table: [Int32: WiFiAssociation] = [:]
+        var source: SDEventSource?
+        var retry: SDEventSource?
+        var handler: ((WiFiAssociation) -> Void)?
+        var isStopped = false
+        /// Finishes the stream of `associations()`, if that is how the watcher is consumed.
+        var onStop: (() -> Void)?
+        var isResyncPending = false
+        var retryDelayMilliseconds = 50
+        /// Notifications and replies that could not be decoded ("…, ignoring").
+        var ignoredMessages = 0
+    }
+
+    /// Notifications and replies that could not be decoded ("…, ignoring"); for tests and diagnostics, on the loop.
+    var ignoredMessages: Int { state.value.ignoredMessages }
 
     /// Opens the sockets, resolves nl80211 and joins its groups. Never fails: a machine without Wi-Fi, or any error
     /// on the way, gives a watcher whose `support()` says why and whose stream finishes at once.
@@ -69,10 +77,12 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
             }
         }
         self.support = support
+        state = LoopBound(State(), on: self.loop)
     }
 
     deinit {
-        loop.dispose([source, retry], keepingUntilThen: notifications)
+        let state = self.state.valueInOwnersDeinit
+        loop.dispose([state.source, state.retry], keepingUntilThen: notifications)
         if ownsLoop { loop.exit() }
     }
 
@@ -82,8 +92,8 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
         guard support == .available else { return }
         let handler = UncheckedHandler(handler)
         loop.execute {
-            guard !self.isStopped else { return }
-            self.handler = handler.call
+            guard !self.state.value.isStopped else { return }
+            self.state.value.handler = handler.call
             self.resync()
         }
     }
@@ -98,30 +108,39 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
         }
         continuation.onTermination = { [weak self] _ in self?.stop() }
         start { continuation.yield($0) }
-        loop.execute { self.onStop = { continuation.finish() } }
+        loop.execute { self.state.value.onStop = { continuation.finish() } }
         return stream
     }
 
     /// What the watcher knows now: one element per wireless interface, in interface order.
     public func snapshot() -> [WiFiAssociation] {
-        loop.sync { self.table.values.sorted { $0.interfaceIndex < $1.interfaceIndex } }
+        loop.sync { self.state.value.table.values.sorted { $0.interfaceIndex < $1.interfaceIndex } }
     }
 
     /// Stops watching; safe from any thread, more than once.
     public func stop() {
         loop.execute {
-            self.isStopped = true
-            self.source?.cancel()
-            self.source = nil
-            self.retry = nil
-            self.handler = nil
-            self.onStop?()
-            self.onStop = nil
+            let onStop = self.withState { state in
+                state.isStopped = true
+                state.source?.cancel()
+                state.source = nil
+                state.retry = nil
+                state.handler = nil
+                defer { state.onStop = nil }
+                return state.onStop
+            }
+            onStop?()
         }
     }
 
+    /// One checked access to the state for a whole step; `body` must not call out of the watcher.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        body(&state.value)
+    }
+
     private func startReading(_ socket: NL80211Socket) {
-        source = try? loop.watchReadable(socket.fileDescriptor) { [weak self] in self?.drain() }
+        let source = try? loop.watchReadable(socket.fileDescriptor) { [weak self] in self?.drain() }
+        state.value.source = source
     }
 
     /// Reads notifications until drained, then asks about each interface they named, once, in order.
@@ -162,41 +181,54 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
 
     /// Dumps every interface and reports what differs from what was known; on failure tries again later.
     private func resync() {
-        guard !isStopped, let requests, let notifications else { return }
+        guard !state.value.isStopped, let requests, let notifications else { return }
         switch requests.getInterfaces() {
         case .success(let replies):
-            isResyncPending = false
-            retryDelayMilliseconds = 50
+            withState { state in
+                state.isResyncPending = false
+                state.retryDelayMilliseconds = 50
+            }
             var fresh: [Int32: WiFiAssociation] = [:]
             for association in replies.compactMap(decoded).compactMap(NL80211Message.association(in:)) {
                 fresh[association.interfaceIndex] = association
             }
-            for index in Set(table.keys).union(fresh.keys).sorted() { update(index, to: fresh[index]) }
-            if source == nil { startReading(notifications) }
+            let known = Set(state.value.table.keys)
+            for index in known.union(fresh.keys).sorted() { update(index, to: fresh[index]) }
+            if state.value.source == nil { startReading(notifications) }
         case .failure:
             scheduleRetry()
         }
     }
 
     private func scheduleRetry() {
-        guard !isResyncPending else { return }
-        isResyncPending = true
-        let delay = Duration.milliseconds(retryDelayMilliseconds)
-        retryDelayMilliseconds = min(retryDelayMilliseconds * 2, 5_000)
+        let delay = withState { state -> Duration? in
+            guard !state.isResyncPending else { return nil }
+            state.isResyncPending = true
+            let delay = Duration.milliseconds(state.retryDelayMilliseconds)
+            state.retryDelayMilliseconds = min(state.retryDelayMilliseconds * 2, 5_000)
+            return delay
+        }
+        guard let delay else { return }
         // A one-shot retry after a failure, not a poll: a healthy watcher has no timer at all.
-        retry = try? loop.schedule(after: delay) { [weak self] in
-            guard let self, isResyncPending else { return }
-            retry = nil
-            isResyncPending = false
+        let retry = try? loop.schedule(after: delay) { [weak self] in
+            guard let self, state.value.isResyncPending else { return }
+            withState { state in
+                state.retry = nil
+                state.isResyncPending = false
+            }
             resync()
         }
+        state.value.retry = retry
     }
 
     /// Records what the kernel said about one interface (nil: not a wireless interface any more) and yields it if
     /// it differs: a new interface, another SSID, or the loss of an association.
     private func update(_ index: Int32, to association: WiFiAssociation?) {
-        let old = table[index]
-        table[index] = association
+        // The handler is called outside the state: it may come back in (a `snapshot()`, say).
+        let (old, handler) = withState { state in
+            defer { state.table[index] = association }
+            return (state.table[index], state.handler)
+        }
         if let association {
             if association != old { handler?(association) }
         } else if old?.ssid != nil {
@@ -208,7 +240,7 @@ public final class NL80211IdentityWatcher: WiFiIdentitySource, @unchecked Sendab
         do {
             return try NL80211Message.parse(bytes)
         } catch {
-            ignoredMessages += 1
+            state.value.ignoredMessages += 1
             return nil
         }
     }

@@ -10,20 +10,26 @@ import SDEvent
 /// lost) makes it ask GET_STATION again for that interface; DISCONNECT drops its figures. Events only: no polling.
 /// A signal that drifts without crossing a threshold is not seen until the next event (docs/attributes.md).
 ///
-/// @unchecked Sendable: every mutable property and every libnl call is used only on `loop`'s thread.
-public final class NL80211QualityWatcher: WiFiQualitySource, @unchecked Sendable {
+/// Sendable: everything that changes is `state`, loop-bound (checked) to `loop`'s thread, and so is every libnl call.
+public final class NL80211QualityWatcher: WiFiQualitySource, Sendable {
     private let loop: SDEventLoop
     public let support: WiFiSupport
     private let notifications: NL80211Socket?
     private let requests: NL80211Socket?
-    private var source: SDEventSource?
-    private var handler: ((WiFiLinkQuality) -> Void)?
-    private var known: [Int32: LinkQuality] = [:]
-    private var isStopped = false
+    /// What changes as the watcher runs; touched on the loop's thread only (or before it runs).
+    private let state: LoopBound<State>
+
+    private struct State {
+        var source: SDEventSource?
+        var handler: ((WiFiLinkQuality) -> Void)?
+        var known: [Int32: LinkQuality] = [:]
+        var isStopped = false
+    }
 
     /// Opens the sockets and joins "mlme"; never fails: without Wi-Fi, `support` says why and nothing is reported.
     public init(loop: SDEventLoop) {
         self.loop = loop
+        state = LoopBound(State(), on: loop)
         do throws(NetlinkError) {
             let notifications = try NL80211Socket(nonBlocking: true)
             try notifications.subscribe(toGroup: NL80211_MULTICAST_GROUP_MLME)
@@ -39,26 +45,27 @@ public final class NL80211QualityWatcher: WiFiQualitySource, @unchecked Sendable
     }
 
     deinit {
-        loop.dispose([source], keepingUntilThen: notifications)
+        loop.dispose([state.valueInOwnersDeinit.source], keepingUntilThen: notifications)
     }
 
     public func start(handler: @escaping (WiFiLinkQuality) -> Void) {
         guard support == .available, let notifications else { return }
         let handler = UncheckedHandler(handler)
         loop.execute {
-            guard !self.isStopped else { return }
-            self.handler = handler.call
-            self.source = try? self.loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
+            guard !self.state.value.isStopped else { return }
+            self.state.value.handler = handler.call
+            let source = try? self.loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
+            self.state.value.source = source
             self.refreshAll()
         }
     }
 
     public func stop() {
         loop.execute {
-            self.isStopped = true
-            self.source?.cancel()
-            self.source = nil
-            self.handler = nil
+            self.state.value.isStopped = true
+            self.state.value.source?.cancel()
+            self.state.value.source = nil
+            self.state.value.handler = nil
         }
     }
 
@@ -67,7 +74,7 @@ public final class NL80211QualityWatcher: WiFiQualitySource, @unchecked Sendable
         guard let requests, case .success(let replies) = requests.getInterfaces() else { return }
         let stations = replies.compactMap { try? NL80211Message.parse($0) }
             .filter { $0.command == NL80211Message.newInterface && $0.ssid != nil }.compactMap(\.interfaceIndex)
-        for index in Set(known.keys).subtracting(stations) { report(index, nil) }
+        for index in Set(state.value.known.keys).subtracting(stations) { report(index, nil) }
         for index in stations { refresh(index) }
     }
 
@@ -80,8 +87,10 @@ public final class NL80211QualityWatcher: WiFiQualitySource, @unchecked Sendable
     }
 
     private func report(_ index: Int32, _ quality: LinkQuality?) {
-        guard known[index] != quality else { return }
-        known[index] = quality
+        guard state.value.known[index] != quality else { return }
+        state.value.known[index] = quality
+        // The handler is called outside the state: it may come back in.
+        let handler = state.value.handler
         handler?(WiFiLinkQuality(interfaceIndex: index, quality: quality))
     }
 

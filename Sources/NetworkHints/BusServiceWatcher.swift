@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
+import SDEvent
 
 /// Follows one service on the system bus through its signals. `SystemBusWatch` attaches it to each new connection
 /// and detaches it when the connection is lost; both happen on the connection's queue.
@@ -10,6 +11,9 @@ protocol BusServiceWatcher: AnyObject, Sendable {
     func attach(to connection: BusConnection) throws(BusError)
     /// The connection is gone: forget everything learnt through it and publish that. On its loop thread.
     func detach()
+    /// Binds the watcher's state to the loop its connections will use (`BusWatcherState`); called once, by the
+    /// `SystemBusWatch` that takes the watcher, before anything else.
+    func bind(to loop: SDEventLoop)
 }
 
 /// Match rules shared by the watchers. They narrow what the bus daemon sends this connection; they prove nothing about

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
+import SDEvent
 
 /// Performs `MeteredWriteThrough`'s actions on NetworkManager: the device's applied connection is read
 /// (Device.GetAppliedConnection) and applied again with `connection.metered` changed (Device.Reapply), which is
@@ -8,8 +9,9 @@ import DBus
 /// user's next `nmcli connection modify` would save that to disk); a reconnection starts from the profile again.
 /// Every call is asynchronous, so the main loop never waits for NetworkManager; only `restoreAllNow`, at stop, waits.
 ///
-/// @unchecked Sendable: everything is used on the bus connection's loop thread (`attach`/`detach` and the
-/// completions come there; `update` and `restoreAllNow` are called there).
+/// @unchecked Sendable: what changes is loop-bound (checked) to the bus connection's loop (`attach`/`detach` and the
+/// completions come there; `update` and `restoreAllNow` are called there); `report` and `onDiscountChange` are
+/// called there too.
 public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Sendable {
     /// What happened, for the log: one sentence, the interface, and NetworkManager's value before and after.
     public struct Report: Sendable {
@@ -23,49 +25,60 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
         public var detail: String
     }
 
-    private var connection: BusConnection?
-    /// Set by `restoreAllNow`: pathmond is stopping and writes nothing more.
-    private var isStopped = false
-    private(set) public var state = MeteredWriteThrough()
+    private let bound = BusWatcherState(State())
     private let report: (Report) -> Void
     /// Called when `discounted` changed (NetworkManager's Metered must be read again without pathmond's writes).
     private let onDiscountChange: () -> Void
+
+    private struct State {
+        var connection: BusConnection?
+        /// Set by `restoreAllNow`: pathmond is stopping and writes nothing more.
+        var isStopped = false
+        var writeThrough = MeteredWriteThrough()
+    }
 
     public init(report: @escaping (Report) -> Void, onDiscountChange: @escaping () -> Void) {
         self.report = report
         self.onDiscountChange = onDiscountChange
     }
 
+    func bind(to loop: SDEventLoop) {
+        bound.bind(to: loop)
+    }
+
     func attach(to connection: BusConnection) throws(BusError) {
-        self.connection = connection
+        bound.value.connection = connection
     }
 
     func detach() {
-        connection = nil
+        bound.value.connection = nil
     }
 
+    /// What was written and decided; on the connection's loop.
+    public var state: MeteredWriteThrough { bound.value.writeThrough }
+
     /// Interfaces whose NetworkManager Metered is pathmond's own.
-    public var discounted: Set<String> { state.discounted }
+    public var discounted: Set<String> { bound.value.writeThrough.discounted }
 
     /// Brings NetworkManager in line with pathmond (see `MeteredWriteThrough.decide`).
     public func update(enabled: Bool, wanted: Set<String>, devices: [String: NetworkManagerMetered]) {
-        guard connection != nil, !isStopped else { return }
-        let before = state.discounted
-        let actions = state.decide(enabled: enabled, wanted: wanted, devices: devices)
+        guard bound.value.connection != nil, !bound.value.isStopped else { return }
+        let before = bound.value.writeThrough.discounted
+        let actions = bound.value.writeThrough.decide(enabled: enabled, wanted: wanted, devices: devices)
         for action in actions {
             switch action {
             case .write(let name): write(name)
             case .restore(let name, let value): restore(name, to: value)
             }
         }
-        if state.discounted != before { onDiscountChange() }
+        if bound.value.writeThrough.discounted != before { onDiscountChange() }
     }
 
     /// Gives back everything written, waiting for each answer: at stop, before the connection closes.
     public func restoreAllNow() {
-        isStopped = true
-        guard let connection else { return }
-        for (name, original) in state.writtenOriginals.sorted(by: { $0.key < $1.key }) {
+        bound.value.isStopped = true
+        guard let connection = bound.value.connection else { return }
+        for (name, original) in bound.value.writeThrough.writtenOriginals.sorted(by: { $0.key < $1.key }) {
             do {
                 let device = try NetworkManagerApplied.devicePath(
                     from: connection.callForReply(
@@ -89,7 +102,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
             } catch {
                 report(Report(kind: .failed, interface: name, before: .yes, after: original, detail: "\(error)"))
             }
-            state.restored(name)
+            bound.value.writeThrough.restored(name)
         }
     }
 
@@ -98,13 +111,13 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
             guard let self else { return }
             switch result {
             case .failure(let error):
-                state.wrote(name, original: nil, madeChange: false)
+                bound.value.writeThrough.wrote(name, original: nil, madeChange: false)
                 report(Report(kind: .failed, interface: name, before: nil, after: .yes, detail: "\(error)"))
                 onDiscountChange()
             case .success(let (device, applied, metered, version)):
                 guard metered == .unknown else {
                     // Set in NetworkManager itself (the profile, or `nmcli device modify`): theirs, not pathmond's.
-                    state.wrote(name, original: metered, madeChange: false)
+                    bound.value.writeThrough.wrote(name, original: metered, madeChange: false)
                     report(
                         Report(
                             kind: .leftAlone, interface: name, before: metered, after: metered,
@@ -113,9 +126,10 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
                     return
                 }
                 reapply(device, applied, metered: .yes, version: version) { error in
-                    self.state.wrote(name, original: error == nil ? .unknown : nil, madeChange: error == nil)
+                    self.bound.value.writeThrough.wrote(
+                        name, original: error == nil ? .unknown : nil, madeChange: error == nil)
                     // A write that was on the way when pathmond began to stop is given back at once.
-                    if self.isStopped { self.restoreAllNow() }
+                    if self.bound.value.isStopped { self.restoreAllNow() }
                     if let error {
                         self.report(
                             Report(kind: .failed, interface: name, before: .unknown, after: .yes, detail: "\(error)"))
@@ -133,12 +147,12 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
             guard let self else { return }
             guard case .success(let (device, applied, metered, version)) = result, metered == .yes else {
                 // The device is gone or says something else now: nothing of pathmond's is left to give back.
-                state.restored(name)
+                bound.value.writeThrough.restored(name)
                 onDiscountChange()
                 return
             }
             reapply(device, applied, metered: original, version: version) { error in
-                self.state.restored(name)
+                self.bound.value.writeThrough.restored(name)
                 self.report(
                     Report(
                         kind: error == nil ? .restored : .failed, interface: name, before: .yes,
@@ -154,14 +168,14 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
 
     /// The device of interface `name` and its applied connection, asked without waiting.
     private func withApplied(_ name: String, _ completion: @escaping (Result<Applied, BusCallError>) -> Void) {
-        guard let connection else { return completion(.failure(.bus(.notConnected))) }
+        guard let connection = bound.value.connection else { return completion(.failure(.bus(.notConnected))) }
         do throws(BusCallError) {
             try connection.callAsync(
                 destination: NetworkManagerObjects.service, path: NetworkManagerObjects.rootPath,
                 interface: NetworkManagerObjects.managerInterface, member: "GetDeviceByIpIface",
                 arguments: [.string(name)]
             ) { [weak self] result in
-                guard let self, let connection = self.connection else {
+                guard let self, let connection = bound.value.connection else {
                     return completion(.failure(.bus(.notConnected)))
                 }
                 do throws(BusCallError) {
@@ -191,7 +205,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
         _ device: String, _ applied: BusReply, metered: MeteredWriteThrough.SettingValue, version: UInt64,
         completion: @escaping (BusCallError?) -> Void
     ) {
-        guard let connection else { return completion(.bus(.notConnected)) }
+        guard let connection = bound.value.connection else { return completion(.bus(.notConnected)) }
         do {
             try connection.callAsync(
                 destination: NetworkManagerObjects.service, path: device,

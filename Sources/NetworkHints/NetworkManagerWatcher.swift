@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
 import Locking
+import SDEvent
 
 /// NetworkManager's `Metered` for every device it manages, followed through its signals, never polled: the
 /// bus's NameOwnerChanged (NetworkManager starting or stopping), DeviceAdded and DeviceRemoved, and
@@ -9,16 +10,28 @@ import Locking
 /// local user can send a PropertiesChanged that says Metered NO. The same signals carry each device's connectivity
 /// check (Ip4Connectivity, Ip6Connectivity), which says when a captive portal holds it.
 ///
-/// @unchecked Sendable: `service` and `devices` are used only on the connection's loop thread (every entry point is a
-/// signal handler or `attach`/`detach`, all called there); what other threads read is `published`, behind a lock.
-public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable {
-    private var service: FollowedService?
-    /// By object path.
-    private var devices: [String: NetworkManagerDevice] = [:]
-    /// Device reads waiting for their reply (a DeviceRemoved, a newer read or a new owner makes a reply stale).
-    private var pendingReads = PendingReads()
-    /// Bumped by every read of the device list: a reply to an older one (an owner since replaced) is dropped.
-    private var listGeneration = 0
+/// Sendable: what changes is loop-bound (checked) to the connection's loop (every entry point is a signal handler or
+/// `attach`/`detach`, all called there); what other threads read is `published`, behind a lock.
+public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
+    private let state = BusWatcherState(State())
+
+    private struct State {
+        var service: FollowedService?
+        /// By object path.
+        var devices: [String: NetworkManagerDevice] = [:]
+        /// Device reads waiting for their reply (a DeviceRemoved, a newer read or a new owner makes a reply stale).
+        var pendingReads = PendingReads()
+        /// Bumped by every read of the device list: a reply to an older one (an owner since replaced) is dropped.
+        var listGeneration = 0
+
+        /// Forgets every device and makes any reply still on its way stale; the new list generation.
+        mutating func forgetDevices() -> Int {
+            devices = [:]
+            pendingReads.dropAll()
+            listGeneration += 1
+            return listGeneration
+        }
+    }
     private let published = Locked<[String: NetworkManagerMetered]>([:])
     private let publishedConnectivity = Locked<[String: NetworkManagerConnectivity]>([:])
     private let onChange: @Sendable () -> Void
@@ -44,10 +57,14 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
         publishedConnectivity.withLock { $0 }
     }
 
+    func bind(to loop: SDEventLoop) {
+        state.bind(to: loop)
+    }
+
     func attach(to connection: BusConnection) throws(BusError) {
         let name = NetworkManagerObjects.service
         let service = FollowedService(name: name, connection: connection, report: onProblem)
-        self.service = service
+        state.value.service = service
         // A new owner is read afresh; no owner any more: `reload` forgets every device.
         try service.followOwner { [weak self] in self?.reload() }
         for member in ["DeviceAdded", "DeviceRemoved"] {
@@ -65,34 +82,34 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     }
 
     func detach() {
-        service = nil
+        state.value.service = nil
         forgetDevices()
     }
 
     private func forgetDevices() {
-        devices = [:]
-        pendingReads.dropAll()
-        listGeneration += 1
+        _ = withState { $0.forgetDevices() }
         publish()
+    }
+
+    /// One checked access to the state for a whole step; `body` must not call out of the watcher.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        body(&state.value)
     }
 
     /// Reads every device from NetworkManager's current owner: at attach time and whenever the owner changes. Asks
     /// for the list, then each device, without waiting; what is published follows the replies.
     private func reload() {
-        guard let service else { return }
-        devices = [:]
-        pendingReads.dropAll()
-        listGeneration += 1
+        guard let service = state.value.service else { return }
+        let generation = withState { $0.forgetDevices() }
         guard service.owner != nil else {
             publish()  // not running: nothing to ask, and NameOwnerChanged says when it starts
             return
         }
-        let generation = listGeneration
         service.call(
             path: NetworkManagerObjects.rootPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
             arguments: [NetworkManagerObjects.managerInterface, "Devices"]
         ) { [weak self] result in
-            guard let self, generation == listGeneration else { return }
+            guard let self, generation == state.value.listGeneration else { return }
             switch result {
             case .failure(let error):
                 // Not running is the quiet, ordinary case: NameOwnerChanged says when it starts. Just started, it
@@ -116,12 +133,13 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     /// Reads one device; its reply puts it in (or, unreadable or gone, out of) the table, published once no other
     /// read is waiting, so that a whole list comes out as one change.
     private func readDevice(_ path: String) {
-        guard let service else { return }
-        let read = pendingReads.start(path)
+        guard let service = state.value.service else { return }
+        let read = state.value.pendingReads.start(path)
         service.getAll(path: path, interface: NetworkManagerObjects.deviceInterface) { [weak self] result in
-            guard let self, pendingReads.finish(path, read) else { return }
-            devices[path] = device(path, from: result)
-            if pendingReads.isEmpty { publish() }
+            guard let self, state.value.pendingReads.finish(path, read) else { return }
+            let answer = device(path, from: result)
+            state.value.devices[path] = answer
+            if state.value.pendingReads.isEmpty { publish() }
         }
     }
 
@@ -147,8 +165,10 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
         if signal.member == "DeviceAdded" {
             readDevice(path)
         } else {
-            devices[path] = nil
-            pendingReads.drop(path)
+            withState { state in
+                state.devices[path] = nil
+                state.pendingReads.drop(path)
+            }
             publish()
         }
     }
@@ -158,9 +178,9 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
             change.interface == NetworkManagerObjects.deviceInterface
         else { return }
         let watched: Set<String> = ["Interface", "IpInterface", "Metered", "Ip4Connectivity", "Ip6Connectivity"]
-        if var device = devices[signal.path], watched.isDisjoint(with: change.invalidated) {
+        if var device = state.value.devices[signal.path], watched.isDisjoint(with: change.invalidated) {
             NetworkManagerObjects.apply(change.changed, to: &device)
-            devices[signal.path] = device
+            state.value.devices[signal.path] = device
         } else {
             // A device we have not read (its DeviceAdded still on the way) or a property only invalidated: its
             // reply publishes.
@@ -171,6 +191,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, @unchecked Sendable
     }
 
     private func publish() {
+        let devices = state.value.devices
         let metered = NetworkManagerObjects.meteredByInterface(devices.values)
         let changed = published.withLock { current in
             guard current != metered else { return false }

@@ -82,35 +82,40 @@ public final class ResolverWatcher: Sendable {
 
 /// The watcher's mutable state.
 ///
-/// @unchecked Sendable: used only on the watcher's loop thread (each entry point is a `loop.execute` in
-/// `ResolverWatcher`, and the directory watcher's handler runs there).
-private final class ResolverWatchState: @unchecked Sendable {
+/// Sendable: what changes is loop-bound (checked) to the watcher's loop, where it is used (each entry point is a
+/// `loop.execute` in `ResolverWatcher`, and the directory watcher's handler runs there).
+private final class ResolverWatchState: Sendable {
     private let reader: ResolverConfigurationReader
     private let loop: SDEventLoop
-    private var directories: DirectoryWatcher?
-    private var handler: ((ResolverConfiguration) -> Void)?
-    private var onStop: (() -> Void)?
-    private var current: ResolverConfiguration?
-    private var isStopped = false
+    private let state: LoopBound<State>
+
+    private struct State {
+        var directories: DirectoryWatcher?
+        var handler: ((ResolverConfiguration) -> Void)?
+        var onStop: (() -> Void)?
+        var current: ResolverConfiguration?
+        var isStopped = false
+    }
 
     init(reader: ResolverConfigurationReader, loop: SDEventLoop) {
         self.reader = reader
         self.loop = loop
+        state = LoopBound(State(), on: loop)
     }
 
     func start(
         _ handler: @escaping (ResolverConfiguration) -> Void, onStop: @escaping () -> Void,
         failed: @escaping (DirectoryWatcherError) -> Void
     ) {
-        guard !isStopped else { return onStop() }
-        self.handler = handler
-        self.onStop = onStop
+        guard !state.value.isStopped else { return onStop() }
+        state.value.handler = handler
+        state.value.onStop = onStop
         let reader = reader
         do {
             // Watches first, then the first read: a change between the two is an event, not a miss.
             let directories = try DirectoryWatcher(directories: { reader.directoriesToWatch }, loop: loop)
             directories.start { [weak self] in self?.publish() }
-            self.directories = directories
+            state.value.directories = directories
         } catch {
             failed(error)
         }
@@ -118,19 +123,22 @@ private final class ResolverWatchState: @unchecked Sendable {
     }
 
     func shutdown() {
-        guard !isStopped else { return }
-        isStopped = true
-        directories?.stop()
-        directories = nil
-        handler = nil
+        guard !state.value.isStopped else { return }
+        state.value.isStopped = true
+        state.value.directories?.stop()
+        state.value.directories = nil
+        state.value.handler = nil
+        // Called outside the state: finishing a stream may come back in.
+        let onStop = state.value.onStop
+        state.value.onStop = nil
         onStop?()
-        onStop = nil
     }
 
     private func publish() {
         let configuration = reader.read()
-        guard configuration != current else { return }
-        current = configuration
+        guard configuration != state.value.current else { return }
+        state.value.current = configuration
+        let handler = state.value.handler
         handler?(configuration)
     }
 }

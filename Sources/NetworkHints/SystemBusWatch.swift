@@ -7,22 +7,27 @@ import SDEvent
 /// opened again when the bus goes away. While the bus is missing (no D-Bus here, or not started yet) it tries again
 /// after 1 s, doubling to once a minute, and reports the failure once, not at every try.
 ///
-/// @unchecked Sendable: `connection`, `retryDelay`, `hasReportedFailure` and `isStopped` are used only on `loop`'s
-/// thread, which is also the connection's, so the watchers' state lives there too.
-public final class SystemBusWatch: @unchecked Sendable {
+/// Sendable: what changes is loop-bound (checked) to `loop`'s thread, which is also the connection's, so the
+/// watchers' state lives there too.
+public final class SystemBusWatch: Sendable {
     private let loop: SDEventLoop
     private let ownsLoop: Bool
-    private var retry: SDEventSource?
-    /// While the bus's socket file is missing: its directory, watched so the connection is tried when it appears
-    /// (no timer waking an idle daemon on a machine without D-Bus).
-    private var socketAppearance: DirectoryWatcher?
     private let address: String?
     private let watchers: [any BusServiceWatcher]
     private let onProblem: @Sendable (String) -> Void
-    private var connection: BusConnection?
-    private var retryDelay = SystemBusWatch.firstRetryDelay
-    private var hasReportedFailure = false
-    private var isStopped = false
+    /// What changes; touched on the loop's thread only (or before it runs).
+    private let state: LoopBound<State>
+
+    private struct State {
+        var retry: SDEventSource?
+        /// While the bus's socket file is missing: its directory, watched so the connection is tried when it appears
+        /// (no timer waking an idle daemon on a machine without D-Bus).
+        var socketAppearance: DirectoryWatcher?
+        var connection: BusConnection?
+        var retryDelay = SystemBusWatch.firstRetryDelay
+        var hasReportedFailure = false
+        var isStopped = false
+    }
 
     static let firstRetryDelay: Duration = .seconds(1)
     static let longestRetryDelay: Duration = .seconds(60)
@@ -47,6 +52,8 @@ public final class SystemBusWatch: @unchecked Sendable {
         self.address = address
         self.watchers = [networkManager as (any BusServiceWatcher)?, modemManager, meteredWriter].compactMap { $0 }
         self.onProblem = onProblem
+        state = LoopBound(State(), on: self.loop)
+        for watcher in watchers { watcher.bind(to: self.loop) }
     }
 
     deinit {
@@ -61,37 +68,39 @@ public final class SystemBusWatch: @unchecked Sendable {
     /// Closes the connection; the watchers forget what they learnt. Waits for the loop.
     public func stop() {
         loop.sync {
-            self.isStopped = true
+            self.state.value.isStopped = true
             for watcher in self.watchers { watcher.detach() }
-            self.connection = nil
-            self.retry = nil
-            self.socketAppearance = nil
+            self.state.value.connection = nil
+            self.state.value.retry = nil
+            self.state.value.socketAppearance = nil
         }
     }
 
     private func connect() {
-        guard !isStopped else { return }
+        guard !state.value.isStopped else { return }
         do {
             let connection = try BusConnection(address: address, loop: loop)
             for watcher in watchers { try watcher.attach(to: connection) }
             try connection.start { [weak self] error in self?.lost(error) }
-            self.connection = connection
-            retryDelay = Self.firstRetryDelay
-            if hasReportedFailure { onProblem("connected to the system bus") }
-            hasReportedFailure = false
+            state.value.connection = connection
+            state.value.retryDelay = Self.firstRetryDelay
+            if state.value.hasReportedFailure { onProblem("connected to the system bus") }
+            state.value.hasReportedFailure = false
         } catch {
             for watcher in watchers { watcher.detach() }
-            if !hasReportedFailure { onProblem("cannot use the system bus (\(error)); trying again in the background") }
-            hasReportedFailure = true
+            if !state.value.hasReportedFailure {
+                onProblem("cannot use the system bus (\(error)); trying again in the background")
+            }
+            state.value.hasReportedFailure = true
             retryLater()
         }
     }
 
     private func lost(_ error: BusError) {
         for watcher in watchers { watcher.detach() }
-        connection = nil
+        state.value.connection = nil
         onProblem("lost the system bus (\(error)); reconnecting")
-        hasReportedFailure = true
+        state.value.hasReportedFailure = true
         retryLater()
     }
 
@@ -102,20 +111,21 @@ public final class SystemBusWatch: @unchecked Sendable {
             // No socket: nothing will answer until it is made, and making it is an event to wait for.
             watcher.start { [weak self] in
                 guard let self, access(socket, F_OK) == 0 else { return }
-                socketAppearance = nil
+                state.value.socketAppearance = nil
                 connect()
             }
-            socketAppearance = watcher
+            state.value.socketAppearance = watcher
             // It may have appeared between the failed connect and the watch.
             if access(socket, F_OK) != 0 { return }
-            socketAppearance = nil
+            state.value.socketAppearance = nil
         }
-        let delay = retryDelay
-        retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
-        retry = try? loop.schedule(after: delay) { [weak self] in
-            self?.retry = nil
+        let delay = state.value.retryDelay
+        state.value.retryDelay = min(delay * 2, Self.longestRetryDelay)
+        let retry = try? loop.schedule(after: delay) { [weak self] in
+            self?.state.value.retry = nil
             self?.connect()
         }
+        state.value.retry = retry
     }
 
     /// The file of the bus's Unix socket: "unix:path=…" (the first such address, as sd-bus tries them), else the

@@ -13,16 +13,24 @@ public final class LoopBound<Value>: @unchecked Sendable {
         self.loop = loop
     }
 
-    /// The value; only on the loop's thread.
+    /// The value; only on the loop's thread. Read in place: reading one field of a large state copies that field,
+    /// not the whole state.
     public var value: Value {
-        get {
+        _read {
             checkAffinity()
-            return storage
+            yield storage
         }
         _modify {
             checkAffinity()
             yield &storage
         }
+    }
+
+    /// The value without the check, for the owner's `deinit` alone, which runs on whichever thread let go last:
+    /// nothing else reaches the owner any more (the loop's handlers hold it weakly), so nothing else touches the
+    /// value, and the release that ended the owner orders every earlier access before this one.
+    public var valueInOwnersDeinit: Value {
+        _read { yield storage }
     }
 
     private func checkAffinity() {

@@ -17,19 +17,24 @@ import SystemPackage
 /// Under socket activation systemd owns the listening socket (`inheritedSocket`): clients that connect before the
 /// daemon is ready simply wait in its queue, and the socket outlives a restart.
 ///
-/// @unchecked Sendable: the listener's state is touched on the main loop's thread only (`start` and `stop` run
-/// there, before and after the loop runs; the sources' callbacks, while it runs).
-final class VarlinkServer: @unchecked Sendable {
+/// Sendable: the listener's state is loop-bound (checked) to the main loop's thread (`start` runs there, `stop`
+/// after the loop stopped; the sources' callbacks, while it runs).
+final class VarlinkServer: Sendable {
     private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
     private let inheritedSocket: Int32?
     private let connectionLimit: ConnectionLimit
     private let shared: ClientConnection.Shared
     private let logger: Logger
-    private var listener: FileDescriptor?
-    private var listenerSource: SDEventSource?
-    /// Accepting pauses for a moment when descriptors run out, instead of spinning on a queue it cannot take.
-    private var resumeAccepting: SDEventSource?
+    /// The listener; touched on the main loop's thread only (or before or after it runs).
+    private let state: LoopBound<State>
+
+    private struct State {
+        var listener: FileDescriptor?
+        var listenerSource: SDEventSource?
+        /// Accepting pauses for a moment when descriptors run out, instead of spinning on a queue it cannot take.
+        var resumeAccepting: SDEventSource?
+    }
     /// Connections taken per turn of the loop: a flood of connects must not starve the clients already served.
     private static let acceptsPerTurn = 64
 
@@ -48,6 +53,7 @@ final class VarlinkServer: @unchecked Sendable {
             router: router, interestLimit: interestLimit, connectionLimit: connectionLimit, loop: mainLoop,
             trimLoop: trimLoop, logger: logger)
         self.logger = logger
+        self.state = LoopBound(State(), on: mainLoop)
     }
 
     /// Binds (or takes systemd's socket) and starts accepting; returns once clients can connect. On the main
@@ -64,26 +70,27 @@ final class VarlinkServer: @unchecked Sendable {
             listener = try bindListener()
             logger.info("listening", metadata: ["socket": "\(socketPath)"])
         }
-        self.listener = listener
-        listenerSource = try loop.watch(listener.rawValue, for: .readable, urgency: .background) {
+        state.value.listener = listener
+        let source = try loop.watch(listener.rawValue, for: .readable, urgency: .background) {
             [unowned self] _ in
             acceptWaiting()
         }
+        state.value.listenerSource = source
     }
 
     /// Stops accepting and closes every client (the main loop has stopped when this runs, on its thread).
     /// systemd's socket stays: clients of the next start queue on it. A socket of our own goes.
     func stop() {
-        guard let listener else { return }
+        guard let listener = state.value.listener else { return }
         logger.info("shutting down the server")
-        listenerSource?.cancel()
-        resumeAccepting?.cancel()
+        state.value.listenerSource?.cancel()
+        state.value.resumeAccepting?.cancel()
         for connection in shared.registry.all { connection.close() }
         if inheritedSocket == nil {
             try? listener.close()
             unlink(socketPath)
         }
-        self.listener = nil
+        state.value.listener = nil
     }
 
     private func bindListener() throws -> FileDescriptor {
@@ -107,7 +114,7 @@ final class VarlinkServer: @unchecked Sendable {
 
     /// Takes the connections waiting in the listener's queue (up to a turn's worth).
     private func acceptWaiting() {
-        guard let listener else { return }
+        guard let listener = state.value.listener else { return }
         for _ in 0..<Self.acceptsPerTurn {
             let descriptor = pathmond_accept_client(listener.rawValue)
             guard descriptor >= 0 else {
@@ -126,10 +133,11 @@ final class VarlinkServer: @unchecked Sendable {
     }
 
     private func pauseAccepting() {
-        listenerSource?.setEnabled(false)
-        resumeAccepting = try? loop.schedule(after: .milliseconds(100)) { [unowned self] in
-            listenerSource?.setEnabled(true)
+        state.value.listenerSource?.setEnabled(false)
+        let resume = try? loop.schedule(after: .milliseconds(100)) { [unowned self] in
+            state.value.listenerSource?.setEnabled(true)
         }
+        state.value.resumeAccepting = resume
     }
 
     /// Serves a new client, or tells it why not: past a limit it gets one Varlink error and is closed, a clear
