@@ -123,7 +123,11 @@ elif mode == "no-loop":
     server.stdin.write("expensive\n")
     server.stdin.flush()
     wait_for_line("sent expensive")
-    time.sleep(0.3)
+    # The bytes are on their way when the server says so; a loaded machine may take a while to deliver them.
+    # Polled, never iterated: the getter alone must bring the new path in.
+    deadline = time.monotonic() + 5
+    while not monitor.get_network_metered() and time.monotonic() < deadline:
+        time.sleep(0.05)
 elif mode == "no-loop-reconnect":
     report["meteredBefore"] = monitor.get_network_metered()
     # The getter finds the connection closed, the next one past the delay reconnects, a later one reads the path.
