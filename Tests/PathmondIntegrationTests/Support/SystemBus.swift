@@ -66,9 +66,12 @@ final class RealNetworkManager: @unchecked Sendable {
     let logPath: String
     private let process: Process
 
-    init(in namespace: NetworkNamespace, bus: PrivateSystemBus, interface: String, address: String, gateway: String)
-        throws
-    {
+    /// `connectivityCheck`: the URI of NetworkManager's own connectivity check and the answer that means full
+    /// connectivity (any other answer is a portal's); nil turns the check off.
+    init(
+        in namespace: NetworkNamespace, bus: PrivateSystemBus, interface: String, address: String, gateway: String,
+        connectivityCheck: (uri: String, response: String)? = nil
+    ) throws {
         self.bus = bus
         directory = bus.directory.appending(path: "nm")
         let connections = directory.appending(path: "connections")
@@ -85,7 +88,7 @@ final class RealNetworkManager: @unchecked Sendable {
             path=\(connections.path)
             unmanaged-devices=except:interface-name:\(interface)
             [connectivity]
-            enabled=false
+            \(connectivityCheck.map { "enabled=true\nuri=\($0.uri)\nresponse=\($0.response)\ninterval=2" } ?? "enabled=false")
             """
         try Data(configuration.utf8).write(to: directory.appending(path: "NetworkManager.conf"))
         let profile = """
@@ -156,15 +159,19 @@ extension Scenario {
     /// pathmond following `bus`, and eth0 (192.0.2.10/24 via 192.0.2.1, the gateway in the far namespace)
     /// configured by a real NetworkManager on the same bus.
     static func withNetworkManager(
-        on bus: PrivateSystemBus, configuration: String
+        on bus: PrivateSystemBus, configuration: String,
+        connectivityCheck: (uri: String, response: String)? = nil,
+        beforeNetworkManager: (Scenario) throws -> Void = { _ in }
     ) throws -> (Scenario, RealNetworkManager) {
         let scenario = try Scenario.start(configuration: configuration, arguments: ["--system-bus", bus.address]) {
             try $0.addVeth("eth0", peer: "eth0-peer")
             try $0.farIP("address add 192.0.2.1/24 dev eth0-peer")
         }
         do {
+            try beforeNetworkManager(scenario)
             let networkManager = try RealNetworkManager(
-                in: scenario.namespace, bus: bus, interface: "eth0", address: "192.0.2.10/24", gateway: "192.0.2.1")
+                in: scenario.namespace, bus: bus, interface: "eth0", address: "192.0.2.10/24", gateway: "192.0.2.1",
+                connectivityCheck: connectivityCheck)
             return (scenario, networkManager)
         } catch {
             _ = scenario.tearDown()
