@@ -79,34 +79,25 @@ final class PolicyController: Sendable {
         _ target: Target, by peer: PeerCredentials?, _ change: @escaping @Sendable (inout NetworkPolicy) -> Void,
         completion: @escaping @Sendable (Result<WireNetwork, VarlinkError>) -> Void
     ) {
-        loop.execute { [self] in
-            let saved = Result { () throws(VarlinkError) -> (NetworkKey, Policy) in
-                try authorize(peer)
+        commit(
+            by: peer,
+            { [self] policy throws(VarlinkError) in
                 let key = try resolve(target)
-                var changed = policy.value
-                change(&changed[key])
-                try save(changed)
-                policy.value = changed
-                return (key, changed)
-            }
-            hubLoop.execute { [self] in
-                completion(
-                    saved.map { key, policy in
-                        let cause = PathChangeCause.policy(
-                            network: key.description, userID: peer?.userID, setting: policy[key].historyWords)
-                        hub.updateContext(cause: cause) { $0.policy = policy }
-                        var metadata = JournalRecord.policyChanged.metadata([
-                            .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
-                            .expensive: JournalRecord.yesNoAuto(policy[key].isExpensive),
-                            .constrained: JournalRecord.yesNoAuto(policy[key].isConstrained),
-                        ])
-                        metadata["network"] = "\(key)"
-                        metadata["setting"] = "\(policy[key])"
-                        logger.notice("policy changed", metadata: metadata)
-                        return network(key)
-                    })
-            }
-        }
+                change(&policy[key])
+                return key
+            },
+            setting: { key, policy in policy[key].historyWords },
+            then: { [self] key, policy in
+                var metadata = JournalRecord.policyChanged.metadata([
+                    .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
+                    .expensive: JournalRecord.yesNoAuto(policy[key].isExpensive),
+                    .constrained: JournalRecord.yesNoAuto(policy[key].isConstrained),
+                ])
+                metadata["network"] = "\(key)"
+                metadata["setting"] = "\(policy[key])"
+                logger.notice("policy changed", metadata: metadata)
+                return network(key)
+            }, completion: completion)
     }
 
     /// Forgets a network's settings; calls `completion` on the main loop.
@@ -114,12 +105,37 @@ final class PolicyController: Sendable {
         _ keyText: String, by peer: PeerCredentials?,
         completion: @escaping @Sendable (Result<Void, VarlinkError>) -> Void
     ) {
+        commit(
+            by: peer,
+            { policy throws(VarlinkError) in
+                guard let key = NetworkKey(keyText) else { throw .invalidNetworkKey(key: keyText) }
+                guard policy.forget(key) else { throw .noSuchNetwork(key: keyText) }
+                return key
+            },
+            setting: { _, _ in "forgotten" },
+            then: { [self] key, _ in
+                var metadata = JournalRecord.policyChanged.metadata([
+                    .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
+                ])
+                metadata["network"] = "\(key)"
+                logger.notice("policy forgotten", metadata: metadata)
+            }, completion: completion)
+    }
+
+    /// The one way the policy changes. On the policy loop: authorize the caller, `edit` a copy of the policy (it
+    /// names the network it changed), save it, and keep it. Then on the main loop: push it to the hub, with the
+    /// network's new `setting` as the history's cause, and reply with what `then` makes of it.
+    private func commit<Reply: Sendable>(
+        by peer: PeerCredentials?, _ edit: @escaping @Sendable (inout Policy) throws(VarlinkError) -> NetworkKey,
+        setting: @escaping @Sendable (NetworkKey, Policy) -> String,
+        then reply: @escaping @Sendable (NetworkKey, Policy) -> Reply,
+        completion: @escaping @Sendable (Result<Reply, VarlinkError>) -> Void
+    ) {
         loop.execute { [self] in
             let saved = Result { () throws(VarlinkError) -> (NetworkKey, Policy) in
                 try authorize(peer)
-                guard let key = NetworkKey(keyText) else { throw .invalidNetworkKey(key: keyText) }
                 var changed = policy.value
-                guard changed.forget(key) else { throw .noSuchNetwork(key: keyText) }
+                let key = try edit(&changed)
                 try save(changed)
                 policy.value = changed
                 return (key, changed)
@@ -128,13 +144,9 @@ final class PolicyController: Sendable {
                 completion(
                     saved.map { key, policy in
                         let cause = PathChangeCause.policy(
-                            network: key.description, userID: peer?.userID, setting: "forgotten")
+                            network: key.description, userID: peer?.userID, setting: setting(key, policy))
                         hub.updateContext(cause: cause) { $0.policy = policy }
-                        var metadata = JournalRecord.policyChanged.metadata([
-                            .cause: PathChangeCause.Kind.policy.rawValue, .network: key.description,
-                        ])
-                        metadata["network"] = "\(key)"
-                        logger.notice("policy forgotten", metadata: metadata)
+                        return reply(key, policy)
                     })
             }
         }
