@@ -10,11 +10,17 @@ public struct KernelBatch: Sendable, Hashable {
     /// Flows' route queries the change asked that wait for a later slice (`FlowSlices`): their answers in the
     /// model are the last ones, from before the change, until a later batch brings them.
     public var awaiting: Set<RouteQuery>
+    /// The version of the flows' query set (`KernelWatcher.setFlowQueries`) the model has asked by this batch:
+    /// every query of that set has been asked once (or waits in `awaiting`), the internet's probes first.
+    public var askedQueries: UInt64
 
-    public init(events: [KernelEvent], resync: ResyncReason? = nil, awaiting: Set<RouteQuery> = []) {
+    public init(
+        events: [KernelEvent], resync: ResyncReason? = nil, awaiting: Set<RouteQuery> = [], askedQueries: UInt64 = 0
+    ) {
         self.events = events
         self.resync = resync
         self.awaiting = awaiting
+        self.askedQueries = askedQueries
     }
 }
 

@@ -51,6 +51,9 @@ public final class KernelWatcher: Sendable {
         var sliceSource: SDEventSource?
         /// The flows' queries the last delivered batch said were waiting.
         var deliveredAwaiting: Set<RouteQuery> = []
+        /// The version of the flows' query set last set, and the one the last delivered batch carried.
+        var queriesVersion: UInt64 = 0
+        var deliveredQueriesVersion: UInt64 = 0
         /// Where batches go: an AsyncStream's continuation, or a handler called on the loop.
         var delivery: (deliver: (KernelBatch) -> Void, finish: () -> Void)?
         var isStopped = false
@@ -173,10 +176,12 @@ public final class KernelWatcher: Sendable {
     }
 
     /// The route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked after
-    /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch).
-    public func setFlowQueries(_ queries: Set<RouteQuery>) {
+    /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch,
+    /// which carries `version` as `askedQueries`, so that the caller knows when its set has been asked).
+    public func setFlowQueries(_ queries: Set<RouteQuery>, version: UInt64 = 0) {
         loop.execute {
             guard !self.state.value.isStopped else { return }
+            self.state.value.queriesVersion = version
             let first = self.state.value.routing.setFlowQueries(queries)
             // Delivered even when nothing changed yet: the flows left for later slices are asked from there.
             self.deliver(KernelBatch(events: first.map { [$0] } ?? []))
@@ -374,12 +379,18 @@ public final class KernelWatcher: Sendable {
     /// Delivers a batch (if it says anything), then leaves the flows' queries still to ask for a later turn.
     private func deliver(_ batch: KernelBatch) {
         var batch = batch
-        // A batch with no events still goes when it is the one that ends the wait: the flows that waited for a
-        // later slice are settled then, whether or not their answers changed.
+        // A batch with no events still goes when it is the one that ends the wait (the flows that waited for a
+        // later slice are settled then, whether or not their answers changed) or the first after a new query set
+        // (whoever waits for that set's answers hears that they came, or that the kernel had none).
         let isNews = withState { state in
             batch.awaiting = state.routing.awaitingQueries
-            guard !batch.events.isEmpty || batch.awaiting != state.deliveredAwaiting else { return false }
+            batch.askedQueries = state.queriesVersion
+            guard
+                !batch.events.isEmpty || batch.awaiting != state.deliveredAwaiting
+                    || batch.askedQueries != state.deliveredQueriesVersion
+            else { return false }
             state.deliveredAwaiting = batch.awaiting
+            state.deliveredQueriesVersion = batch.askedQueries
             return true
         }
         // The handler is called outside the state: it may come back in (a test suspending reading, say).

@@ -51,6 +51,13 @@ public struct PathTracker: Sendable {
         return evaluator.interfaces(in: state, context: context, user: user) ?? interfaces
     }
 
+    /// Whether the kernel has answered for `user`'s packets: the internet's probes asked as that user (until
+    /// then, `interfaces(forUser:)` is the system's). Always true for the system's routing.
+    public func knowsRouting(ofUser user: UInt32?) -> Bool {
+        guard let user, user != RouteQuery.systemUser else { return true }
+        return RouteQuery.internetProbes(user: user).contains { state.decisions[$0] != nil }
+    }
+
     private mutating func reevaluate() -> Path? {
         interfaces = evaluator.interfaces(in: state, context: context)
         let newPath = evaluator.path(from: interfaces, resolvers: context.resolvers)

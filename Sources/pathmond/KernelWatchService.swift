@@ -40,7 +40,9 @@ struct KernelWatchService {
             case nil:
                 logger.trace("kernel events", metadata: ["count": "\(batch.events.count)"])
             }
-            hub.apply(batch.events, cause: batch.resync.map(PathChangeCause.resync), awaiting: batch.awaiting)
+            hub.apply(
+                batch.events, cause: batch.resync.map(PathChangeCause.resync), awaiting: batch.awaiting,
+                askedQueries: batch.askedQueries)
             if batch.resync == .initial { firstSnapshotDone.call(()) }
             if batch.events.contains(where: \.changesInterfaces) { batchDone.call(()) }
         }

@@ -22,6 +22,9 @@ final class PathHub: Sendable {
         var isReady = false
         /// The flows' route queries whose answers from the last kernel change are still to come.
         var awaiting: Set<RouteQuery> = []
+        /// The version of the route-query set last handed to the kernel watcher, and the newest it has asked.
+        var queriesHandedOver: UInt64 = 0
+        var queriesAsked: UInt64 = 0
     }
 
     private let state: Locked<State>
@@ -31,8 +34,9 @@ final class PathHub: Sendable {
     private let logger: Logger
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
-    /// Told the route queries of the watched flows whenever that set changes (the kernel watcher asks them).
-    private let flowQueriesChanged: @Sendable (Set<RouteQuery>) -> Void
+    /// Told the route queries of the watched flows whenever that set changes, with the set's version (the kernel
+    /// watcher asks them, and its batches say which version they asked: `apply(askedQueries:)`).
+    private let flowQueriesChanged: @Sendable (Set<RouteQuery>, UInt64) -> Void
     /// Every change of the system path, with its cause (recorded in `update`).
     let history: HistoryLog
     /// What the metrics file counts; the hub counts path changes and better-path events.
@@ -45,7 +49,7 @@ final class PathHub: Sendable {
         fanOut: @escaping @Sendable ([(any Subscriber, Update)]) -> Void = { deliveries in
             for (subscriber, update) in deliveries { subscriber.deliver(update) }
         },
-        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>) -> Void = { _ in },
+        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>, UInt64) -> Void = { _, _ in },
         history: HistoryLog = HistoryLog(), counters: DaemonCounters = DaemonCounters(),
         afterUpdate: @escaping @Sendable () -> Void = {}
     ) {
@@ -86,16 +90,28 @@ final class PathHub: Sendable {
         }
     }
 
+    /// Hands the route queries of every interest to the kernel watcher, as a new version of the set. Called under
+    /// the lock, so that the watcher hears the sets in order; the call only queues the work.
+    private func handOverQueries(_ state: inout State) {
+        state.queriesHandedOver += 1
+        flowQueriesChanged(Self.flowQueries(state.interests.keys), state.queriesHandedOver)
+    }
+
     /// Applies kernel events and publishes what changed; `cause` nil: the cause is read from the events. The
     /// first snapshot makes the hub ready. `awaiting`: the flows' route queries whose new answers come in a later
-    /// batch (the flows that ask them are published once they have).
-    func apply(_ events: [KernelEvent], cause: PathChangeCause? = nil, awaiting: Set<RouteQuery> = []) {
+    /// batch (the flows that ask them are published once they have). `askedQueries`: the version of the query set
+    /// (`flowQueriesChanged`) the kernel watcher has asked by these events.
+    func apply(
+        _ events: [KernelEvent], cause: PathChangeCause? = nil, awaiting: Set<RouteQuery> = [],
+        askedQueries: UInt64 = 0
+    ) {
         let isSnapshot = events.contains { if case .snapshot = $0 { true } else { false } }
         update(cause: cause ?? .kernel(events)) { tracker in
             tracker.apply(events)
         } prepare: { state in
             if isSnapshot { state.isReady = true }
             state.awaiting = awaiting
+            state.queriesAsked = max(state.queriesAsked, askedQueries)
         }
     }
 
@@ -121,29 +137,57 @@ final class PathHub: Sendable {
         return Self.value(for: .path(parameters), tracker: tracker).path!
     }
 
+    /// The path for a client's parameters, if it is known now: nil while the kernel has not been asked about the
+    /// parameters' routing user (`whenKnown` waits for that).
+    func pathIfKnown(for parameters: PathParameters) -> Path? {
+        let (tracker, isReady) = state.withLock { ($0.tracker, $0.isReady) }
+        guard !isReady || tracker.knowsRouting(ofUser: parameters.routingUser) else { return nil }
+        return Self.value(for: .path(parameters), tracker: tracker).path!
+    }
+
+    /// Calls `handler` with the interest's value once it is known: at once, or, for a user whose routing the
+    /// kernel has not been asked about, when the kernel watcher has asked (from the loop that applies its
+    /// batches). The interest is watched meanwhile, so that its queries are asked.
+    func whenKnown(_ interest: Interest, _ handler: @escaping @Sendable (Published) -> Void) {
+        let waiter = FirstValueWaiter(interest: interest)
+        waiter.arm { [self] value in
+            unsubscribe(waiter)
+            handler(value)
+        }
+        if let now = subscribe(waiter) { waiter.deliver(now) }
+    }
+
     /// The identities, detection, resolvers and policy in force.
     var context: NetworkContext { state.withLock { $0.tracker.context } }
 
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
-    /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out.
-    func subscribe(_ subscriber: any Subscriber) -> Update {
+    /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out. Nil: the
+    /// first value comes through the fan-out too, once the kernel has been asked about the interest's routing
+    /// user (a value derived now would be the system's, and wrong under a `uidrange` rule).
+    func subscribe(_ subscriber: any Subscriber) -> Update? {
         let interest = subscriber.interest
-        var (watched, existing, tracker, version) = state.withLock { state in
+        var (watched, existing, tracker, version, waits) = state.withLock { state in
             let watched: WatchedInterest
             if let known = state.interests[interest] {
                 watched = known
             } else {
                 watched = WatchedInterest(interest)
                 state.interests[interest] = watched
-                // Under the lock, so that the watcher hears the sets in order; the call only queues the work.
-                if Self.asksTheKernel(interest) { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
+                if Self.asksTheKernel(interest) {
+                    handOverQueries(&state)
+                    if state.isReady && !state.tracker.knowsRouting(ofUser: interest.routingUser) {
+                        watched.firstValueAfter = state.queriesHandedOver
+                    }
+                }
             }
             watched.subscribers[ObjectIdentifier(subscriber)] = subscriber
             state.subscriberCount += 1
-            return (watched, watched.published, state.tracker, state.trackerVersion)
+            let waits = watched.published == nil && watched.firstValueAfter != nil
+            return (watched, watched.published, state.tracker, state.trackerVersion, waits)
         }
+        if waits { return nil }
         while existing == nil {
             // A new interest, derived outside the lock. An update that ran meanwhile did not know the interest, so
             // a value from before it would never be corrected: derive again from the newer tracker.
@@ -158,7 +202,7 @@ final class PathHub: Sendable {
                 return (update, state.tracker, version)
             }
         }
-        return existing!
+        return existing
     }
 
     /// Removes a subscriber; harmless if it was never registered.
@@ -171,7 +215,7 @@ final class PathHub: Sendable {
             state.subscriberCount -= 1
             if watched.subscribers.isEmpty {
                 state.interests[interest] = nil
-                if Self.asksTheKernel(interest) { flowQueriesChanged(Self.flowQueries(state.interests.keys)) }
+                if Self.asksTheKernel(interest) { handOverQueries(&state) }
             }
         }
     }
@@ -191,7 +235,7 @@ final class PathHub: Sendable {
     ) {
         updating.withLock {
             var recorded: HistoryDelivery?
-            let (systemChange, trackerBefore, tracker, watched, awaiting) = state.withLock { state in
+            let (systemChange, trackerBefore, tracker, watched, awaiting, asked) = state.withLock { state in
                 prepare(&state)
                 let trackerBefore = state.tracker
                 let before = state.tracker.path
@@ -204,16 +248,23 @@ final class PathHub: Sendable {
                     DaemonCounters.bump(counters.pathChanges)
                 }
                 // The boxes, with what each last published: read here, compared outside the lock.
-                let watched = state.interests.values.map { ($0, $0.published) }
-                return (systemChange, trackerBefore, state.tracker, watched, state.awaiting)
+                let watched = state.interests.values.map { ($0, $0.published, $0.firstValueAfter) }
+                return (systemChange, trackerBefore, state.tracker, watched, state.awaiting, state.queriesAsked)
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
             let kept = KeptInputs(before: trackerBefore, after: tracker)
-            for (box, published) in watched {
-                // Still being derived by its first subscriber, from a tracker this update will outdate: that one
-                // derives again.
-                guard let published else { continue }
+            for (box, published, firstValueAfter) in watched {
+                guard let published else {
+                    // Waiting for its user's routing: derived once the kernel watcher has asked the query set that
+                    // brought it (whatever the kernel answered). Otherwise still being derived by its first
+                    // subscriber, from a tracker this update will outdate: that one derives again.
+                    if let firstValueAfter, firstValueAfter <= asked {
+                        let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
+                        changed.append((box, value, encode(value)))
+                    }
+                    continue
+                }
                 // A flow whose new answers come in a later slice keeps its value until they do (derived now, it
                 // would say what its old answers and the new interfaces make of it, and be sent twice); it is
                 // derived in the update that brings them, whatever they are.
@@ -241,6 +292,7 @@ final class PathHub: Sendable {
                         state.generation += 1
                         let update = Update(generation: state.generation, value: value, streamedReply: bytes)
                         watched.published = update
+                        watched.firstValueAfter = nil
                         for subscriber in watched.subscribers.values { deliveries.append((subscriber, update)) }
                         if case .flow(let status) = value, status.betterPathAvailable {
                             DaemonCounters.bump(counters.betterPathEvents)
@@ -337,8 +389,11 @@ extension Path {
 final class WatchedInterest: @unchecked Sendable {
     let interest: Interest
     var subscribers: [ObjectIdentifier: any Subscriber] = [:]
-    /// Nil until the first subscriber has derived it.
+    /// Nil until the first subscriber has derived it, or until the update after `firstValueAfter` has.
     var published: Update?
+    /// For an interest of a user whose routing the kernel had not been asked about when it came: the version of
+    /// the query set its value waits for (`PathHub.State.queriesAsked`).
+    var firstValueAfter: UInt64?
     /// Left out of an update while its flow's new route answers were still to come: the next update derives it
     /// whatever changed. Touched by updates only, which `PathHub.updating` runs one at a time.
     var isAwaitingAnswers = false

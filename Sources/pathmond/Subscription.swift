@@ -5,6 +5,14 @@ import PathModel
 enum Interest: Sendable, Hashable {
     case path(PathParameters)
     case flow(Flow)
+
+    /// Whose routing the value follows (nil: the system's).
+    var routingUser: UInt32? {
+        switch self {
+        case .path(let parameters): parameters.routingUser
+        case .flow(let flow): flow.parameters.routingUser
+        }
+    }
 }
 
 /// The value a subscriber is sent, compared to decide whether anything changed for it.

@@ -269,7 +269,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         let hub = shared.router.hub
         let subscription = ChannelSubscription(interest: interest, output: self)
         self.subscription = subscription
-        subscription.send(hub.subscribe(subscription))
+        // Nil: the first value waits for the kernel's answers about the client's routing, and comes as an update.
+        if let first = hub.subscribe(subscription) { subscription.send(first) }
         shared.logger.debug(
             "a client subscribed", metadata: ["interest": "\(interest)", "subscribers": "\(hub.subscriberCount)"])
     }

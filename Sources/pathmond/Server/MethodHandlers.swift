@@ -32,12 +32,12 @@ struct MethodHandlers: Sendable {
                 return .reply(codec.encodeReply(Methods.InterfaceDescriptionReply(description: description)))
             },
             MethodRoute(Methods.getPath) { call throws(VarlinkError) in
-                try .reply(pathReply(Self.parameters(call.parameters.requirements, peer: call.peer)))
+                try pathNow(Self.parameters(call.parameters.requirements, peer: call.peer))
             },
             MethodRoute(Methods.watchPath) { call throws(VarlinkError) in
                 let parameters = try Self.parameters(call.parameters.requirements, peer: call.peer)
                 // Without "more", one reply with the path now, as GetPath.
-                return call.more ? .startWatching(.path(parameters)) : .reply(pathReply(parameters))
+                return call.more ? .startWatching(.path(parameters)) : pathNow(parameters)
             },
             MethodRoute(Methods.watchFlow) { call throws(VarlinkError) in
                 do throws(WireFormatError) {
@@ -110,9 +110,18 @@ struct MethodHandlers: Sendable {
             interfaces: [VarlinkInterfaces.service, VarlinkInterfaces.pathmond])
     }
 
-    /// The commonest call, answered by the writer the streams use rather than JSONEncoder.
-    private func pathReply(_ parameters: PathParameters) -> [UInt8] {
-        StreamedReplyWriter.pathReply(WirePath(hub.path(for: parameters)), continues: false)
+    /// The commonest call, answered by the writer the streams use rather than JSONEncoder. A user whose routing
+    /// the kernel has not been asked about (no client of that user watches) is answered once it has: the
+    /// system's path would be wrong for that user under a `uidrange` rule.
+    private func pathNow(_ parameters: PathParameters) -> CallOutcome {
+        if let path = hub.pathIfKnown(for: parameters) { return .reply(Self.pathReply(path)) }
+        return .deferred { [hub] reply in
+            hub.whenKnown(.path(parameters)) { value in reply(Self.pathReply(value.path!)) }
+        }
+    }
+
+    private static func pathReply(_ path: Path) -> [UInt8] {
+        StreamedReplyWriter.pathReply(WirePath(path), continues: false)
     }
 
     /// The inode of this process's network namespace, for GetStatus: pathctl compares it with its own, as

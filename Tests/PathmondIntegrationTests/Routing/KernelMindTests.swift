@@ -435,16 +435,31 @@ import Testing
                 return "\(path.status) \(path.availableInterfaces.first?.name ?? "-")"
             }
         }
-        // The first reply may be the system's, before uid 1000's probes are answered; the next is its own.
+        /// What a lone GetPath (`pathctl status`) tells uid 1000 when none of its clients watches.
+        func statusAsUser() throws -> String {
+            let run = try runCommand(
+                [
+                    "setpriv", "--reuid=1000", "--regid=1000", "--clear-groups",
+                    product("pathctl"), "status", "--socket", socket, "--json", "short",
+                ], check: false)
+            struct Status: Decodable { let path: WirePath }
+            guard let status = try? JSONDecoder().decode(Status.self, from: Data(run.output.utf8)) else {
+                return "no status: \(run.output)"
+            }
+            return "\(status.path.status) \(status.path.availableInterfaces.first?.name ?? "-")"
+        }
+        // Every reply is its own, the first included: it waits for uid 1000's probes to be answered.
         let lines = try watchAsUser()
-        #expect(lines.last == "satisfied eth1", "uid 1000 is told eth1 first: \(lines)")
+        #expect(lines == ["satisfied eth1"], "uid 1000 is told eth1 from the first reply: \(lines)")
+        #expect(try statusAsUser() == "satisfied eth1", "a lone GetPath is uid 1000's own")
         let oracle = KernelRouteOracle(namespace: namespace, socketPath: socket)
         #expect(try oracle.pathmondInterface(.ipv4) == "eth0", "the system path stays root's")
 
         try namespace.ip("rule add uidrange 1000-1000 prohibit pref 5")
         #expect(try Self.kernelDevice(namespace, "1.1.1.1 uid 1000") == nil)
         let prohibited = try watchAsUser()
-        #expect(prohibited.last == "unsatisfied -", "uid 1000 goes nowhere: \(prohibited)")
+        #expect(prohibited == ["unsatisfied -"], "uid 1000 goes nowhere: \(prohibited)")
+        #expect(try statusAsUser() == "unsatisfied -")
         #expect(try oracle.pathmondInterface(.ipv4) == "eth0")
     }
 }
