@@ -12,15 +12,20 @@ public struct KernelBatch: Sendable, Hashable {
     public var awaiting: Set<RouteQuery>
     /// The version of the flows' query set (`KernelWatcher.setFlowQueries`) the model has asked by this batch:
     /// every query of that set has been asked once (or waits in `awaiting`), the internet's probes first.
-    public var askedQueries: UInt64
+    public var queriesVersion: UInt64
+    /// The route queries this batch asked (their answers are in its events, changed or not), so that a consumer
+    /// re-derives only what depends on them when nothing else changed; nil when unknown (a dump).
+    public var answered: [RouteQuery]?
 
     public init(
-        events: [KernelEvent], resync: ResyncReason? = nil, awaiting: Set<RouteQuery> = [], askedQueries: UInt64 = 0
+        events: [KernelEvent], resync: ResyncReason? = nil, awaiting: Set<RouteQuery> = [],
+        queriesVersion: UInt64 = 0, answered: [RouteQuery]? = nil
     ) {
         self.events = events
         self.resync = resync
         self.awaiting = awaiting
-        self.askedQueries = askedQueries
+        self.queriesVersion = queriesVersion
+        self.answered = answered
     }
 }
 

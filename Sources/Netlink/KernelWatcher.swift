@@ -177,7 +177,7 @@ public final class KernelWatcher: Sendable {
 
     /// The route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked after
     /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch,
-    /// which carries `version` as `askedQueries`, so that the caller knows when its set has been asked).
+    /// which carries `version` as `queriesVersion`, so that the caller knows when its set has been asked).
     public func setFlowQueries(_ queries: Set<RouteQuery>, version: UInt64 = 0) {
         loop.execute {
             guard !self.state.value.isStopped else { return }
@@ -384,13 +384,15 @@ public final class KernelWatcher: Sendable {
         // (whoever waits for that set's answers hears that they came, or that the kernel had none).
         let isNews = withState { state in
             batch.awaiting = state.routing.awaitingQueries
-            batch.askedQueries = state.queriesVersion
+            batch.queriesVersion = state.queriesVersion
+            let answered = state.routing.takeAnswered()
+            batch.answered = batch.resync == nil ? answered : nil
             guard
                 !batch.events.isEmpty || batch.awaiting != state.deliveredAwaiting
-                    || batch.askedQueries != state.deliveredQueriesVersion
+                    || batch.queriesVersion != state.deliveredQueriesVersion
             else { return false }
             state.deliveredAwaiting = batch.awaiting
-            state.deliveredQueriesVersion = batch.askedQueries
+            state.deliveredQueriesVersion = batch.queriesVersion
             return true
         }
         // The handler is called outside the state: it may come back in (a test suspending reading, say).

@@ -69,6 +69,8 @@ final class RouteFollower {
     }
     /// Whether the standing queries changed since the answers were last pruned to them.
     private var decisionsMayBeStale = false
+    /// The queries asked since `takeAnswered()`.
+    private var answered: [RouteQuery] = []
 
     var queries: Set<RouteQuery> {
         if let knownQueries { return knownQueries }
@@ -198,6 +200,13 @@ final class RouteFollower {
         return .routeDecisions(decisions)
     }
 
+    /// The queries asked since the last call, whose answers are in `decisions` (changed or not): what the model
+    /// must look at again when nothing else changed.
+    func takeAnswered() -> [RouteQuery] {
+        defer { answered = [] }
+        return answered
+    }
+
     /// Asks the kernel `asked` and keeps the answers; a query the kernel did not answer keeps its last answer (a
     /// transient failure is not news), and answers to queries no longer standing are dropped. True if any answer
     /// changed. Answers are stored in place: a change to a thousand flows is two thousand answers, and copying,
@@ -214,6 +223,7 @@ final class RouteFollower {
         }
         decisionsMayBeStale = false
         guard !asked.isEmpty else { return changed }
+        answered.append(contentsOf: asked)
         var answers = decide(asked, lookup: lookup)
         askWithSources(&answers, lookup: lookup)
         for (query, decision) in answers where decisions.updateValue(decision, forKey: query) != decision {

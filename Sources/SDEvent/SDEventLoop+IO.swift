@@ -32,7 +32,16 @@ extension SDEventLoop {
         _ descriptor: Int32, for events: SDIOEvents, urgency: SDEventUrgency = .normal,
         _ handler: @escaping (SDIOEvents) -> Void
     ) throws(SDEventError) -> SDEventSource {
-        let box = SDEventSource.Box { handler(SDIOEvents(rawValue: $0)) }
+        let box: SDEventSource.Box
+        if urgency == .background {
+            // Noted, so that the slices know a background source had its turn (`sliced`).
+            box = SDEventSource.Box { [unowned self] events in
+                sliceLedger.lastBackgroundTurn = iteration
+                handler(SDIOEvents(rawValue: events))
+            }
+        } else {
+            box = SDEventSource.Box { handler(SDIOEvents(rawValue: $0)) }
+        }
         var source: OpaquePointer?
         try SDEventError.check(sd_event_add_io(event, &source, descriptor, events.rawValue, ioCallback, box.pointer))
         if urgency != .normal { _ = sd_event_source_set_priority(source, urgency.rawValue) }
@@ -44,9 +53,11 @@ extension SDEventLoop {
     /// sd-event runs one source per turn, the most urgent, and of equally urgent ones the oldest; a slice re-armed
     /// in its own turn tied with a descriptor found ready in that turn, and the tie went to the slice every time (a
     /// GetPath waited for all 2,000 look-ups of a flow fan-out, 27 ms). So the loop's slices go just after the
-    /// background right after a slice ran, and just before it otherwise: while both wait, a slice and one other
-    /// source alternate, whichever slices there are (the look-ups' and the fan-out's), and neither can starve the
-    /// other. Normal sources (kernel events) go before both. It starts disarmed.
+    /// background from the moment a slice ran until a background source has had a turn, and just before it
+    /// otherwise: while both wait, a slice and one background source alternate, whichever slices there are (the
+    /// look-ups' and the fan-out's), and neither can starve the other. Normal sources (kernel events, posted
+    /// jobs) go before both, and do not count as the background's turn: a slice that posted a job left the next
+    /// turn to that job's wake-up, and the waiting client lost its turn on every slice. It starts disarmed.
     public func sliced(_ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
         let turn = SliceTurn(loop: self)
         let box = SDEventSource.Box { _ in
@@ -71,9 +82,18 @@ extension SDEventLoop {
     }
 }
 
-/// The turn of the loop in which one of its slices last ran (see `sliced`); touched on the loop's thread only.
+/// The turns of the loop in which one of its slices, and one of its background sources, last ran (see `sliced`);
+/// touched on the loop's thread only.
 final class SliceLedger {
-    var lastSliceTurn: UInt64 = .max
+    var lastSliceTurn: UInt64?
+    var lastBackgroundTurn: UInt64?
+
+    /// Whether the slices leave the next turn to the background: a slice ran, and no background source since.
+    var slicesYield: Bool {
+        guard let lastSliceTurn else { return false }
+        guard let lastBackgroundTurn else { return true }
+        return lastBackgroundTurn < lastSliceTurn
+    }
 }
 
 /// One slice's urgency, set before each turn from the loop's ledger.
@@ -92,7 +112,7 @@ private final class SliceTurn {
 
     /// Before each turn while the slice is armed.
     func beforeTurn() {
-        let wanted = loop.sliceLedger.lastSliceTurn &+ 1 == loop.iteration ? Self.yielding : Self.insisting
+        let wanted = loop.sliceLedger.slicesYield ? Self.yielding : Self.insisting
         guard wanted != priority else { return }
         priority = wanted
         _ = sd_event_source_set_priority(source, wanted)

@@ -42,7 +42,7 @@ struct KernelWatchService {
             }
             hub.apply(
                 batch.events, cause: batch.resync.map(PathChangeCause.resync), awaiting: batch.awaiting,
-                askedQueries: batch.askedQueries)
+                queriesVersion: batch.queriesVersion, answered: batch.answered)
             if batch.resync == .initial { firstSnapshotDone.call(()) }
             if batch.events.contains(where: \.changesInterfaces) { batchDone.call(()) }
         }

@@ -25,6 +25,38 @@ final class PathHub: Sendable {
         /// The version of the route-query set last handed to the kernel watcher, and the newest it has asked.
         var queriesHandedOver: UInt64 = 0
         var queriesAsked: UInt64 = 0
+        /// The flows by route query, and the interests of users other than root: what an update that brings only
+        /// some route answers looks at (`answered`), rather than every interest.
+        var asking: [RouteQuery: [WatchedInterest]] = [:]
+        var ofUsers: [ObjectIdentifier: WatchedInterest] = [:]
+        /// The route queries the batch being applied asked; nil: unknown, every interest is looked at.
+        var answered: [RouteQuery]?
+
+        mutating func add(_ box: WatchedInterest) {
+            interests[box.interest] = box
+            for query in box.routeQueries { asking[query, default: []].append(box) }
+            if box.interest.routingUser != nil { ofUsers[ObjectIdentifier(box)] = box }
+        }
+
+        mutating func remove(_ box: WatchedInterest) {
+            interests[box.interest] = nil
+            for query in box.routeQueries {
+                asking[query]?.removeAll { $0 === box }
+                if asking[query]?.isEmpty == true { asking[query] = nil }
+            }
+            ofUsers[ObjectIdentifier(box)] = nil
+        }
+
+        /// The interests an update must look at: those whose answers the batch brought and other users' (their
+        /// interfaces are their own), when the interfaces and resolvers are as they were; otherwise all.
+        func interestsToDerive(inputsKept: Bool) -> [WatchedInterest] {
+            guard inputsKept, let answered else { return Array(interests.values) }
+            var boxes = ofUsers
+            for query in answered {
+                for box in asking[query] ?? [] { boxes[ObjectIdentifier(box)] = box }
+            }
+            return Array(boxes.values)
+        }
     }
 
     private let state: Locked<State>
@@ -35,7 +67,7 @@ final class PathHub: Sendable {
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
     /// Told the route queries of the watched flows whenever that set changes, with the set's version (the kernel
-    /// watcher asks them, and its batches say which version they asked: `apply(askedQueries:)`).
+    /// watcher asks them, and its batches say which version they asked: `apply(queriesVersion:)`).
     private let flowQueriesChanged: @Sendable (Set<RouteQuery>, UInt64) -> Void
     /// Every change of the system path, with its cause (recorded in `update`).
     let history: HistoryLog
@@ -99,11 +131,12 @@ final class PathHub: Sendable {
 
     /// Applies kernel events and publishes what changed; `cause` nil: the cause is read from the events. The
     /// first snapshot makes the hub ready. `awaiting`: the flows' route queries whose new answers come in a later
-    /// batch (the flows that ask them are published once they have). `askedQueries`: the version of the query set
-    /// (`flowQueriesChanged`) the kernel watcher has asked by these events.
+    /// batch (the flows that ask them are published once they have). `queriesVersion`: the version of the query set
+    /// (`flowQueriesChanged`) the kernel watcher has asked by these events. `answered`: the route queries they
+    /// asked (nil: unknown).
     func apply(
         _ events: [KernelEvent], cause: PathChangeCause? = nil, awaiting: Set<RouteQuery> = [],
-        askedQueries: UInt64 = 0
+        queriesVersion: UInt64 = 0, answered: [RouteQuery]? = nil
     ) {
         let isSnapshot = events.contains { if case .snapshot = $0 { true } else { false } }
         update(cause: cause ?? .kernel(events)) { tracker in
@@ -111,7 +144,8 @@ final class PathHub: Sendable {
         } prepare: { state in
             if isSnapshot { state.isReady = true }
             state.awaiting = awaiting
-            state.queriesAsked = max(state.queriesAsked, askedQueries)
+            state.queriesAsked = max(state.queriesAsked, queriesVersion)
+            state.answered = answered
         }
     }
 
@@ -174,7 +208,7 @@ final class PathHub: Sendable {
                 watched = known
             } else {
                 watched = WatchedInterest(interest)
-                state.interests[interest] = watched
+                state.add(watched)
                 if Self.asksTheKernel(interest) {
                     handOverQueries(&state)
                     if state.isReady && !state.tracker.knowsRouting(ofUser: interest.routingUser) {
@@ -214,7 +248,7 @@ final class PathHub: Sendable {
             else { return }
             state.subscriberCount -= 1
             if watched.subscribers.isEmpty {
-                state.interests[interest] = nil
+                state.remove(watched)
                 if Self.asksTheKernel(interest) { handOverQueries(&state) }
             }
         }
@@ -235,7 +269,8 @@ final class PathHub: Sendable {
     ) {
         updating.withLock {
             var recorded: HistoryDelivery?
-            let (systemChange, trackerBefore, tracker, watched, awaiting, asked) = state.withLock { state in
+            let (systemChange, kept, tracker, watched, awaiting, asked) = state.withLock { state in
+                state.answered = nil
                 prepare(&state)
                 let trackerBefore = state.tracker
                 let before = state.tracker.path
@@ -247,13 +282,16 @@ final class PathHub: Sendable {
                     recorded = history.record(before: before, after: systemChange, cause: named)
                     DaemonCounters.bump(counters.pathChanges)
                 }
-                // The boxes, with what each last published: read here, compared outside the lock.
-                let watched = state.interests.values.map { ($0, $0.published, $0.firstValueAfter) }
-                return (systemChange, trackerBefore, state.tracker, watched, state.awaiting, state.queriesAsked)
+                // The boxes to look at, with what each last published: read here, compared outside the lock. A
+                // slice of flows' answers looks at those flows only: its cost is its own, not all flows'.
+                let kept = KeptInputs(before: trackerBefore, after: state.tracker)
+                let watched = state.interestsToDerive(inputsKept: kept.interfacesAndResolvers).map {
+                    ($0, $0.published, $0.firstValueAfter)
+                }
+                return (systemChange, kept, state.tracker, watched, state.awaiting, state.queriesAsked)
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
-            let kept = KeptInputs(before: trackerBefore, after: tracker)
             for (box, published, firstValueAfter) in watched {
                 guard let published else {
                     // Waiting for its user's routing: derived once the kernel watcher has asked the query set that
@@ -268,13 +306,11 @@ final class PathHub: Sendable {
                 // A flow whose new answers come in a later slice keeps its value until they do (derived now, it
                 // would say what its old answers and the new interfaces make of it, and be sent twice); it is
                 // derived in the update that brings them, whatever they are.
-                if !awaiting.isEmpty, case .flow(let flow) = box.interest,
-                    flow.routeQueries.contains(where: awaiting.contains)
-                {
+                if !awaiting.isEmpty, box.routeQueries.contains(where: awaiting.contains) {
                     box.isAwaitingAnswers = true
                     continue
                 }
-                if !box.isAwaitingAnswers, kept.settle(box.interest) { continue }
+                if !box.isAwaitingAnswers, kept.settle(box) { continue }
                 box.isAwaitingAnswers = false
                 let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
@@ -398,8 +434,12 @@ final class WatchedInterest: @unchecked Sendable {
     /// whatever changed. Touched by updates only, which `PathHub.updating` runs one at a time.
     var isAwaitingAnswers = false
 
+    /// The flow's route queries (none for a path), made once: a getter would build them on every update.
+    let routeQueries: [RouteQuery]
+
     init(_ interest: Interest) {
         self.interest = interest
+        if case .flow(let flow) = interest { routeQueries = flow.routeQueries } else { routeQueries = [] }
     }
 }
 
@@ -423,14 +463,14 @@ private struct KeptInputs {
 
     /// Whether the interest's value is certainly what it was: a path, or a flow whose own answers did not change
     /// (its status is a function of the interfaces, its parameters' path and those answers).
-    func settle(_ interest: Interest) -> Bool {
+    func settle(_ box: WatchedInterest) -> Bool {
         guard interfacesAndResolvers else { return false }
-        switch interest {
+        switch box.interest {
         case .path(let parameters):
             return parameters.routingUser == nil
         case .flow(let flow):
             return flow.parameters.routingUser == nil
-                && flow.routeQueries.allSatisfy { decisionsBefore[$0] == decisionsAfter[$0] }
+                && box.routeQueries.allSatisfy { decisionsBefore[$0] == decisionsAfter[$0] }
         }
     }
 }

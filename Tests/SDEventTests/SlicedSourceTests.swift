@@ -9,9 +9,12 @@ import Testing
 @Suite struct SlicedSourceTests {
     /// `slicers` slices that each re-arm themselves 500 times (the daemon has two: the flows' look-ups and the
     /// fan-out), and a descriptor made ready while they run: it is served within a few slices, not after all of
-    /// them. Before, a background descriptor waited for every slice.
-    @Test(arguments: [SDEventUrgency.background, .normal], [1, 2])
-    func aReadyDescriptorIsServedBetweenSlices(urgency: SDEventUrgency, slicers: Int) throws {
+    /// them. Before, a background descriptor waited for every slice. `postsJobs`: each slice also posts a job to
+    /// the loop (`execute`, as the daemon's updates do), whose wake-up is a normal source: it must not take the
+    /// turn the slice left to the descriptor (it did, and a GetPath waited for a whole flow fan-out, 22-26 ms).
+    @Test(arguments: [SDEventUrgency.background, .normal], [(1, false), (2, false), (1, true), (2, true)])
+    func aReadyDescriptorIsServedBetweenSlices(urgency: SDEventUrgency, slicers: (Int, postsJobs: Bool)) throws {
+        let (slicers, postsJobs) = slicers
         let loop = try SDEventLoop.startedOnNewThread(name: "test-slices")
         defer { loop.exit() }
         var ends: [Int32] = [0, 0]
@@ -32,6 +35,7 @@ import Testing
                         return log.count
                     }
                     if count == 10 { _ = write(writer, "x", 1) }
+                    if postsJobs { loop.execute {} }
                     if box.turns < 500 { box.source?.armOnce() }
                 }
                 box.source = slice

@@ -73,12 +73,12 @@ import Testing
         #expect(queries.isSuperset(of: RouteQuery.internetProbes(user: 1000)))
 
         // A batch that asked an older set does not end the wait.
-        hub.apply([], askedQueries: version - 1)
+        hub.apply([], queriesVersion: version - 1)
         #expect(recorder.paths.withLock { $0 }.isEmpty)
 
         var decisions = Self.probes(user: 0, via: 2)
         decisions.merge(Self.probes(user: 1000, via: 3)) { $1 }
-        hub.apply([.routeDecisions(decisions)], askedQueries: version)
+        hub.apply([.routeDecisions(decisions)], queriesVersion: version)
         #expect(recorder.first == "eth1", "uid 1000's own routing first: \(recorder.paths.withLock { $0 })")
         #expect(recorder.paths.withLock { $0.count } == 1)
         #expect(hub.systemPath.availableInterfaces.first?.name == "eth0")
@@ -96,7 +96,7 @@ import Testing
         #expect(hub.subscribe(recorder) == nil)
         let (_, version) = try #require(handedOver.last)
         // The watcher asked, the kernel answered nothing (a failed look-up): the system's routing stands.
-        hub.apply([], askedQueries: version)
+        hub.apply([], queriesVersion: version)
         #expect(recorder.first == "eth0")
     }
 
@@ -114,7 +114,7 @@ import Testing
 
         var decisions = Self.probes(user: 0, via: 2)
         decisions.merge(Self.probes(user: 1000, via: 3)) { $1 }
-        hub.apply([.routeDecisions(decisions)], askedQueries: version)
+        hub.apply([.routeDecisions(decisions)], queriesVersion: version)
         #expect(answer.withLock { $0.map { $0.availableInterfaces.first?.name } } == ["eth1"])
         // Answered, the waiter is gone, and with it the user's probes.
         #expect(hub.subscriberCount == 0)
@@ -130,7 +130,7 @@ import Testing
         _ = hub.subscribe(watcher)
         var decisions = Self.probes(user: 0, via: 2)
         decisions.merge(Self.probes(user: 1000, via: 3)) { $1 }
-        hub.apply([.routeDecisions(decisions)], askedQueries: try #require(handedOver.last).1)
+        hub.apply([.routeDecisions(decisions)], queriesVersion: try #require(handedOver.last).1)
         var parameters = PathParameters.unrestricted
         parameters.routingUser = 1000
         #expect(hub.pathIfKnown(for: parameters)?.availableInterfaces.first?.name == "eth1")
