@@ -376,6 +376,7 @@ run_checks() {
     run_journal_checks
     check_nm_write_through
     check_qt_metered
+    check_portal
     check_reload
     check_journal
     check_metrics

@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: Apache-2.0
+# The checks of booted-systemd-test for the optional RFC 8908 check of a captive portal's API
+# ([captive-portal] check-api; sourced after checks.bash and checks-network.bash, whose helpers they use): the
+# shipped unit keeps it from sending anything, and the drop-in docs/attributes.md gives lets it through.
+#
+# The portal's API is an HTTPS server on the far side of eth0 (192.0.2.1, in the namespace the test made), so the
+# request crosses the veth: Tests/PathmondIntegrationTests/Fixtures/captive_portal_api.py, the unit tests' server,
+# run by the host's python3 with a certificate from a throwaway CA made here with openssl. pathmond is told to
+# trust that CA (and nothing else) through a drop-in that adds the hidden --portal-ca-file to ExecStart.
+
+portal_uri=https://192.0.2.1/api
+# Where ISC dhclient keeps eth0's leases on Debian (MeteredLeaseDetector reads /var/lib/dhcp/dhclient.IFACE.leases).
+portal_lease=/var/lib/dhcp/dhclient.eth0.leases
+# Readable by the pathmond user under ProtectSystem=strict (read-only, not hidden), unlike /tmp (PrivateTmp=) or
+# /root (ProtectHome=).
+portal_ca_dir=/usr/local/share/pathmond-test
+portal_dropins=/etc/systemd/system/pathmond.service.d
+portal_ca_dropin=$portal_dropins/pathmond-test-portal-ca.conf
+
+# A field of the path, or of an interface, as `pathctl status --json` reports it, printed as JSON.
+portal_field() { # portal_field path|INTERFACE FIELD
+    inside pathctl status --json 2>/dev/null | python3 -c '
+import json, sys
+document = json.load(sys.stdin)
+where, field = sys.argv[1], sys.argv[2]
+if where == "path":
+    item = document.get("path", {})
+else:
+    item = next((i for i in document.get("interfaces", []) if i.get("name") == where), {})
+print(json.dumps(item.get(field)))' "$1" "$2" 2>/dev/null
+}
+portal_is() { # portal_is STATE: the path's and eth0's captivePortal are both STATE
+    [ "$(portal_field path captivePortal)" = "\"$1\"" ] && [ "$(portal_field eth0 captivePortal)" = "\"$1\"" ]
+}
+portal_announced() { [ "$(portal_field path captivePortalURI)" = "\"$portal_uri\"" ]; }
+portal_state() {
+    echo "path: captivePortal $(portal_field path captivePortal), URI $(portal_field path captivePortalURI)," \
+        "API $(portal_field path captivePortalAPI); eth0: $(portal_field eth0 captivePortal)"
+}
+# The paths the server was asked for, one a line.
+portal_requests() { cat "$portal_dir/requests.log" 2>/dev/null; }
+portal_request_count() { portal_requests | grep -c .; }
+portal_answer() { printf '%s' "$1" >"$portal_dir/answer.json.new" && mv "$portal_dir/answer.json.new" "$portal_dir/answer.json"; }
+# pathmond's warnings about the check since MainPID started.
+portal_failures() { # portal_failures PID
+    inside journalctl -u pathmond -p warning -o cat --no-pager "_PID=$1" | grep -F 'captive portal API' |
+        grep -F "$portal_uri"
+}
+portal_details() {
+    printf '%s\n' "$(portal_state)" "server asked for: $(portal_requests | paste -sd' ')" \
+        "unit: $(prop pathmond.service ActiveState), MainPID $(main_pid), drop-ins $(prop pathmond.service DropInPaths)" \
+        "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+}
+
+# The CA, the server's certificate (its IP address as subjectAltName, as curl verifies it), and the server in the
+# far namespace; prints nothing, fails when the server did not say "ready".
+portal_server_start() {
+    portal_dir=$work/portal-$boot
+    mkdir -p "$portal_dir"
+    local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    openssl req -x509 "${ec[@]}" -keyout "$portal_dir/ca.key" -out "$portal_dir/ca.pem" -days 1 \
+        -subj "/CN=pathmond booted test CA" -addext basicConstraints=critical,CA:TRUE \
+        -addext keyUsage=critical,keyCertSign 2>>"$portal_dir/openssl.log" &&
+        openssl req "${ec[@]}" -keyout "$portal_dir/server.key" -out "$portal_dir/server.csr" \
+            -subj /CN=192.0.2.1 2>>"$portal_dir/openssl.log" &&
+        printf 'subjectAltName=IP:192.0.2.1\nextendedKeyUsage=serverAuth\n' >"$portal_dir/server.ext" &&
+        openssl x509 -req -in "$portal_dir/server.csr" -CA "$portal_dir/ca.pem" -CAkey "$portal_dir/ca.key" \
+            -CAcreateserial -out "$portal_dir/server.pem" -days 1 -extfile "$portal_dir/server.ext" \
+            2>>"$portal_dir/openssl.log" || return 1
+    portal_answer '{"captive": true, "seconds-remaining": 5}'
+    ip netns exec "$ns-far" python3 Tests/PathmondIntegrationTests/Fixtures/captive_portal_api.py "$portal_dir" \
+        192.0.2.1 >"$portal_dir/server.out" 2>&1 &
+    portal_server=$!
+    ready() { grep -q '^ready' "$portal_dir/server.out"; }
+    eventually 10 ready
+}
+
+portal_server_stop() {
+    [ -n "${portal_server:-}" ] || return 0
+    kill "$portal_server" 2>/dev/null
+    wait "$portal_server" 2>/dev/null
+    portal_server=
+}
+
+# What a DHCP server announcing a portal leaves on a Debian host: ISC dhclient's lease for eth0, as dhclient writes
+# it (option 114 under ISC's name for it, default-url; times in UTC, weekday first; renew and rebind at 1/2 and 7/8). The test writes it in the
+# client's stead: NetworkManager configures eth0 statically here, and there is no DHCP server on the far side.
+# The address is eth0's own (a lease for another address is ignored) and the lease runs for a day.
+portal_write_lease() {
+    local now renew rebind expire
+    now=$(date +%s)
+    renew=$(date -u -d "@$((now + 43200))" '+%w %Y/%m/%d %H:%M:%S')
+    rebind=$(date -u -d "@$((now + 75600))" '+%w %Y/%m/%d %H:%M:%S')
+    expire=$(date -u -d "@$((now + 86400))" '+%w %Y/%m/%d %H:%M:%S')
+    inside sh -c "cat >$portal_lease.new && mv $portal_lease.new $portal_lease" <<EOF
+default-duid "\\000\\001\\000\\001\\055\\221\\127\\030\\002\\000\\000\\000\\000\\012";
+lease {
+  interface "eth0";
+  fixed-address 192.0.2.10;
+  option subnet-mask 255.255.255.0;
+  option routers 192.0.2.1;
+  option dhcp-lease-time 86400;
+  option dhcp-message-type 5;
+  option dhcp-server-identifier 192.0.2.1;
+  option default-url "$portal_uri";
+  renew $renew;
+  rebind $rebind;
+  expire $expire;
+}
+EOF
+}
+
+# The drop-in the administrator is told to add, read from docs/attributes.md itself (the ini block under
+# "The shipped unit"), so that the test checks what the documentation says: its path, then its lines.
+portal_documented_dropin() {
+    sed -n '/^  # \/etc\/systemd\/system\/pathmond.service.d\/.*\.conf$/,/^  ```$/p' docs/attributes.md |
+        sed '$d; s/^  //'
+}
+
+# Restarts pathmond on the unit as it now is; prints the new MainPID.
+portal_restart() {
+    inside systemctl daemon-reload
+    inside systemctl restart pathmond.service
+    main_pid
+}
+
+check_portal() {
+    local start documented dropin made_dhcp=no made_dropins=no pid failure exec_start dropins_before families_before
+    start=$(now_ms)
+    dropins_before=$(prop pathmond.service DropInPaths)
+    families_before=$(prop pathmond.service RestrictAddressFamilies)
+    documented=$(portal_documented_dropin)
+    dropin=$(sed -n '1s/^# //p' <<<"$documented")
+    if [ -z "$dropin" ] || ! grep -q '^RestrictAddressFamilies=' <<<"$documented"; then
+        fail "docs/attributes.md gives the drop-in for [captive-portal] check-api" "found: '$documented'"
+        return
+    fi
+    if ! portal_server_start; then
+        fail "an RFC 8908 API on https://192.0.2.1 (test CA, far side of eth0)" \
+            "$(cat "$portal_dir/openssl.log" "$portal_dir/server.out" 2>/dev/null | tail -n 5)"
+        portal_server_stop
+        return
+    fi
+    inside test -d /var/lib/dhcp || made_dhcp=yes
+    inside test -d "$portal_dropins" || made_dropins=yes
+    inside mkdir -p /var/lib/dhcp "$portal_dropins" "$portal_ca_dir"
+    inside install -m 0644 /dev/stdin "$portal_ca_dir/portal-ca.pem" <"$portal_dir/ca.pem"
+    # The shipped ExecStart= with the test's CA: what the system's store would do for a real portal.
+    exec_start=$(inside systemctl cat pathmond.service | sed -n 's/^ExecStart=\(.\)/\1/p' | head -n 1)
+    printf '[Service]\nExecStart=\nExecStart=%s --portal-ca-file %s\n' "$exec_start" "$portal_ca_dir/portal-ca.pem" |
+        inside sh -c "cat >$portal_ca_dropin"
+    printf '[captive-portal]\ncheck-api = true\n' | write_config
+
+    # The shipped unit: no IP socket, so the check cannot be made; pathmond says why and carries on.
+    pid=$(portal_restart)
+    portal_write_lease
+    local t0
+    t0=$(now_ms)
+    if eventually 20 portal_announced; then
+        pass "portal: dhclient's lease (option default-url) read: the path's captivePortalURI is $portal_uri ($(
+            elapsed "$t0") ms after the write)"
+    else
+        fail "portal: the path's captivePortalURI is the one in dhclient's lease ($portal_uri) within 20 s" \
+            "$(portal_details)"
+    fi
+    if eventually 20 portal_failures "$pid" >/dev/null; then
+        failure=$(portal_failures "$pid" | tail -n 1)
+        pass "portal, shipped unit, check-api = true: the check fails at warning and says why ($(elapsed "$t0") ms): $failure"
+    else
+        fail "portal, shipped unit, check-api = true: the check fails and pathmond says why at warning" \
+            "$(portal_details)"
+    fi
+    if portal_is unknown && [ "$(portal_requests)" = "" ] && [ "$(main_pid)" = "$pid" ] && active; then
+        pass "portal, shipped unit: captivePortal stays unknown (path and eth0), the server saw no request, $(
+            )pathmond keeps running (MainPID $pid)"
+    else
+        fail "portal, shipped unit: captivePortal stays unknown, no request reaches the server, pathmond runs on" \
+            "MainPID $pid -> $(main_pid)" "$(portal_details)"
+    fi
+
+    # Half the drop-in (the address families, IPAddressDeny=any kept): whether the second line matters here depends
+    # on whether this systemd can attach its BPF firewall in a container. Said, not judged.
+    grep '^\[Service\]\|^RestrictAddressFamilies=' <<<"$documented" | inside sh -c "cat >$dropin"
+    pid=$(portal_restart)
+    t0=$(now_ms)
+    decided() { portal_is captive || portal_failures "$pid" >/dev/null; }
+    eventually 20 decided
+    echo "# [$boot] portal, address families opened but IPAddressDeny=any kept: $(portal_state);" \
+        "$(portal_failures "$pid" | tail -n 1 || true) ($(elapsed "$t0") ms); systemd on BPF:" \
+        "$(inside journalctl -b --no-pager -o cat | grep -i -m 2 'bpf' | paste -sd' ' || true)"
+
+    # The documented drop-in, added as docs/attributes.md says, and a restart.
+    sed '1d' <<<"$documented" | inside sh -c "cat >$dropin"
+    pid=$(portal_restart)
+    t0=$(now_ms)
+    if eventually 30 portal_is captive; then
+        pass "portal, with $dropin: pathctl status --json: path and eth0 captivePortal \"captive\" ($(
+            elapsed "$t0") ms after the restart; API $(portal_field path captivePortalAPI))"
+    else
+        fail "portal, with $dropin: pathctl status --json shows path and eth0 captive within 30 s" \
+            "$(portal_details)"
+    fi
+    local status
+    inside pathctl check --unmetered >/dev/null 2>&1
+    status=$?
+    if [ "$status" = 4 ] && portal_is captive; then
+        pass "portal: pathctl check --unmetered exits 4 while captive"
+    else
+        fail "portal: pathctl check --unmetered exits 4 while captive" "exit $status" "$(portal_state)"
+    fi
+    # The user signed in at the portal: nothing tells pathmond but the end of the session, when it asks again.
+    local asked
+    asked=$(portal_request_count)
+    portal_answer '{"captive": false}'
+    t0=$(now_ms)
+    if portal_is captive && eventually 30 portal_is open && [ "$(portal_request_count)" -gt "$asked" ]; then
+        pass "portal: the answer turns to {\"captive\": false}: open $(elapsed "$t0") ms later, at the $(
+            )seconds-remaining re-check ($(portal_request_count) requests in all, each $(portal_requests | sort -u |
+                paste -sd' '))"
+    else
+        fail "portal: after {\"captive\": false} pathmond asks again when seconds-remaining runs out and says open" \
+            "$(portal_details)"
+    fi
+    if [ "$(main_pid)" = "$pid" ] && active && inside pathctl check --unmetered >/dev/null 2>&1; then
+        pass "portal: open: pathctl check --unmetered exits 0; MainPID $pid kept throughout"
+    else
+        fail "portal: open: pathctl check --unmetered exits 0 and pathmond runs on" "MainPID $pid -> $(main_pid)" \
+            "$(portal_details)"
+    fi
+
+    # As before: no drop-in, configuration, CA or lease of the test's (check_purge compares the whole root).
+    portal_server_stop
+    inside rm -f "$dropin" "$portal_ca_dropin" "$portal_lease" "$portal_ca_dir/portal-ca.pem"
+    inside rmdir "$portal_ca_dir"
+    [ "$made_dropins" = no ] || inside rmdir "$portal_dropins"
+    [ "$made_dhcp" = no ] || inside rmdir /var/lib/dhcp
+    : | write_config
+    pid=$(portal_restart)
+    gone() { [ "$(portal_field path captivePortalURI)" = null ] && portal_is unknown; }
+    if eventually 10 gone && [ "$(prop pathmond.service DropInPaths)" = "$dropins_before" ] &&
+        [ "$(prop pathmond.service RestrictAddressFamilies)" = "$families_before" ]; then
+        pass "portal: cleaned up: the unit as shipped runs again (RestrictAddressFamilies=$families_before), $(
+            )no URI, captivePortal unknown"
+    else
+        fail "portal: cleaned up: the shipped unit alone, no URI, captivePortal unknown" \
+            "RestrictAddressFamilies: $(prop pathmond.service RestrictAddressFamilies)" "$(portal_details)"
+    fi
+    echo "# [$boot] portal checks: $(elapsed "$start") ms"
+}
