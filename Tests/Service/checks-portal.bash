@@ -40,7 +40,10 @@ portal_state() {
 # The paths the server was asked for, one a line.
 portal_requests() { cat "$portal_dir/requests.log" 2>/dev/null; }
 portal_request_count() { portal_requests | grep -c .; }
-portal_answer() { printf '%s' "$1" >"$portal_dir/answer.json.new" && mv "$portal_dir/answer.json.new" "$portal_dir/answer.json"; }
+# What /api answers from now on (the server reads the file on every request).
+portal_answer() {
+    printf '%s' "$1" >"$portal_dir/answer.json.new" && mv "$portal_dir/answer.json.new" "$portal_dir/answer.json"
+}
 # pathmond's warnings about the check since MainPID started.
 portal_failures() { # portal_failures PID
     inside journalctl -u pathmond -p warning -o cat --no-pager "_PID=$1" | grep -F 'captive portal API' |
@@ -48,7 +51,8 @@ portal_failures() { # portal_failures PID
 }
 portal_details() {
     printf '%s\n' "$(portal_state)" "server asked for: $(portal_requests | paste -sd' ')" \
-        "unit: $(prop pathmond.service ActiveState), MainPID $(main_pid), drop-ins $(prop pathmond.service DropInPaths)" \
+        "unit: $(prop pathmond.service ActiveState), MainPID $(main_pid)," \
+        "drop-ins: $(prop pathmond.service DropInPaths)" \
         "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
 }
 
@@ -166,7 +170,8 @@ check_portal() {
     fi
     if eventually 20 portal_failures "$pid" >/dev/null; then
         failure=$(portal_failures "$pid" | tail -n 1)
-        pass "portal, shipped unit, check-api = true: the check fails at warning and says why ($(elapsed "$t0") ms): $failure"
+        pass "portal, shipped unit, check-api = true: the check fails at warning and says why ($(
+            elapsed "$t0") ms): $failure"
     else
         fail "portal, shipped unit, check-api = true: the check fails and pathmond says why at warning" \
             "$(portal_details)"
