@@ -37,6 +37,10 @@ portal_state() {
     echo "path: captivePortal $(portal_field path captivePortal), URI $(portal_field path captivePortalURI)," \
         "API $(portal_field path captivePortalAPI); eth0: $(portal_field eth0 captivePortal)"
 }
+# One property of a NetworkManager object, as busctl prints it (type, then value).
+nm_property() { # nm_property OBJECT INTERFACE PROPERTY
+    inside busctl --system get-property org.freedesktop.NetworkManager "$@" 2>/dev/null
+}
 # The paths the server was asked for, one a line.
 portal_requests() { cat "$portal_dir/requests.log" 2>/dev/null; }
 portal_request_count() { portal_requests | grep -c .; }
@@ -146,6 +150,25 @@ check_portal() {
         portal_server_stop
         return
     fi
+    # NetworkManager with its connectivity check off (as here, and as Debian ships it without
+    # network-manager-config-connectivity-debian) reports FULL for every activated device with a default route (its
+    # "fake" result), which pathmond takes for "open" and which wins over the API's answer. The lease file read here
+    # is ifupdown's dhclient's, on a host without NetworkManager: NetworkManager is stopped for these checks (it
+    # leaves eth0 configured as it is) and started again after.
+    local portal_before device nm_view
+    portal_before=$(portal_field path captivePortal)
+    device=$(inside busctl --system call org.freedesktop.NetworkManager /org/freedesktop/NetworkManager \
+        org.freedesktop.NetworkManager GetDeviceByIpIface s eth0 2>/dev/null | sed -n 's/^o "\(.*\)"$/\1/p')
+    nm_view="ConnectivityCheckEnabled $(nm_property /org/freedesktop/NetworkManager org.freedesktop.NetworkManager \
+        ConnectivityCheckEnabled), eth0 Ip4Connectivity $(nm_property "$device" org.freedesktop.NetworkManager.Device \
+        Ip4Connectivity) (4 is FULL)"
+    echo "# [$boot] portal: before: pathmond's captivePortal $portal_before; NetworkManager: $nm_view"
+    inside systemctl stop NetworkManager.service
+    nm_forgotten() { portal_is unknown; }
+    if ! eventually 15 nm_forgotten || ! inside ip -4 address show dev eth0 | grep -q 'inet 192.0.2.10/24'; then
+        fail "portal: with NetworkManager stopped eth0 keeps its address and pathmond's captivePortal is unknown" \
+            "$(inside ip -4 address show dev eth0 2>&1 | paste -sd' ')" "$(portal_details)"
+    fi
     inside test -d /var/lib/dhcp || made_dhcp=yes
     inside test -d "$portal_dropins" || made_dropins=yes
     inside mkdir -p /var/lib/dhcp "$portal_dropins" "$portal_ca_dir"
@@ -242,13 +265,19 @@ check_portal() {
     [ "$made_dhcp" = no ] || inside rmdir /var/lib/dhcp
     : | write_config
     pid=$(portal_restart)
-    gone() { [ "$(portal_field path captivePortalURI)" = null ] && portal_is unknown; }
-    if eventually 10 gone && [ "$(prop pathmond.service DropInPaths)" = "$dropins_before" ] &&
+    inside systemctl start NetworkManager.service
+    connected_eth0() { inside nmcli -t -f GENERAL.STATE device show eth0 2>/dev/null | grep -q '^GENERAL.STATE:100'; }
+    gone() {
+        [ "$(portal_field path captivePortalURI)" = null ] && [ "$(portal_field path captivePortal)" = "$portal_before" ]
+    }
+    if eventually 30 connected_eth0 && eventually 15 gone &&
+        [ "$(prop pathmond.service DropInPaths)" = "$dropins_before" ] &&
         [ "$(prop pathmond.service RestrictAddressFamilies)" = "$families_before" ]; then
         pass "portal: cleaned up: the unit as shipped runs again (RestrictAddressFamilies=$families_before), $(
-            )no URI, captivePortal unknown"
+            )no URI, NetworkManager manages eth0 again, captivePortal $portal_before as before"
     else
-        fail "portal: cleaned up: the shipped unit alone, no URI, captivePortal unknown" \
+        fail "portal: cleaned up: the shipped unit alone, no URI, NetworkManager back, captivePortal as before" \
+            "NetworkManager: $(inside nmcli -t -f GENERAL.STATE device show eth0 2>&1)" \
             "RestrictAddressFamilies: $(prop pathmond.service RestrictAddressFamilies)" "$(portal_details)"
     fi
     echo "# [$boot] portal checks: $(elapsed "$start") ms"
