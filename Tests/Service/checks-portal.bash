@@ -268,7 +268,8 @@ check_portal() {
     inside systemctl start NetworkManager.service
     connected_eth0() { inside nmcli -t -f GENERAL.STATE device show eth0 2>/dev/null | grep -q '^GENERAL.STATE:100'; }
     gone() {
-        [ "$(portal_field path captivePortalURI)" = null ] && [ "$(portal_field path captivePortal)" = "$portal_before" ]
+        [ "$(portal_field path captivePortalURI)" = null ] &&
+            [ "$(portal_field path captivePortal)" = "$portal_before" ]
     }
     if eventually 30 connected_eth0 && eventually 15 gone &&
         [ "$(prop pathmond.service DropInPaths)" = "$dropins_before" ] &&
