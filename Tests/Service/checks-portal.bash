@@ -207,16 +207,16 @@ check_portal() {
             "MainPID $pid -> $(main_pid)" "$(portal_details)"
     fi
 
-    # Half the drop-in (the address families, IPAddressDeny=any kept): whether the second line matters here depends
-    # on whether this systemd can attach its BPF firewall in a container. Said, not judged.
+    # Half the drop-in (the address families; IPAddressDeny=any kept). On a host systemd's BPF firewall then drops
+    # every packet; this container's systemd does not enforce it (seen on systemd 252 and 257), so what happens is
+    # said, not judged: the line that clears IPAddressDeny= cannot be shown needed here.
     grep '^\[Service\]\|^RestrictAddressFamilies=' <<<"$documented" | inside sh -c "cat >$dropin"
     pid=$(portal_restart)
     t0=$(now_ms)
     decided() { portal_is captive || portal_failures "$pid" >/dev/null; }
     eventually 20 decided
-    echo "# [$boot] portal, address families opened but IPAddressDeny=any kept: $(portal_state);" \
-        "$(portal_failures "$pid" | tail -n 1 || true) ($(elapsed "$t0") ms); systemd on BPF:" \
-        "$(inside journalctl -b --no-pager -o cat | grep -i -m 2 'bpf' | paste -sd' ' || true)"
+    echo "# [$boot] portal, address families opened, IPAddressDeny=$(prop pathmond.service IPAddressDeny) kept:" \
+        "$(portal_state); $(portal_failures "$pid" | tail -n 1 || true) ($(elapsed "$t0") ms)"
 
     # The documented drop-in, added as docs/attributes.md says, and a restart.
     sed '1d' <<<"$documented" | inside sh -c "cat >$dropin"
@@ -250,7 +250,8 @@ check_portal() {
         fail "portal: after {\"captive\": false} pathmond asks again when seconds-remaining runs out and says open" \
             "$(portal_details)"
     fi
-    if [ "$(main_pid)" = "$pid" ] && active && inside pathctl check --unmetered >/dev/null 2>&1; then
+    if portal_is open && [ "$(main_pid)" = "$pid" ] && active && inside pathctl check --unmetered >/dev/null 2>&1
+    then
         pass "portal: open: pathctl check --unmetered exits 0; MainPID $pid kept throughout"
     else
         fail "portal: open: pathctl check --unmetered exits 0 and pathmond runs on" "MainPID $pid -> $(main_pid)" \
