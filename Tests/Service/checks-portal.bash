@@ -90,11 +90,11 @@ portal_server_stop() {
     portal_server=
 }
 
-# What a DHCP server announcing a portal leaves on a Debian host: ISC dhclient's lease for eth0, as dhclient writes
-# it (option 114 under ISC's name for it, default-url; times in UTC, weekday first; renew and rebind at 1/2 and 7/8
-# of the lease). The test writes it in the client's stead: NetworkManager configures eth0 statically here, and there
-# is no DHCP server on the far side. The address is eth0's own (a lease for another address is ignored) and the
-# lease runs for a day.
+# What a DHCP server announcing a portal leaves on a Debian host: ISC dhclient's lease for eth0, in the text dhclient
+# writes (option 114 under ISC's name for it, default-url; times in UTC, weekday first; renew and rebind at 1/2 and
+# 7/8 of the lease). The test writes it in the client's stead (eth0 was configured statically, and there is no DHCP
+# server on the far side), whole and renamed into place; dhclient itself appends to the file, which it keeps open.
+# The address is eth0's own (a lease for another address is ignored) and the lease runs for a day.
 portal_write_lease() {
     local now renew rebind expire
     now=$(date +%s)
