@@ -126,9 +126,12 @@ portal_documented_dropin() {
         sed '$d; s/^  //'
 }
 
-# Restarts pathmond on the unit as it now is; prints the new MainPID.
+# Restarts pathmond on the unit as it now is; prints the new MainPID. systemd refuses a sixth start within 10 s
+# (the default StartLimitBurst=5, StartLimitIntervalSec=10s: "start-limit-hit"), and the checks before these start
+# pathmond too (a full run on Debian 13 hit it): the counter is reset first, as the limit is not what is checked.
 portal_restart() {
     inside systemctl daemon-reload
+    inside systemctl reset-failed pathmond.service
     inside systemctl restart pathmond.service
     main_pid
 }
