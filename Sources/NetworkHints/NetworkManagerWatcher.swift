@@ -23,11 +23,17 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
         var pendingReads = PendingReads()
         /// Bumped by every read of the device list: a reply to an older one (an owner since replaced) is dropped.
         var listGeneration = 0
+        /// Whether NetworkManager's connectivity check runs: only then do the devices' connectivity say anything.
+        var connectivityCheck = NetworkManagerConnectivityCheck()
+        /// Whether a read of it is on its way.
+        var isReadingConnectivityCheck = false
 
         /// Forgets every device and makes any reply still on its way stale; the new list generation.
         mutating func forgetDevices() -> Int {
             devices = [:]
             pendingReads.dropAll()
+            connectivityCheck = NetworkManagerConnectivityCheck()
+            isReadingConnectivityCheck = false
             listGeneration += 1
             return listGeneration
         }
@@ -77,6 +83,11 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
             sender: name, pathNamespace: NetworkManagerObjects.devicePathPrefix,
             interface: NetworkManagerObjects.deviceInterface)
         try service.addMatch(properties) { [weak self] signal in self?.propertiesChanged(signal) }
+        // The manager's own properties: whether its connectivity check runs (a privacy setting may turn it off).
+        let manager = BusMatchRules.propertiesChanged(
+            sender: name, pathNamespace: NetworkManagerObjects.rootPath,
+            interface: NetworkManagerObjects.managerInterface)
+        try service.addMatch(manager) { [weak self] signal in self?.managerPropertiesChanged(signal) }
         // Nothing is waited for: the owner's answer reads the devices, each reply updates what is published.
         try service.resolveOwner { [weak self] in self?.reload() }
     }
@@ -105,6 +116,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
             publish()  // not running: nothing to ask, and NameOwnerChanged says when it starts
             return
         }
+        readConnectivityCheck(generation: generation)
         service.call(
             path: NetworkManagerObjects.rootPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
             arguments: [NetworkManagerObjects.managerInterface, "Devices"]
@@ -130,6 +142,38 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
         }
     }
 
+    /// Reads whether NetworkManager's connectivity check runs; without an answer, the devices' connectivity is
+    /// not believed (a made-up FULL would read as "no portal"). Just started, NetworkManager owns its name before
+    /// it exports its objects: a device read afterwards asks again (`readDevice`).
+    private func readConnectivityCheck(generation: Int) {
+        guard let service = state.value.service, !state.value.isReadingConnectivityCheck else { return }
+        state.value.isReadingConnectivityCheck = true
+        service.getAll(path: NetworkManagerObjects.rootPath, interface: NetworkManagerObjects.managerInterface) {
+            [weak self] result in
+            guard let self, generation == state.value.listGeneration else { return }
+            state.value.isReadingConnectivityCheck = false
+            guard case .success(let body) = result, body.count == 1, let properties = body[0].dictionaryByText
+            else { return }
+            updateConnectivityCheck { $0.apply(properties) }
+        }
+    }
+
+    private func managerPropertiesChanged(_ signal: BusSignal) {
+        guard signal.path == NetworkManagerObjects.rootPath, let change = PropertiesChange(body: signal.body),
+            change.interface == NetworkManagerObjects.managerInterface
+        else { return }
+        updateConnectivityCheck { $0.apply(change.changed) }
+        if change.invalidated.contains(where: { $0.hasPrefix("ConnectivityCheck") }) {
+            readConnectivityCheck(generation: state.value.listGeneration)
+        }
+    }
+
+    private func updateConnectivityCheck(_ change: (inout NetworkManagerConnectivityCheck) -> Void) {
+        let before = state.value.connectivityCheck.runs
+        change(&state.value.connectivityCheck)
+        if state.value.connectivityCheck.runs != before && state.value.pendingReads.isEmpty { publish() }
+    }
+
     /// Reads one device; its reply puts it in (or, unreadable or gone, out of) the table, published once no other
     /// read is waiting, so that a whole list comes out as one change.
     private func readDevice(_ path: String) {
@@ -139,6 +183,9 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
             guard let self, state.value.pendingReads.finish(path, read) else { return }
             let answer = device(path, from: result)
             state.value.devices[path] = answer
+            if answer != nil && state.value.connectivityCheck.isEnabled == nil {
+                readConnectivityCheck(generation: state.value.listGeneration)
+            }
             if state.value.pendingReads.isEmpty { publish() }
         }
     }
@@ -198,7 +245,8 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
             current = metered
             return true
         }
-        let connectivity = NetworkManagerObjects.connectivityByInterface(devices.values)
+        let connectivity =
+            state.value.connectivityCheck.runs ? NetworkManagerObjects.connectivityByInterface(devices.values) : [:]
         let connectivityChanged = publishedConnectivity.withLock { current in
             guard current != connectivity else { return false }
             current = connectivity

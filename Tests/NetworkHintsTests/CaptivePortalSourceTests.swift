@@ -125,5 +125,34 @@ import Testing
         #expect(await changes.until { $0 == ["wlan0": .full] } != nil)
         try networkManager.send("connectivity wlan0 0 0")
         #expect(await changes.until { $0.isEmpty } != nil)
+
+        // With its check off, NetworkManager makes up FULL for a device with a default route (seen on Debian 12
+        // and 13 in the booted test): that says nothing about a portal, and is not taken as "open".
+        try networkManager.send("checking off")
+        try networkManager.send("connectivity wlan0 4 0")
+        try networkManager.send("add eth0 4")
+        try networkManager.send("connectivity eth0 2 0")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(watcher.connectivityByInterface.isEmpty, "\(watcher.connectivityByInterface)")
+        try networkManager.send("checking on")
+        #expect(await changes.until { $0 == ["wlan0": .full, "eth0": .portal] } != nil)
+    }
+
+    /// The check's flags as NetworkManager's manager object carries them.
+    @Test func theCheckRunsOnlyEnabledAndConfigured() {
+        var check = NetworkManagerConnectivityCheck()
+        #expect(!check.runs, "not believed before the manager said")
+        var said = check.apply(["ConnectivityCheckEnabled": .variant(.boolean(true))])
+        #expect(said && check.runs)
+        said = check.apply(["ConnectivityCheckAvailable": .variant(.boolean(false))])
+        #expect(said && !check.runs, "enabled without a URI checks nothing")
+        said = check.apply(["Version": .variant(.string("1.42.4"))])
+        #expect(!said && !check.runs)
+        check.apply(["ConnectivityCheckAvailable": .variant(.boolean(true))])
+        #expect(check.runs)
+        check.apply(["ConnectivityCheckEnabled": .variant(.boolean(false))])
+        #expect(!check.runs)
+        check.apply(["ConnectivityCheckEnabled": .variant(.string("yes"))])
+        #expect(!check.runs, "a wrong type changes nothing")
     }
 }

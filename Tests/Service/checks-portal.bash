@@ -155,9 +155,9 @@ check_portal() {
     fi
     # NetworkManager with its connectivity check off (as here, and as Debian ships it without
     # network-manager-config-connectivity-debian) reports FULL for every activated device with a default route (its
-    # "fake" result), which pathmond takes for "open" and which wins over the API's answer. The lease file read here
-    # is ifupdown's dhclient's, on a host without NetworkManager: NetworkManager is stopped for these checks (it
-    # leaves eth0 configured as it is) and started again after.
+    # "fake" result): pathmond must not take it for "open". The lease file read below is ifupdown's dhclient's, on a
+    # host without NetworkManager: NetworkManager is stopped for those checks (it leaves eth0 configured as it is)
+    # and started again after.
     local portal_before device nm_view
     portal_before=$(portal_field path captivePortal)
     device=$(inside busctl --system call org.freedesktop.NetworkManager /org/freedesktop/NetworkManager \
@@ -166,6 +166,12 @@ check_portal() {
         ConnectivityCheckEnabled), eth0 Ip4Connectivity $(nm_property "$device" org.freedesktop.NetworkManager.Device \
         Ip4Connectivity) (4 is FULL)"
     echo "# [$boot] portal: before: pathmond's captivePortal $portal_before; NetworkManager: $nm_view"
+    if eventually 10 portal_is unknown; then
+        pass "portal: NetworkManager's made-up FULL with its check off is not taken for open (unknown; $nm_view)"
+    else
+        fail "portal: NetworkManager's made-up FULL with its check off is not taken for open" \
+            "captivePortal $(portal_field path captivePortal); $nm_view"
+    fi
     inside systemctl stop NetworkManager.service
     nm_forgotten() { portal_is unknown; }
     if ! eventually 15 nm_forgotten || ! inside ip -4 address show dev eth0 | grep -q 'inet 192.0.2.10/24'; then

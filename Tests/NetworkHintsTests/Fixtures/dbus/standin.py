@@ -165,7 +165,9 @@ class Device(PropertyObject):
 
 class NetworkManager(PropertyObject):
     def __init__(self, bus):
-        super().__init__(bus, NM_PATH, {NM: {"Devices": dbus.Array([], signature="o"), "Version": "1.42.4"}})
+        super().__init__(bus, NM_PATH, {NM: {"Devices": dbus.Array([], signature="o"), "Version": "1.42.4",
+                                             "ConnectivityCheckEnabled": dbus.Boolean(True),
+                                             "ConnectivityCheckAvailable": dbus.Boolean(True)}})
         self.devices = {}
         self.next_number = 1
 
@@ -217,6 +219,8 @@ class NetworkManager(PropertyObject):
             problems = self.devices[words[1]].shape_problems
             if problems:
                 raise ValueError("types changed: " + "; ".join(problems))
+        elif words[0] == "checking":
+            self.set(NM, ConnectivityCheckEnabled=dbus.Boolean(words[1] == "on"))
         elif words[0] == "connectivity":
             self.devices[words[1]].set(NM_DEVICE, Ip4Connectivity=dbus.UInt32(int(words[2])),
                                        Ip6Connectivity=dbus.UInt32(int(words[3])))
