@@ -25,9 +25,13 @@ public struct DirectoryWatcherError: Error, Hashable, CustomStringConvertible {
 public final class DirectoryWatcher {
     /// What to watch for: entries created, deleted, renamed in or out, or written; and the directory itself going
     /// away, which calls for watching its parent instead.
-    private static let mask =
+    private static let closedChanges =
         UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
         | UInt32(IN_ONLYDIR)
+
+    /// With `followsAppends`, writes to a file still open count too (IN_MODIFY): dhclient appends each renewed
+    /// lease to a lease file it keeps open, and rewrites it by rename only now and then.
+    private let mask: UInt32
 
     private let descriptor: Int32
     private let directories: () -> [String]
@@ -38,9 +42,12 @@ public final class DirectoryWatcher {
     private var onChange: (() -> Void)?
 
     /// Opens the inotify instance and adds the watches; nothing is reported until `start(onChange:)`.
-    public init(directories: @escaping () -> [String], loop: SDEventLoop) throws(DirectoryWatcherError) {
+    public init(
+        directories: @escaping () -> [String], loop: SDEventLoop, followsAppends: Bool = false
+    ) throws(DirectoryWatcherError) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw DirectoryWatcherError(errno: errno) }
+        mask = Self.closedChanges | (followsAppends ? UInt32(IN_MODIFY) : 0)
         self.directories = directories
         self.loop = loop
         updateWatches()
@@ -93,7 +100,7 @@ public final class DirectoryWatcher {
         var next: [String: Int32] = [:]
         for directory in directories() {
             guard let existing = Self.nearestExistingDirectory(directory), next[existing] == nil else { continue }
-            let watch = inotify_add_watch(descriptor, existing, Self.mask)
+            let watch = inotify_add_watch(descriptor, existing, mask)
             // ENOENT (gone meanwhile: its removal was an event, so the next pass sees it) or ENOSPC (the user's
             // watches are used up): this directory goes unwatched until the next event.
             if watch >= 0 { next[existing] = watch }

@@ -92,7 +92,7 @@ final class NetworkHintsService {
         let linkDirectory = portalFiles.networkdLinkDirectory
         do {
             let watcher = try DirectoryWatcher(
-                directories: { leases.directoriesToWatch + [linkDirectory] }, loop: loop)
+                directories: { leases.directoriesToWatch + [linkDirectory] }, loop: loop, followsAppends: true)
             watcher.start {
                 refresh.value.leasesChanged = true
                 refresh.value.kernelChanged()
