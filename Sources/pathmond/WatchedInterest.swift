@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+import PathModel
+
+/// One interest's subscribers and what they were last sent. A box, so that an update finds it again under the lock
+/// without hashing the interest (a flow's hash covers its addresses, interface name and parameters, and a change
+/// can reach a thousand of them). Touched only under the hub's lock.
+final class WatchedInterest: @unchecked Sendable {
+    let interest: Interest
+    var subscribers: [ObjectIdentifier: any Subscriber] = [:]
+    /// Nil until the first subscriber has derived it, or until the update after `firstValueAfter` has.
+    var published: Update?
+    /// For an interest of a user whose routing the kernel had not been asked about when it came: the version of
+    /// the query set its value waits for (`PathHub.State.queriesAsked`).
+    var firstValueAfter: UInt64?
+    /// Left out of an update while its flow's new route answers were still to come: the next update derives it
+    /// whatever changed. Touched by updates only, which `PathHub.updating` runs one at a time.
+    var isAwaitingAnswers = false
+
+    /// The flow's route queries (none for a path), made once: a getter would build them on every update.
+    let routeQueries: [RouteQuery]
+
+    init(_ interest: Interest) {
+        self.interest = interest
+        if case .flow(let flow) = interest { routeQueries = flow.routeQueries } else { routeQueries = [] }
+    }
+}
+
+/// What an update left as it was, so that an interest that depends on nothing else keeps its value without being
+/// derived again: after a slice of flows' route answers (`RouteFollower`'s slices), the flows outside the slice and
+/// every path. Only the system's routing user is judged (another user's interfaces would cost their own
+/// derivation to compare).
+struct KeptInputs {
+    /// The interfaces and resolvers, from which every path of the system's routing is derived.
+    let interfacesAndResolvers: Bool
+    let decisionsBefore: [RouteQuery: RouteDecision]
+    let decisionsAfter: [RouteQuery: RouteDecision]
+
+    init(before: PathTracker, after: PathTracker) {
+        interfacesAndResolvers =
+            before.interfaces == after.interfaces && before.context.resolvers == after.context.resolvers
+            && before.evaluator == after.evaluator
+        decisionsBefore = before.state.decisions
+        decisionsAfter = after.state.decisions
+    }
+
+    /// Whether the interest's value is certainly what it was: a path, or a flow whose own answers did not change
+    /// (its status is a function of the interfaces, its parameters' path and those answers).
+    func settle(_ box: WatchedInterest) -> Bool {
+        guard interfacesAndResolvers else { return false }
+        switch box.interest {
+        case .path(let parameters):
+            return parameters.routingUser == nil
+        case .flow(let flow):
+            return flow.parameters.routingUser == nil
+                && box.routeQueries.allSatisfy { decisionsBefore[$0] == decisionsAfter[$0] }
+        }
+    }
+}
