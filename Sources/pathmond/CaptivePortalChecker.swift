@@ -5,8 +5,9 @@ import PathModel
 import SDEvent
 
 /// The optional RFC 8908 check (`[captive-portal] check-api`): asks the portal API each interface's network
-/// announced, when the URI appears or changes and again when the session's `seconds-remaining` runs out (a timer
-/// on the main loop, nothing polled). The request runs on a thread of its own (`pathmond-portal`, started at the
+/// announced, out of that interface, when the URI appears or changes and again when the session's
+/// `seconds-remaining` runs out (a timer on the main loop, nothing polled). A check that fails is tried again
+/// after a backoff: a portal's API is often not up yet when the lease that names it arrives. The request runs on a thread of its own (`pathmond-portal`, started at the
 /// first check: a daemon with checks off never has it), one at a time, bounded in time and size by the client; its
 /// result is posted back to the main loop, which never waits for it. Not libdispatch: its worker pool is what the
 /// daemon gave up for sd-event (threads that wake by themselves, setpriority under the unit's seccomp filter).
@@ -16,11 +17,15 @@ final class CaptivePortalChecker {
     /// One interface's announced URI and what its API said.
     private struct Entry {
         var uri: String
+        /// The interface's name, which the request is bound to; nil when the interface has none known yet.
+        var interface: String?
         /// The last answer for this URI; kept when a later check fails (the path stays as it was).
         var answer: CaptivePortalAPIStatus?
         var isInFlight = false
-        /// Fires when the answer's `seconds-remaining` runs out.
+        /// Fires when the answer's `seconds-remaining` runs out, or a failed check's backoff.
         var recheck: SDEventSource?
+        /// Checks failed in a row since the last answer: the backoff's exponent.
+        var failures = 0
     }
 
     private let loop: SDEventLoop
@@ -40,6 +45,17 @@ final class CaptivePortalChecker {
     static let minimumRecheck = Duration.seconds(2)
     /// The longest: a day, so that a huge count cannot overflow a timer.
     static let maximumRecheck = Duration.seconds(86_400)
+    /// After a failed check pathmond asks again in 5 s, then twice as long each time, at most every 10 minutes
+    /// (Android's NetworkMonitor backs off to the same bound): quick while a portal is coming up, a few requests
+    /// an hour at worst against one that never answers.
+    static let firstRetry = Duration.seconds(5)
+    static let longestRetry = Duration.seconds(600)
+
+    /// The wait before the next try after `failures` failed checks in a row (one or more).
+    static func retryDelay(afterFailures failures: Int) -> Duration {
+        let doublings = min(max(failures - 1, 0), 16)
+        return min(firstRetry * (1 << doublings), longestRetry)
+    }
 
     init(loop: SDEventLoop, client: CaptivePortalAPIClient, logger: Logger, onChange: @escaping () -> Void) {
         self.loop = loop
@@ -74,7 +90,7 @@ final class CaptivePortalChecker {
             entries[index] = nil
         }
         for (index, uri) in wanted where entries[index] == nil {
-            entries[index] = Entry(uri: uri)
+            entries[index] = Entry(uri: uri, interface: names[index])
             start(index: index, name: names[index] ?? "\(index)")
         }
         return entries.compactMapValues(\.answer)
@@ -112,9 +128,10 @@ final class CaptivePortalChecker {
         logger.debug("checking captive portal API", metadata: ["interface": "\(name)", "uri": "\(uri)"])
         let client = client
         let loop = loop
+        let interface = entry.interface
         let checker = UncheckedTransfer(self)
         worker.execute {
-            let result = client.check(uri)
+            let result = client.check(uri, interface: interface)
             // Only the loop touches the checker's state: the result is handed over, never applied here.
             loop.execute { checker.value.finish(index: index, name: name, uri: uri, result: result) }
         }
@@ -136,22 +153,28 @@ final class CaptivePortalChecker {
                 ])
             let changed = entry.answer != answer
             entry.answer = answer
+            entry.failures = 0
             if let seconds = answer.secondsRemaining {
-                entry.recheck = scheduleRecheck(index: index, name: name, seconds)
+                let delay = min(max(Duration.seconds(seconds), Self.minimumRecheck), Self.maximumRecheck)
+                entry.recheck = schedule(index: index, name: name, after: delay)
             }
             entries[index] = entry
             if changed { onChange() }
         case .failure(let error):
-            logger.warning(
-                "captive portal API check failed",
-                metadata: ["interface": "\(name)", "uri": "\(uri)", "reason": "\(error)"])
+            entry.failures += 1
+            var metadata: Logger.Metadata = ["interface": "\(name)", "uri": "\(uri)", "reason": "\(error)"]
+            if error.isWorthRetrying {
+                let delay = Self.retryDelay(afterFailures: entry.failures)
+                entry.recheck = schedule(index: index, name: name, after: delay)
+                metadata["retryIn"] = "\(delay.components.seconds)s"
+            }
+            logger.warning("captive portal API check failed", metadata: metadata)
             entries[index] = entry
         }
     }
 
-    /// A one-shot timer for when the session runs out, within the bounds above.
-    private func scheduleRecheck(index: Int32, name: String, _ seconds: Int) -> SDEventSource? {
-        let delay = min(max(Duration.seconds(seconds), Self.minimumRecheck), Self.maximumRecheck)
+    /// A one-shot timer for the next check: when the session runs out, or a failed check's backoff.
+    private func schedule(index: Int32, name: String, after delay: Duration) -> SDEventSource? {
         let checker = UncheckedTransfer(self)
         do {
             return try loop.schedule(after: delay) { checker.value.start(index: index, name: name) }

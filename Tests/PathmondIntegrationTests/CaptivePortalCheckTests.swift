@@ -149,6 +149,46 @@ struct CaptivePortalCheckTests {
         #expect(!setting.server.requests.contains("/api"))
     }
 
+    /// A portal whose API is not up when its URI is announced (503 to the first request): pathmond asks again after
+    /// its backoff, with no new announcement, and the path follows the answer.
+    @Test func aFailedCheckIsTriedAgain() async throws {
+        let setting = try await Setting()
+        defer { setting.tearDown() }
+        let uri = "https://\(Self.serverAddress)/flaky"
+        try setting.server.setAnswer(#"{"captive": true}"#)
+        try setting.announce(uri)
+        let captive = try await setting.scenario.client.log.nextPath("captive from the second try") {
+            $0.captivePortal == .captive
+        }
+        #expect(captive.captivePortalURI == uri)
+        #expect(setting.server.requests == ["/flaky", "/flaky"])
+        let daemon = setting.scenario.daemon
+        #expect(
+            daemon.log.split(separator: "\n").contains {
+                $0.contains("check failed") && $0.contains("HTTP status 503") && $0.contains("retryIn=5s")
+            }, "\(daemon.log)")
+    }
+
+    /// The request leaves by the interface whose network announced the portal, whatever the routing prefers: here
+    /// a host route sends the server's address out of eth1, to a gateway that is not there, and only a request
+    /// bound to wlan0 reaches the portal.
+    @Test func theCheckLeavesByTheInterfaceThatAnnouncedThePortal() async throws {
+        let setting = try await Setting()
+        defer { setting.tearDown() }
+        let namespace = setting.scenario.namespace
+        try namespace.addVeth("eth1", peer: "eth1-peer")
+        try namespace.farIP("address add 10.30.0.1/24 dev eth1-peer")
+        try namespace.ip("address add 10.30.0.57/24 dev eth1")
+        try namespace.ip("route add \(Self.serverAddress)/32 via 10.30.0.99 dev eth1")
+        let uri = "https://\(Self.serverAddress)/api"
+        try setting.announce(uri)
+        let captive = try await setting.scenario.client.log.nextPath("captive, asked out of wlan0") {
+            $0.captivePortal == .captive
+        }
+        #expect(captive.captivePortalURI == uri)
+        #expect(setting.server.requests == ["/api"])
+    }
+
     /// Off by default: an announced URI is shown and not asked. The reload that turns the check on asks it once;
     /// the one that turns it off forgets the answer.
     @Test func offByDefaultAndAReloadTurnsItOnAndOff() async throws {

@@ -6,7 +6,7 @@ Usage: captive_portal_api.py DIRECTORY ADDRESS
 DIRECTORY holds server.pem and server.key; /api answers with DIRECTORY/answer.json (read on every request, so the
 test changes the portal's answer by rewriting it). Each request's path is appended to DIRECTORY/requests.log.
 Misbehaving paths: /redirect (302 to another host), /stall (no answer for 30 s), /huge (10 MB of answer),
-/wrong-type (JSON as text/html). Prints "ready" once listening on ADDRESS:443.
+/wrong-type (JSON as text/html), /flaky (503 to its first request, then what /api answers). Prints "ready" once listening on ADDRESS:443.
 """
 import http.server
 import os
@@ -27,6 +27,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.path == "/api":
             with open(os.path.join(directory, "answer.json"), "rb") as answer:
                 self.answer(answer.read())
+        elif self.path == "/flaky":
+            with open(os.path.join(directory, "requests.log")) as log:
+                earlier = log.read().split("\n").count("/flaky") - 1
+            if earlier == 0:
+                self.send_error(503)
+            else:
+                with open(os.path.join(directory, "answer.json"), "rb") as answer:
+                    self.answer(answer.read())
         elif self.path == "/redirect":
             self.send_response(302)
             self.send_header("Location", "https://elsewhere.example/api")
