@@ -200,13 +200,21 @@ check_portal() {
         fail "portal: the path's captivePortalURI is the one in dhclient's lease ($portal_uri) within 20 s" \
             "$(portal_details)"
     fi
-    if eventually 20 portal_failures "$pid" >/dev/null; then
-        failure=$(portal_failures "$pid" | tail -n 1)
-        pass "portal, shipped unit, check-api = true: the check fails at warning and says why ($(
+    # Why, in the unit's terms: socket(2) refused by RestrictAddressFamilies=, not libcurl's "Couldn't connect".
+    sandbox_named() { portal_failures "$pid" | grep -F 'RestrictAddressFamilies=' | grep -F 'docs/attributes.md'; }
+    if eventually 20 sandbox_named >/dev/null; then
+        failure=$(sandbox_named | tail -n 1)
+        pass "portal, shipped unit, check-api = true: the check fails at warning and names the unit's sandbox ($(
             elapsed "$t0") ms): $failure"
     else
-        fail "portal, shipped unit, check-api = true: the check fails and pathmond says why at warning" \
-            "$(portal_details)"
+        fail "portal, shipped unit, check-api = true: the check fails and pathmond names the unit's sandbox" \
+            "warnings: $(portal_failures "$pid" | tail -n 2)" "$(portal_details)"
+    fi
+    # Not retried: the sandbox stays until a restart under another unit.
+    if ! portal_failures "$pid" | grep -qF 'retryIn'; then
+        pass "portal, shipped unit: a sandbox's refusal is not retried"
+    else
+        fail "portal, shipped unit: a sandbox's refusal is not retried" "$(portal_failures "$pid")"
     fi
     if portal_is unknown && [ "$(portal_requests)" = "" ] && [ "$(main_pid)" = "$pid" ] && active; then
         pass "portal, shipped unit: captivePortal stays unknown (path and eth0), the server saw no request, $(
