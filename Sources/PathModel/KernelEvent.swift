@@ -30,9 +30,10 @@ public enum KernelEvent: Sendable, Hashable {
     case rulesChanged
     /// A complete dump (at start, and after lost notifications): the only truth from here on.
     case snapshot(KernelSnapshot)
-    /// The kernel's answers to every standing route query, asked after the changes before it settled: replaces
-    /// all earlier answers (a query missing here has no answer yet).
-    case routeDecisions([RouteQuery: RouteDecision])
+    /// The kernel's answers to standing route queries that changed, asked after the changes before it settled:
+    /// each replaces the earlier answer to its query, and the others stand. `dropped`: queries no longer asked,
+    /// whose answers are forgotten. (A snapshot carries the whole table.)
+    case routeDecisions([RouteQuery: RouteDecision], dropped: Set<RouteQuery> = [])
 }
 
 /// Everything path evaluation needs, as one dump of links, addresses, default routes and neighbours saw it.

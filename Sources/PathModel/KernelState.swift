@@ -167,8 +167,10 @@ public struct KernelState: Sendable, Hashable {
             removeNexthops([id])
         case .rulesChanged:
             break
-        case .routeDecisions(let decisions):
-            self.decisions = decisions
+        case .routeDecisions(let answers, let dropped):
+            // In place: a slice of flows changes a few dozen answers of thousands.
+            for query in dropped { decisions.removeValue(forKey: query) }
+            decisions.merge(answers) { _, new in new }
         case .snapshot(let snapshot):
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })

@@ -31,6 +31,8 @@ final class PathHub: Sendable {
         var ofUsers: [ObjectIdentifier: WatchedInterest] = [:]
         /// The route queries the batch being applied asked; nil: unknown, every interest is looked at.
         var answered: [RouteQuery]?
+        /// The route queries whose answers the batch being applied changed; nil: unknown (a snapshot).
+        var changedAnswers: Set<RouteQuery>? = []
 
         mutating func add(_ box: WatchedInterest) {
             interests[box.interest] = box
@@ -143,6 +145,7 @@ final class PathHub: Sendable {
             tracker.apply(events)
         } prepare: { state in
             if isSnapshot { state.isReady = true }
+            state.changedAnswers = isSnapshot ? nil : Self.changedAnswers(in: events)
             state.awaiting = awaiting
             state.queriesAsked = max(state.queriesAsked, queriesVersion)
             state.answered = answered
@@ -271,8 +274,9 @@ final class PathHub: Sendable {
             var recorded: HistoryDelivery?
             let (systemChange, kept, tracker, watched, awaiting, asked) = state.withLock { state in
                 state.answered = nil
+                state.changedAnswers = []
                 prepare(&state)
-                let trackerBefore = state.tracker
+                let inputsBefore = KeptInputs.Inputs(state.tracker)
                 let before = state.tracker.path
                 let systemChange = change(&state.tracker)
                 state.trackerVersion += 1
@@ -284,7 +288,7 @@ final class PathHub: Sendable {
                 }
                 // The boxes to look at, with what each last published: read here, compared outside the lock. A
                 // slice of flows' answers looks at those flows only: its cost is its own, not all flows'.
-                let kept = KeptInputs(before: trackerBefore, after: state.tracker)
+                let kept = KeptInputs(before: inputsBefore, after: state.tracker, changedAnswers: state.changedAnswers)
                 let watched = state.interestsToDerive(inputsKept: kept.interfacesAndResolvers).map {
                     ($0, $0.published, $0.firstValueAfter)
                 }
@@ -349,6 +353,16 @@ final class PathHub: Sendable {
             }
         }
         afterUpdate()
+    }
+
+    /// The route queries whose answers `events` change or drop.
+    private static func changedAnswers(in events: [KernelEvent]) -> Set<RouteQuery> {
+        var changed: Set<RouteQuery> = []
+        for case .routeDecisions(let answers, let dropped) in events {
+            changed.formUnion(answers.keys)
+            changed.formUnion(dropped)
+        }
+        return changed
     }
 
     private static func value(for interest: Interest, tracker: PathTracker) -> Published {

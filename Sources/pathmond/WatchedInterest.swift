@@ -32,15 +32,28 @@ final class WatchedInterest: @unchecked Sendable {
 struct KeptInputs {
     /// The interfaces and resolvers, from which every path of the system's routing is derived.
     let interfacesAndResolvers: Bool
-    let decisionsBefore: [RouteQuery: RouteDecision]
-    let decisionsAfter: [RouteQuery: RouteDecision]
+    /// The route queries whose answers the update changed; nil: unknown (a snapshot), every flow may have moved.
+    let changedAnswers: Set<RouteQuery>?
 
-    init(before: PathTracker, after: PathTracker) {
+    /// What an update compares, read before it: not the tracker itself, whose copy would share the answers' table
+    /// and make the update's first new answer copy all of them.
+    struct Inputs {
+        let interfaces: [InterfaceStatus]
+        let resolvers: ResolverConfiguration
+        let evaluator: PathEvaluator
+
+        init(_ tracker: PathTracker) {
+            interfaces = tracker.interfaces
+            resolvers = tracker.context.resolvers
+            evaluator = tracker.evaluator
+        }
+    }
+
+    init(before: Inputs, after: PathTracker, changedAnswers: Set<RouteQuery>?) {
         interfacesAndResolvers =
-            before.interfaces == after.interfaces && before.context.resolvers == after.context.resolvers
+            before.interfaces == after.interfaces && before.resolvers == after.context.resolvers
             && before.evaluator == after.evaluator
-        decisionsBefore = before.state.decisions
-        decisionsAfter = after.state.decisions
+        self.changedAnswers = changedAnswers
     }
 
     /// Whether the interest's value is certainly what it was: a path, or a flow whose own answers did not change
@@ -51,8 +64,8 @@ struct KeptInputs {
         case .path(let parameters):
             return parameters.routingUser == nil
         case .flow(let flow):
-            return flow.parameters.routingUser == nil
-                && box.routeQueries.allSatisfy { decisionsBefore[$0] == decisionsAfter[$0] }
+            guard let changedAnswers else { return false }
+            return flow.parameters.routingUser == nil && !box.routeQueries.contains(where: changedAnswers.contains)
         }
     }
 }

@@ -170,16 +170,41 @@ import Testing
         #expect(Set(lookup.asked) == internet4.union(internet6))
         lookup.asked = []
         let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
-        guard case .routeDecisions(let decisions)? = follower.setFlowQueries([flow]) else {
+        guard case .routeDecisions(let decisions, let dropped)? = follower.setFlowQueries([flow]) else {
             Issue.record("a new flow's answer is news")
             return
         }
         #expect(lookup.asked == [flow], "only the new query is asked")
-        #expect(decisions.count == 9)
+        // The event carries what changed, the follower keeps the whole table.
+        #expect(Array(decisions.keys) == [flow] && dropped.isEmpty)
+        #expect(follower.decisions.count == 9)
         lookup.asked = []
         // The flow's prefix is covered by this route; the internet's is not.
         _ = follower.follow([], routingChange: RoutingChange(prefix: [192, 0, 2, 0], length: 24))
         #expect(lookup.asked == [flow])
+    }
+
+    /// A flow's answer leaves with its client: the event that says so names the query as dropped, so that the
+    /// model forgets it too (the events carry changes, not the table, which would otherwise keep every flow ever
+    /// watched).
+    @Test func aFlowGoneIsDroppedFromTheAnswers() {
+        let (follower, _) = started()
+        _ = follower.follow([.linkChanged(eth)], routingChange: .everything)
+        let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
+        _ = follower.setFlowQueries([flow])
+        #expect(follower.decisions[flow] != nil)
+        // Nothing to ask for an empty set, but the drop is news.
+        let event = follower.setFlowQueries([])
+        #expect(follower.decisions[flow] == nil && follower.decisions.count == 8)
+        guard case .routeDecisions(let answers, let dropped)? = event else {
+            Issue.record("a dropped flow's answer is news")
+            return
+        }
+        #expect(answers.isEmpty && dropped == [flow])
+        var model = KernelState()
+        model.apply(.routeDecisions([flow: .unroutable]))
+        model.apply(.routeDecisions(answers, dropped: dropped))
+        #expect(model.decisions.isEmpty)
     }
 
     /// A thousand flows' queries: a change asks the internet's probes (root's and a watching user's) with the
