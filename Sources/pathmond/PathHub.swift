@@ -32,7 +32,7 @@ final class PathHub: Sendable {
         /// The route queries the batch being applied asked; nil: unknown, every interest is looked at.
         var answered: [RouteQuery]?
         /// The route queries whose answers the batch being applied changed; nil: unknown (a snapshot).
-        var changedAnswers: Set<RouteQuery>? = []
+        var changedAnswers: ChangedAnswers? = ChangedAnswers()
 
         mutating func add(_ box: WatchedInterest) {
             interests[box.interest] = box
@@ -145,7 +145,7 @@ final class PathHub: Sendable {
             tracker.apply(events)
         } prepare: { state in
             if isSnapshot { state.isReady = true }
-            state.changedAnswers = isSnapshot ? nil : Self.changedAnswers(in: events)
+            state.changedAnswers = isSnapshot ? nil : ChangedAnswers(events)
             state.awaiting = awaiting
             state.queriesAsked = max(state.queriesAsked, queriesVersion)
             state.answered = answered
@@ -274,7 +274,7 @@ final class PathHub: Sendable {
             var recorded: HistoryDelivery?
             let (systemChange, kept, tracker, watched, awaiting, asked) = state.withLock { state in
                 state.answered = nil
-                state.changedAnswers = []
+                state.changedAnswers = ChangedAnswers()
                 prepare(&state)
                 let inputsBefore = KeptInputs.Inputs(state.tracker)
                 let before = state.tracker.path
@@ -353,16 +353,6 @@ final class PathHub: Sendable {
             }
         }
         afterUpdate()
-    }
-
-    /// The route queries whose answers `events` change or drop.
-    private static func changedAnswers(in events: [KernelEvent]) -> Set<RouteQuery> {
-        var changed: Set<RouteQuery> = []
-        for case .routeDecisions(let answers, let dropped) in events {
-            changed.formUnion(answers.keys)
-            changed.formUnion(dropped)
-        }
-        return changed
     }
 
     private static func value(for interest: Interest, tracker: PathTracker) -> Published {

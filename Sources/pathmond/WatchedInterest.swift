@@ -33,7 +33,7 @@ struct KeptInputs {
     /// The interfaces and resolvers, from which every path of the system's routing is derived.
     let interfacesAndResolvers: Bool
     /// The route queries whose answers the update changed; nil: unknown (a snapshot), every flow may have moved.
-    let changedAnswers: Set<RouteQuery>?
+    let changedAnswers: ChangedAnswers?
 
     /// What an update compares, read before it: not the tracker itself, whose copy would share the answers' table
     /// and make the update's first new answer copy all of them.
@@ -49,7 +49,7 @@ struct KeptInputs {
         }
     }
 
-    init(before: Inputs, after: PathTracker, changedAnswers: Set<RouteQuery>?) {
+    init(before: Inputs, after: PathTracker, changedAnswers: ChangedAnswers?) {
         interfacesAndResolvers =
             before.interfaces == after.interfaces && before.resolvers == after.context.resolvers
             && before.evaluator == after.evaluator
@@ -67,5 +67,21 @@ struct KeptInputs {
             guard let changedAnswers else { return false }
             return flow.parameters.routingUser == nil && !box.routeQueries.contains(where: changedAnswers.contains)
         }
+    }
+}
+
+/// The route queries whose answers a batch's events change or drop, read from the events themselves: a set built
+/// for every update cost as much as the answers it named.
+struct ChangedAnswers {
+    private var changes: [(answers: [RouteQuery: RouteDecision], dropped: Set<RouteQuery>)] = []
+
+    init() {}
+
+    init(_ events: [KernelEvent]) {
+        for case .routeDecisions(let answers, let dropped) in events { changes.append((answers, dropped)) }
+    }
+
+    func contains(_ query: RouteQuery) -> Bool {
+        changes.contains { $0.answers[query] != nil || $0.dropped.contains(query) }
     }
 }

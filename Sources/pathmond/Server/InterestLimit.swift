@@ -26,15 +26,16 @@ final class InterestLimit: Sendable {
     /// is told. One the user already watches is always admitted: it costs nothing more.
     func admit(userID: UInt32, interest: Interest) -> String? {
         let (refusal, firstOfEpisode) = state.withLock { state -> (String?, Bool) in
-            var mine = state.held[userID, default: [:]]
-            if userID != 0 && mine[interest] == nil && mine.count >= maximumPerUser {
+            // Read, then changed in place: a copy of the user's table, changed and stored back, copied all of it
+            // for every watch (a thousand flows' subscriptions copied half a million entries).
+            let mine = state.held[userID]
+            if userID != 0 && mine?[interest] == nil && (mine?.count ?? 0) >= maximumPerUser {
                 let first = state.refusingUsers.insert(userID).inserted
                 return (
                     "pathmond follows at most \(maximumPerUser) distinct paths and flows of one user at once", first
                 )
             }
-            mine[interest, default: 0] += 1
-            state.held[userID] = mine
+            state.held[userID, default: [:]][interest, default: 0] += 1
             return (nil, false)
         }
         if let refusal, firstOfEpisode {
@@ -49,11 +50,12 @@ final class InterestLimit: Sendable {
     /// Gives a subscription's place back; the episode ends once a tenth of the user's places are free again.
     func release(userID: UInt32, interest: Interest) {
         let ended = state.withLock { state -> Bool in
-            guard var mine = state.held[userID], let count = mine[interest] else { return false }
-            mine[interest] = count > 1 ? count - 1 : nil
-            state.held[userID] = mine.isEmpty ? nil : mine
+            guard let count = state.held[userID]?[interest] else { return false }
+            state.held[userID]?[interest] = count > 1 ? count - 1 : nil
+            let remaining = state.held[userID]?.count ?? 0
+            if remaining == 0 { state.held[userID] = nil }
             guard state.refusingUsers.contains(userID),
-                mine.count <= maximumPerUser - max(1, maximumPerUser / 10)
+                remaining <= maximumPerUser - max(1, maximumPerUser / 10)
             else { return false }
             state.refusingUsers.remove(userID)
             return true
