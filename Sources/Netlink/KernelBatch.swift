@@ -9,7 +9,7 @@ public struct KernelBatch: Sendable, Hashable {
     public var resync: ResyncReason?
     /// Flows' route queries the change asked that wait for a later slice (`FlowSlices`): their answers in the
     /// model are the last ones, from before the change, until a later batch brings them.
-    public var awaiting: Set<RouteQuery>
+    public var awaiting: AwaitingQueries
     /// The version of the flows' query set (`KernelWatcher.setFlowQueries`) the model has asked by this batch:
     /// every query of that set has been asked once (or waits in `awaiting`), the internet's probes first.
     public var queriesVersion: UInt64
@@ -18,7 +18,7 @@ public struct KernelBatch: Sendable, Hashable {
     public var answered: [RouteQuery]?
 
     public init(
-        events: [KernelEvent], resync: ResyncReason? = nil, awaiting: Set<RouteQuery> = [],
+        events: [KernelEvent], resync: ResyncReason? = nil, awaiting: AwaitingQueries = [],
         queriesVersion: UInt64 = 0, answered: [RouteQuery]? = nil
     ) {
         self.events = events

@@ -50,7 +50,7 @@ public final class KernelWatcher: Sendable {
         /// (`RouteFollower.askNextSlice()`); made on first use.
         var sliceSource: SDEventSource?
         /// The flows' queries the last delivered batch said were waiting.
-        var deliveredAwaiting: Set<RouteQuery> = []
+        var deliveredAwaiting: AwaitingQueries = []
         /// The version of the flows' query set last set, and the one the last delivered batch carried.
         var queriesVersion: UInt64 = 0
         var deliveredQueriesVersion: UInt64 = 0

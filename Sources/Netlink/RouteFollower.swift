@@ -15,6 +15,8 @@ final class RouteFollower {
     private var state = KernelState()
     /// Queries for flows, set by the daemon as clients come and go.
     private var flowQueries: Set<RouteQuery> = []
+    /// The same but the internet's probes (which a path needs at once), in the order their slices ask them.
+    private var flowOrder = FlowOrder.empty
     /// The last answers reported.
     private(set) var decisions: [RouteQuery: RouteDecision] = [:]
     /// What changed in `decisions` since the last event that said so: the event carries these alone. Carrying the
@@ -69,7 +71,7 @@ final class RouteFollower {
 
     /// The queries asked after every change, kept until links or flows change (deriving them anew for each batch
     /// of a route storm cost more than the look-ups themselves).
-    private var knownQueries: Set<RouteQuery>? {
+    private var knownQueries: (all: Set<RouteQuery>, others: [RouteQuery])? {
         didSet { if knownQueries == nil { decisionsMayBeStale = true } }
     }
     /// Whether the standing queries changed since the answers were last pruned to them.
@@ -77,11 +79,17 @@ final class RouteFollower {
     /// The queries asked since `takeAnswered()`.
     private var answered: [RouteQuery] = []
 
-    var queries: Set<RouteQuery> {
+    var queries: Set<RouteQuery> { known.all }
+
+    /// The standing queries that are not the flows' (`flowOrder`): asked at once after a change.
+    private var otherQueries: [RouteQuery] { known.others }
+
+    private var known: (all: Set<RouteQuery>, others: [RouteQuery]) {
         if let knownQueries { return knownQueries }
-        let queries = RouteQuery.standing(for: state.links.values).union(flowQueries)
-        knownQueries = queries
-        return queries
+        let all = RouteQuery.standing(for: state.links.values).union(flowQueries)
+        let known = (all: all, others: Array(all.lazy.filter { !self.flowOrder.contains($0) }))
+        knownQueries = known
+        return known
     }
 
     /// Whether an event may change the standing queries: a tunnel's endpoints are a link's.
@@ -169,18 +177,25 @@ final class RouteFollower {
     func setFlowQueries(_ queries: Set<RouteQuery>) -> KernelEvent? {
         guard queries != flowQueries else { return nil }
         flowQueries = queries
+        flowOrder = FlowOrder(queries.lazy.filter { !RouteQuery.isInternetProbe($0) })
         knownQueries = nil
-        let wanted = self.queries
-        return published(askFirstSlice(wanted.filter { decisions[$0] == nil }))
+        let newFlows = flowOrder.queries.filter { decisions[$0] == nil }
+        return published(
+            askFirstSlice(
+                others: otherQueries.filter { decisions[$0] == nil },
+                flows: newFlows.count == flowOrder.queries.count ? flowOrder : FlowOrder(newFlows)))
     }
 
     /// Asks again the queries the change may have affected (a route only those its prefix covers) and those still
     /// without an answer.
     private func refresh(_ change: RoutingChange) -> KernelEvent? {
-        var asked: [RouteQuery] = []
         // The prefix test first: it is cheaper than the look-up, and a default route's change covers every query.
-        for query in queries where change.affects(query.destination) || decisions[query] == nil { asked.append(query) }
-        return published(askFirstSlice(asked))
+        func due(_ query: RouteQuery) -> Bool { change.affects(query.destination) || decisions[query] == nil }
+        let others = otherQueries.filter(due)
+        // A change that asks every flow (a default route, a link) queues the flows' own order, made when they
+        // last changed: two thousand queries queued without hashing one.
+        let flows = flowOrder.queries.allSatisfy(due) ? flowOrder : FlowOrder(flowOrder.queries.filter(due))
+        return published(askFirstSlice(others: others, flows: flows))
     }
 
     /// Flows' queries left for later turns of the loop.
@@ -190,12 +205,12 @@ final class RouteFollower {
     var hasPendingSlices: Bool { !slices.isEmpty }
 
     /// The flows' queries that wait for `askNextSlice()`.
-    var awaitingQueries: Set<RouteQuery> { slices.waiting }
+    var awaitingQueries: AwaitingQueries { slices.waiting }
 
-    /// Asks what the path needs now with the first slice of flows' queries; the other flows' queries wait for
-    /// `askNextSlice()`, their last answers standing meanwhile.
-    private func askFirstSlice(_ asked: [RouteQuery]) -> Bool {
-        ask(slices.first(of: asked, flowQueries: flowQueries))
+    /// Asks `others` (what the path needs) now with the first slice of the flows' queries `flows`; the other flows'
+    /// queries wait for `askNextSlice()`, their last answers standing meanwhile.
+    private func askFirstSlice(others: [RouteQuery], flows: FlowOrder) -> Bool {
+        ask(others + slices.first(of: flows))
     }
 
     /// Asks the next slice of flows' queries (those still standing); returns the event with the answers if they

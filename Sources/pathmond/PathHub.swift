@@ -21,7 +21,7 @@ final class PathHub: Sendable {
         /// Whether the first kernel snapshot has been applied.
         var isReady = false
         /// The flows' route queries whose answers from the last kernel change are still to come.
-        var awaiting: Set<RouteQuery> = []
+        var awaiting: AwaitingQueries = []
         /// The version of the route-query set last handed to the kernel watcher, and the newest it has asked.
         var queriesHandedOver: UInt64 = 0
         var queriesAsked: UInt64 = 0
@@ -137,7 +137,7 @@ final class PathHub: Sendable {
     /// (`flowQueriesChanged`) the kernel watcher has asked by these events. `answered`: the route queries they
     /// asked (nil: unknown).
     func apply(
-        _ events: [KernelEvent], cause: PathChangeCause? = nil, awaiting: Set<RouteQuery> = [],
+        _ events: [KernelEvent], cause: PathChangeCause? = nil, awaiting: AwaitingQueries = [],
         queriesVersion: UInt64 = 0, answered: [RouteQuery]? = nil
     ) {
         let isSnapshot = events.contains { if case .snapshot = $0 { true } else { false } }

@@ -247,4 +247,31 @@ import Testing
         while follower.hasPendingSlices { _ = follower.askNextSlice() }
         #expect(Set(lookup.asked).isSubset(of: kept), "dropped flows are not asked")
     }
+
+    /// A change while a round of slices is under way asks no flow at once: the flows already asked in the round go
+    /// behind those still waiting, and the rest of the round asks every flow exactly once. The waiting set the
+    /// model sees moves by position and stays the same round object.
+    @Test func aChangeDuringARoundQueuesBehindIt() {
+        let (follower, lookup) = started()
+        let flows = (0..<500).map { index in
+            RouteQuery(
+                destination: IPAddress(bytes: [198, 51, UInt8(index / 250), UInt8(index % 250)])!,
+                source: IPAddress("10.0.0.2")!)
+        }
+        _ = follower.setFlowQueries(Set(flows))
+        _ = follower.askNextSlice()
+        let waiting = follower.awaitingQueries
+        let askedSoFar = flows.filter { !waiting.contains($0) }
+        #expect(askedSoFar.count == 2 * FlowSlices.size)
+        _ = follower.askNextSlice()
+        #expect(follower.awaitingQueries != waiting, "a slice taken moves the waiting set")
+        lookup.asked = []
+        _ = follower.follow([], routingChange: RoutingChange(prefix: [0, 0, 0, 0], length: 0))
+        #expect(Set(lookup.asked) == internet4, "no flow is asked before those already waiting")
+        #expect(flows.allSatisfy(follower.awaitingQueries.contains), "every flow waits again")
+        lookup.asked = []
+        while follower.hasPendingSlices { _ = follower.askNextSlice() }
+        #expect(lookup.asked.count == flows.count && Set(lookup.asked) == Set(flows), "each flow once")
+        #expect(follower.awaitingQueries.isEmpty && follower.awaitingQueries == AwaitingQueries())
+    }
 }

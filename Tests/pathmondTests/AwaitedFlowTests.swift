@@ -48,7 +48,7 @@ import Testing
         var down = Self.link
         down.flags = [.up]
         down.operState = .down
-        hub.apply([.linkChanged(down)], awaiting: queries)
+        hub.apply([.linkChanged(down)], awaiting: AwaitingQueries(queries))
         #expect(subscriber.statuses.withLock { $0 }.isEmpty)
 
         // The last slice changed no answer (the kernel still says eth0): the flow is derived all the same.

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+/// Route queries in a fixed order, with each one's place in it: made once per set of watched flows, shared by the
+/// rounds that ask them all and by the model that asks whether one still waits. Immutable.
+public final class FlowOrder: Sendable {
+    public let queries: [RouteQuery]
+    let places: [RouteQuery: Int]
+
+    /// `queries` without repeats, in their order.
+    public init(_ queries: some Sequence<RouteQuery>) {
+        var ordered: [RouteQuery] = []
+        var places: [RouteQuery: Int] = [:]
+        for query in queries where places[query] == nil {
+            places[query] = ordered.count
+            ordered.append(query)
+        }
+        self.queries = ordered
+        self.places = places
+    }
+
+    public static let empty = FlowOrder([])
+
+    public func contains(_ query: RouteQuery) -> Bool { places[query] != nil }
+}
+
+/// The flows' route queries whose answers are still to come after a change: those of a round (`FlowOrder`) from a
+/// position on. Equal only to itself at the same position: whether the waiting set moved is an identity and an
+/// integer to compare, not two thousand queries.
+public struct AwaitingQueries: Sendable, Hashable, ExpressibleByArrayLiteral {
+    private let order: FlowOrder
+    private var start: Int
+
+    public init() {
+        self.init(.empty, from: 0)
+    }
+
+    public init(_ order: FlowOrder, from start: Int = 0) {
+        self.order = order
+        self.start = min(start, order.queries.count)
+    }
+
+    /// These queries, waiting in their order (a test's stand-in for a round).
+    public init(_ queries: some Sequence<RouteQuery>) {
+        self.init(FlowOrder(queries))
+    }
+
+    public init(arrayLiteral queries: RouteQuery...) {
+        self.init(FlowOrder(queries))
+    }
+
+    public var isEmpty: Bool { start >= order.queries.count }
+
+    /// Whether `query`'s answer is still to come.
+    public func contains(_ query: RouteQuery) -> Bool {
+        guard let place = order.places[query] else { return false }
+        return place >= start
+    }
+
+    /// The waiting queries, in the order they will be asked.
+    public var remaining: ArraySlice<RouteQuery> { order.queries[start...] }
+
+    public mutating func advance(by count: Int) {
+        start = min(start + count, order.queries.count)
+    }
+
+    public static func == (lhs: AwaitingQueries, rhs: AwaitingQueries) -> Bool {
+        (lhs.isEmpty && rhs.isEmpty) || (lhs.order === rhs.order && lhs.start == rhs.start)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if isEmpty {
+            hasher.combine(0)
+        } else {
+            hasher.combine(ObjectIdentifier(order))
+            hasher.combine(start)
+        }
+    }
+}
