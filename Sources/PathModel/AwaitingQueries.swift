@@ -20,14 +20,20 @@ public final class FlowOrder: Sendable {
     public static let empty = FlowOrder([])
 
     public func contains(_ query: RouteQuery) -> Bool { places[query] != nil }
+
+    /// The last place of any of `queries` in this order; -1 when none is in it.
+    public func lastPlace(among queries: [RouteQuery]) -> Int {
+        queries.reduce(-1) { last, query in max(last, places[query] ?? -1) }
+    }
 }
 
 /// The flows' route queries whose answers are still to come after a change: those of a round (`FlowOrder`) from a
 /// position on. Equal only to itself at the same position: whether the waiting set moved is an identity and an
 /// integer to compare, not two thousand queries.
 public struct AwaitingQueries: Sendable, Hashable, ExpressibleByArrayLiteral {
-    private let order: FlowOrder
-    private var start: Int
+    /// The round, and how far into it the slices have asked: a query placed at or after `start` waits.
+    public let order: FlowOrder
+    public private(set) var start: Int
 
     public init() {
         self.init(.empty, from: 0)

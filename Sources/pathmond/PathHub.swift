@@ -310,7 +310,7 @@ final class PathHub: Sendable {
                 // A flow whose new answers come in a later slice keeps its value until they do (derived now, it
                 // would say what its old answers and the new interfaces make of it, and be sent twice); it is
                 // derived in the update that brings them, whatever they are.
-                if !awaiting.isEmpty, box.routeQueries.contains(where: awaiting.contains) {
+                if box.awaitsAnswers(awaiting) {
                     box.isAwaitingAnswers = true
                     continue
                 }

@@ -18,6 +18,22 @@ final class WatchedInterest: @unchecked Sendable {
 
     /// The flow's route queries (none for a path), made once: a getter would build them on every update.
     let routeQueries: [RouteQuery]
+    /// The round of flows' queries last asked about, and the last place of this flow's queries in it: the rounds of
+    /// successive changes share one order while the flows stay the same, so a change's pass over a thousand flows
+    /// compares a number each instead of hashing two thousand queries. Held, not identified by address, so that a
+    /// new round cannot be taken for a freed one. Touched by updates only.
+    private var placedIn: FlowOrder?
+    private var lastPlace = -1
+
+    /// Whether some of the flow's route answers are still to come in a later slice.
+    func awaitsAnswers(_ awaiting: AwaitingQueries) -> Bool {
+        guard !routeQueries.isEmpty, !awaiting.isEmpty else { return false }
+        if placedIn !== awaiting.order {
+            placedIn = awaiting.order
+            lastPlace = awaiting.order.lastPlace(among: routeQueries)
+        }
+        return lastPlace >= awaiting.start
+    }
 
     init(_ interest: Interest) {
         self.interest = interest

@@ -39,3 +39,14 @@ struct AwaitingQueriesTests {
         #expect(AwaitingQueries(queries).contains(queries[0]) && ([] as AwaitingQueries).isEmpty)
     }
 }
+
+extension AwaitingQueriesTests {
+    @Test func aFlowsLastPlaceDecidesWhetherItWaits() {
+        let order = FlowOrder(queries)
+        #expect(order.lastPlace(among: [queries[3], queries[1]]) == 3)
+        #expect(order.lastPlace(among: [RouteQuery(destination: IPAddress(bytes: [192, 0, 2, 9])!)]) == -1)
+        #expect(order.lastPlace(among: []) == -1)
+        let waiting = AwaitingQueries(order, from: 2)
+        #expect(waiting.order === order && waiting.start == 2)
+    }
+}

@@ -57,5 +57,29 @@ import Testing
         #expect(statuses.count == 1 && statuses.first?.isViable == false, "\(statuses)")
     }
 
+    /// Successive slices of one round share its order and move a position: a flow placed before the position is
+    /// no longer waiting and is derived, one placed after still waits, whatever the hub remembered of the round.
+    @Test func aFlowWaitsUntilTheRoundsPositionPassesIt() throws {
+        let hub = PathHub(evaluator: PathEvaluator(), logger: Logger(label: "test"))
+        let flow = Self.flow
+        let other = RouteQuery(destination: IPAddress("198.51.100.1")!)
+        hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
+        let subscriber = FlowSubscriber(flow)
+        guard case .flow(let initial) = hub.subscribe(subscriber)?.value else { throw Failure.notAFlow }
+        #expect(initial.isViable)
+
+        // The flow's queries come after another's in the round; the first slice asked only that one.
+        let order = FlowOrder([other] + flow.routeQueries)
+        var down = Self.link
+        down.flags = [.up]
+        down.operState = .down
+        hub.apply([.linkChanged(down)], awaiting: AwaitingQueries(order, from: 1))
+        hub.apply([], awaiting: AwaitingQueries(order, from: 2))
+        #expect(subscriber.statuses.withLock { $0 }.isEmpty, "its last query is still to come")
+        hub.apply([], awaiting: AwaitingQueries(order, from: 3))
+        let statuses = subscriber.statuses.withLock { $0 }
+        #expect(statuses.count == 1 && statuses.first?.isViable == false, "\(statuses)")
+    }
+
     enum Failure: Error { case notAFlow }
 }
