@@ -35,21 +35,8 @@ final class RouteFollower {
     private var refusal: Int32?
     private var refusalReported = false
 
-    /// Routes that expire (IPv6 only: `expires N`, a router advertisement's lifetime) and when: the kernel stops
-    /// using such a route at that instant and says nothing until its garbage collection deletes it, up to 30 s
-    /// later. A one-shot timer at the earliest asks again the queries its prefix covers.
-    private var expiries: [PendingExpiry] = []
-
-    /// An expiring route's prefix and when the kernel stops using it.
-    private struct PendingExpiry {
-        var address: IPAddress
-        var length: Int
-        var due: ContinuousClock.Instant
-    }
-
-    /// How long after a route's reported expiry it is asked again: `rta_expires` is rounded down to 1/100 s, and
-    /// the kernel's own check is "after", one jiffy (up to 10 ms) later.
-    static let expirySlack = Duration.milliseconds(25)
+    /// Routes that expire, and when: a one-shot timer at the earliest asks again the queries its prefix covers.
+    private var expiries = RouteExpiries()
 
     /// The gateways' neighbour entries as the kernel's route selection sees them (absent when not listed): a
     /// change asks that family's queries again, since the kernel moves to another IPv6 router, or another leg of an
@@ -111,8 +98,8 @@ final class RouteFollower {
         unpublished = [:]
         dropped = []
         slices.removeAll()
-        self.expiries = []
-        note(expiries, now: now)
+        self.expiries = RouteExpiries()
+        self.expiries.note(expiries, now: now)
         gatewayReachability = [:]
         for neighbour in snapshot.neighbours {
             gatewayReachability[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] =
@@ -138,7 +125,7 @@ final class RouteFollower {
     ) -> [KernelEvent] {
         var extra: [KernelEvent] = []
         var change = routingChange
-        if !routingChange.expiries.isEmpty { note(routingChange.expiries, now: now) }
+        if !routingChange.expiries.isEmpty { expiries.note(routingChange.expiries, now: now) }
         if !events.isEmpty {
             state.apply(events)
             if events.contains(where: Self.changesQueries) { knownQueries = nil }
@@ -319,38 +306,22 @@ final class RouteFollower {
         return lookUpOrResolve(unresolved.filter { resolving[$0] == nil }, now: now)
     }
 
-    /// Keeps the expiries reported now; many collapse into the earliest, for every IPv6 destination.
-    private func note(_ reported: [RouteExpiry], now: ContinuousClock.Instant) {
-        for expiry in reported {
-            expiries.append(
-                PendingExpiry(
-                    address: expiry.address, length: expiry.length,
-                    due: now + .milliseconds(Int64(expiry.centiseconds) * 10) + Self.expirySlack))
-        }
-        if expiries.count > RoutingChange.maximumPrefixes, let earliest = expiries.map(\.due).min() {
-            let everywhere = IPAddress(bytes: [UInt8](repeating: 0, count: 16))!  // 16 bytes: an IPv6 address
-            expiries = [PendingExpiry(address: everywhere, length: 0, due: earliest)]
-        }
-    }
-
     /// When the next route expires (with its slack), to ask again then; nil if none does.
-    var nextExpiry: ContinuousClock.Instant? {
-        expiries.map(\.due).min()
-    }
+    var nextExpiry: ContinuousClock.Instant? { expiries.next }
 
     /// At a route's expiry: asks again the queries the expired routes' prefixes cover, and reads the expiries
     /// afresh (a router advertisement extends a route's lifetime without a message). Returns the new answers if
     /// they changed.
     func expire(now: ContinuousClock.Instant = .now) -> KernelEvent? {
-        let due = expiries.filter { $0.due <= now }
+        let due = expiries.prefixesDue(at: now)
         guard !due.isEmpty else { return nil }
         if let fresh = lookup?.expiringRoutes() {
-            expiries = []
-            note(fresh, now: now)
+            expiries = RouteExpiries()
+            expiries.note(fresh, now: now)
         } else {
-            expiries = expiries.filter { $0.due > now }
+            expiries.removeDue(at: now)
         }
-        return refresh(RoutingChange(prefixes: due.map { ($0.address, $0.length) }))
+        return refresh(RoutingChange(prefixes: due))
     }
 
     /// When a gateway being resolved is next to be asked again; nil if none is.
@@ -428,35 +399,3 @@ final class RouteFollower {
         return found
     }
 }
-
-/// What became of a request to resolve a gateway.
-enum GatewayResolution: Equatable {
-    /// The kernel took it: its answer comes as a neighbour notification.
-    case requested
-    /// The kernel refused it (errno): EPERM without CAP_NET_ADMIN.
-    case refused(errno: Int32)
-    /// No reply came (a lost datagram); asked again later like an unanswered one.
-    case noReply
-}
-
-/// What the follower asks of the kernel: `RouteLookupSocket`, or a stand-in that counts the questions in tests.
-protocol RouteLookup: AnyObject {
-    /// The kernel's decisions for these queries; one without an answer is missing. `outputIndexes`: the index of
-    /// each output interface the queries name (every one of them is there).
-    func decide(
-        _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
-    ) -> [RouteQuery: RouteDecision]
-    /// The gateway's neighbour entry if the kernel has resolved it.
-    func neighbour(_ gateway: GatewayKey) -> Neighbour?
-    /// Asks the kernel to resolve the gateway.
-    func resolve(_ gateway: GatewayKey) -> GatewayResolution
-    /// The IPv6 routes that expire, and how long each has left; nil when they could not be read.
-    func expiringRoutes() -> [RouteExpiry]?
-}
-
-extension RouteLookup {
-    /// Stand-ins that know no expiring routes.
-    func expiringRoutes() -> [RouteExpiry]? { nil }
-}
-
-extension RouteLookupSocket: RouteLookup {}

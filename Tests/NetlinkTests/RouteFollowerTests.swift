@@ -53,14 +53,14 @@ import Testing
         follower.restart(
             from: &snapshot, expiries: [RouteExpiry(address: everywhere, length: 0, centiseconds: 300)], now: start)
         lookup.asked = []
-        #expect(follower.nextExpiry == start + .seconds(3) + RouteFollower.expirySlack)
+        #expect(follower.nextExpiry == start + .seconds(3) + RouteExpiries.slack)
         #expect(follower.expire(now: start + .seconds(1)) == nil)
         #expect(lookup.asked.isEmpty)
         lookup.expiring = [RouteExpiry(address: everywhere, length: 0, centiseconds: 200)]
-        let due = start + .seconds(3) + RouteFollower.expirySlack
+        let due = start + .seconds(3) + RouteExpiries.slack
         _ = follower.expire(now: due)
         #expect(Set(lookup.asked) == internet6)
-        #expect(follower.nextExpiry == due + .seconds(2) + RouteFollower.expirySlack)
+        #expect(follower.nextExpiry == due + .seconds(2) + RouteExpiries.slack)
     }
 
     /// A dump's reply: an IPv6 default with 2.5 s left, one without an expiry, then NLMSG_DONE.
