@@ -10,57 +10,6 @@ import PathProtocol
 /// to their subscribers in one batch. GetPath and new subscribers take the lock only for a moment, however many
 /// interests an update re-derives.
 final class PathHub: Sendable {
-    private struct State {
-        var tracker: PathTracker
-        /// Live subscribers, grouped by what they watch: one evaluation and one encoding per group.
-        var interests: [Interest: WatchedInterest] = [:]
-        var subscriberCount = 0
-        var generation: UInt64 = 0
-        /// Counts changes to the tracker, so a value derived outside the lock can tell whether it is still current.
-        var trackerVersion: UInt64 = 0
-        /// Whether the first kernel snapshot has been applied.
-        var isReady = false
-        /// The flows' route queries whose answers from the last kernel change are still to come.
-        var awaiting: AwaitingQueries = []
-        /// The version of the route-query set last handed to the kernel watcher, and the newest it has asked.
-        var queriesHandedOver: UInt64 = 0
-        var queriesAsked: UInt64 = 0
-        /// The flows by route query, and the interests of users other than root: what an update that brings only
-        /// some route answers looks at (`answered`), rather than every interest.
-        var asking: [RouteQuery: [WatchedInterest]] = [:]
-        var ofUsers: [ObjectIdentifier: WatchedInterest] = [:]
-        /// The route queries the batch being applied asked; nil: unknown, every interest is looked at.
-        var answered: [RouteQuery]?
-        /// The route queries whose answers the batch being applied changed; nil: unknown (a snapshot).
-        var changedAnswers: ChangedAnswers? = ChangedAnswers()
-
-        mutating func add(_ box: WatchedInterest) {
-            interests[box.interest] = box
-            for query in box.routeQueries { asking[query, default: []].append(box) }
-            if box.interest.routingUser != nil { ofUsers[ObjectIdentifier(box)] = box }
-        }
-
-        mutating func remove(_ box: WatchedInterest) {
-            interests[box.interest] = nil
-            for query in box.routeQueries {
-                asking[query]?.removeAll { $0 === box }
-                if asking[query]?.isEmpty == true { asking[query] = nil }
-            }
-            ofUsers[ObjectIdentifier(box)] = nil
-        }
-
-        /// The interests an update must look at: those whose answers the batch brought and other users' (their
-        /// interfaces are their own), when the interfaces and resolvers are as they were; otherwise all.
-        func interestsToDerive(inputsKept: Bool) -> [WatchedInterest] {
-            guard inputsKept, let answered else { return Array(interests.values) }
-            var boxes = ofUsers
-            for query in answered {
-                for box in asking[query] ?? [] { boxes[ObjectIdentifier(box)] = box }
-            }
-            return Array(boxes.values)
-        }
-    }
-
     private let state: Locked<State>
     /// Held for a whole update, so that two callers cannot interleave their derive-and-publish halves (the daemon
     /// makes every change from its main loop, so it is never contended there).
