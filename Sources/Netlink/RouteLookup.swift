@@ -27,6 +27,48 @@ protocol RouteLookup: AnyObject {
 }
 
 extension RouteLookup {
+    /// The kernel's decisions, a query for an output interface asked with that interface's index now; one whose
+    /// interface does not exist goes nowhere, unasked (a socket bound to a vanished device cannot send).
+    func decide(_ asked: some Collection<RouteQuery>, in state: KernelState) -> [RouteQuery: RouteDecision] {
+        let named = Set(asked.lazy.compactMap(\.outputInterface))
+        guard !named.isEmpty else { return decide(asked, outputIndexes: [:]) }
+        var indexes: [String: Int32] = [:]
+        for link in state.links.values where named.contains(link.name) { indexes[link.name] = link.index }
+        let (known, missing) = asked.reduce(into: ([RouteQuery](), [RouteQuery]())) { split, query in
+            if let name = query.outputInterface, indexes[name] == nil {
+                split.1.append(query)
+            } else {
+                split.0.append(query)
+            }
+        }
+        var answers = decide(known, outputIndexes: indexes)
+        for query in missing { answers[query] = .unroutable }
+        return answers
+    }
+
+    /// The IPv6 probes of the internet the kernel routes nowhere without a source, asked again from each usable
+    /// IPv6 address: a source-specific default (`ip -6 route add default from 2001:db8::/64 via ...`) matches only
+    /// a packet that has its source already, and `connect()` picks the source before it routes. The first source
+    /// the kernel routes (in address order) gives the probe's answer. Costs nothing while IPv6 is routed without
+    /// a source, the common case.
+    func askUnroutedProbesWithSources(_ answers: inout [RouteQuery: RouteDecision], in state: KernelState) {
+        let unrouted = RouteQuery.internetProbes(.ipv6).filter { answers[$0] == .unroutable }
+        guard !unrouted.isEmpty else { return }
+        let sources = state.addresses.filter { $0.family == .ipv6 && $0.isUsable }.map(\.address).sorted()
+        guard !sources.isEmpty else { return }
+        let sourced = unrouted.flatMap { probe in
+            sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
+        }
+        let found = decide(sourced, outputIndexes: [:])
+        for probe in unrouted {
+            let routed = sources.lazy.compactMap { source -> RouteDecision? in
+                let decision = found[RouteQuery(destination: probe.destination, source: source, uid: probe.uid)]
+                return decision?.interfaceIndex == nil ? nil : decision
+            }.first
+            if let routed { answers[probe] = routed }
+        }
+    }
+
     /// Stand-ins that know no expiring routes.
     func expiringRoutes() -> [RouteExpiry]? { nil }
 }

@@ -22,50 +22,6 @@ import SystemPackage
 /// only the main loop's thread touches the connection, which `Shared.loop`'s `LoopBound` read buffer checks on
 /// every read.
 final class ClientConnection: StreamOutput, @unchecked Sendable {
-    /// What every connection shares: the server's parts and the loop.
-    final class Shared: Sendable {
-        let router: CallRouter
-        let interestLimit: InterestLimit
-        let connectionLimit: ConnectionLimit
-        /// What each user's clients may leave unread, all together.
-        let outputBudget: OutputBudget
-        /// Gives memory back once clients let go of it.
-        let memoryReturn: MemoryReturn
-        /// Every connection: the server closes them when it stops.
-        let registry = ConnectionRegistry()
-        let logger: Logger
-        /// Lines about misbehaving clients, shared by every connection and throttled: a client decides how often
-        /// they happen.
-        let violations: ThrottledLog
-        /// The daemon's main loop: where connections are accepted, calls answered and streams written.
-        let loop: SDEventLoop
-        /// One read buffer for every connection (the loop reads one at a time); touched on the loop only.
-        let readBuffer: LoopBound<ReadBuffer>
-
-        /// `memoryReturn`'s trims run on `trimLoop`, never on `loop`: a trim of a large heap takes milliseconds.
-        init(
-            router: CallRouter, interestLimit: InterestLimit, connectionLimit: ConnectionLimit,
-            outputBudget: OutputBudget = OutputBudget(), loop: SDEventLoop, trimLoop: SDEventLoop, logger: Logger
-        ) {
-            self.router = router
-            self.outputBudget = outputBudget
-            self.memoryReturn = MemoryReturn(loop: trimLoop)
-            self.interestLimit = interestLimit
-            self.connectionLimit = connectionLimit
-            self.loop = loop
-            self.readBuffer = LoopBound(ReadBuffer(), on: loop)
-            self.logger = logger
-            self.violations = ThrottledLog(logger: logger)
-        }
-    }
-
-    /// 64 KiB that every read goes into: one read takes at most a turn's worth of a client's calls.
-    final class ReadBuffer {
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-
-        deinit { bytes.deallocate() }
-    }
-
     static let highWatermark = 256 * 1024
     static let lowWatermark = 32 * 1024
     /// With this many calls queued behind a deferred reply, reading from the client pauses until the queue drains:
