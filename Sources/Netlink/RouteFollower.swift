@@ -26,7 +26,7 @@ final class RouteFollower {
     private var dropped: Set<RouteQuery> = []
     /// Gateways the kernel was asked to resolve, until they are resolved or no route uses them, with when to ask
     /// again: a gateway that did not answer (its entry FAILED) is asked again after 1 s, 2 s, 4 s, ... up to
-    /// `longestResolveInterval`, so a router that comes up late is still found. Not a poll: nothing is asked for a
+    /// `resolveRetries.longest`, so a router that comes up late is still found. Not a poll: nothing is asked for a
     /// gateway whose address is known, and the kernel's neighbour notifications end the wait the moment it learns
     /// the address by any means.
     private var resolving: [GatewayKey: ResolveAttempt] = [:]
@@ -43,8 +43,7 @@ final class RouteFollower {
     /// IPv4 multipath route with `fib_multipath_use_neigh`, without a route message.
     private var gatewayReachability: [GatewayKey: NeighbourReachability] = [:]
 
-    static let firstResolveInterval = Duration.seconds(1)
-    static let longestResolveInterval = Duration.seconds(64)
+    static let resolveRetries = RetryBackoff(first: .seconds(1), longest: .seconds(64))
 
     /// One gateway being resolved: how often it was asked, and when to ask again (nil: never).
     private struct ResolveAttempt {
@@ -350,7 +349,7 @@ final class RouteFollower {
                 gatewayReachability[gateway] = .pending
                 requestedFamilies.insert(gateway.address.family)
             }
-            let interval = min(Self.firstResolveInterval * (1 << min(count - 1, 16)), Self.longestResolveInterval)
+            let interval = Self.resolveRetries.delay(afterFailures: count)
             resolving[gateway] = ResolveAttempt(count: count, due: now + interval)
         }
         state.apply(found)

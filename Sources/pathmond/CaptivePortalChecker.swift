@@ -48,14 +48,7 @@ final class CaptivePortalChecker {
     /// After a failed check pathmond asks again in 5 s, then twice as long each time, at most every 10 minutes
     /// (Android's NetworkMonitor backs off to the same bound): quick while a portal is coming up, a few requests
     /// an hour at worst against one that never answers.
-    static let firstRetry = Duration.seconds(5)
-    static let longestRetry = Duration.seconds(600)
-
-    /// The wait before the next try after `failures` failed checks in a row (one or more).
-    static func retryDelay(afterFailures failures: Int) -> Duration {
-        let doublings = min(max(failures - 1, 0), 16)
-        return min(firstRetry * (1 << doublings), longestRetry)
-    }
+    static let retries = RetryBackoff(first: .seconds(5), longest: .seconds(600))
 
     init(loop: SDEventLoop, client: CaptivePortalAPIClient, logger: Logger, onChange: @escaping () -> Void) {
         self.loop = loop
@@ -164,7 +157,7 @@ final class CaptivePortalChecker {
             entry.failures += 1
             var metadata: Logger.Metadata = ["interface": "\(name)", "uri": "\(uri)", "reason": "\(error)"]
             if error.isWorthRetrying {
-                let delay = Self.retryDelay(afterFailures: entry.failures)
+                let delay = Self.retries.delay(afterFailures: entry.failures)
                 entry.recheck = schedule(index: index, name: name, after: delay)
                 metadata["retryIn"] = "\(delay.components.seconds)s"
             }

@@ -8,11 +8,11 @@ import Testing
 // The RFC 8908 check's backoff after failures, and which failures are worth another try (issue 26).
 
 @Test func theBackoffDoublesFromFiveSecondsToTenMinutes() {
-    let delays = (1...10).map { CaptivePortalChecker.retryDelay(afterFailures: $0).components.seconds }
+    let delays = (1...10).map { CaptivePortalChecker.retries.delay(afterFailures: $0).components.seconds }
     #expect(delays == [5, 10, 20, 40, 80, 160, 320, 600, 600, 600])
     // However long the portal has failed, the delay neither overflows nor passes the bound.
-    #expect(CaptivePortalChecker.retryDelay(afterFailures: 10_000) == .seconds(600))
-    #expect(CaptivePortalChecker.retryDelay(afterFailures: 0) == .seconds(5))
+    #expect(CaptivePortalChecker.retries.delay(afterFailures: 10_000) == .seconds(600))
+    #expect(CaptivePortalChecker.retries.delay(afterFailures: 0) == .seconds(5))
 }
 
 @Test func aSandboxThatForbidsIPSocketsIsNotAskedAgain() {
