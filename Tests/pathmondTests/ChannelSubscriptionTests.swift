@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 import PathProtocol
+import SDEvent
 import Testing
 
 @testable import pathmond
@@ -27,7 +28,7 @@ import Testing
 
     @Test func writableChannelGetsEveryUpdate() throws {
         let channel = RecordingOutput()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel, loop: try SDEventLoop())
         subscription.send(Self.update(1, .noCarrier))
         subscription.send(Self.update(2, nil))
         #expect(try Self.sentPaths(channel) == ["noCarrier", "satisfied"])
@@ -35,7 +36,7 @@ import Testing
 
     @Test func stalledChannelKeepsOnlyTheNewest() throws {
         let channel = RecordingOutput()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel, loop: try SDEventLoop())
         subscription.send(Self.update(1, .noCarrier))
         channel.isWritable = false
         for generation in 2...500 {
@@ -50,7 +51,7 @@ import Testing
 
     @Test func olderGenerationsAreDropped() throws {
         let channel = RecordingOutput()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel, loop: try SDEventLoop())
         subscription.send(Self.update(5, .noCarrier))
         subscription.send(Self.update(4, nil))
         #expect(try Self.sentPaths(channel) == ["noCarrier"])
@@ -58,7 +59,7 @@ import Testing
 
     @Test func aPathTheClientAlreadyHasIsNotSentAgain() throws {
         let channel = RecordingOutput()
-        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel)
+        let subscription = ChannelSubscription(interest: .path(.unrestricted), output: channel, loop: try SDEventLoop())
         subscription.send(Self.update(1, .noCarrier))
         channel.isWritable = false
         subscription.send(Self.update(2, nil))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 import PathProtocol
+import SDEvent
 import Testing
 
 @testable import pathmond
@@ -27,7 +28,7 @@ import Testing
 
     @Test func aStalledClientGetsEveryEntryInOrderOnceItReads() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(sinceWallMicroseconds: 99), output: channel)
+        let stream = HistoryChannelStream(query: PathHistoryQuery(sinceWallMicroseconds: 99), output: channel, loop: try SDEventLoop())
         stream.release()
         stream.deliver(Self.entry(1))
         channel.isWritable = false
@@ -40,7 +41,7 @@ import Testing
 
     @Test func onlyTheInterfaceFilterAppliesToNewEntries() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(interface: "wlan0", limit: 1), output: channel)
+        let stream = HistoryChannelStream(query: PathHistoryQuery(interface: "wlan0", limit: 1), output: channel, loop: try SDEventLoop())
         stream.release()
         stream.deliver(Self.entry(1))
         stream.deliver(Self.entry(2, interface: "wlan0"))
@@ -50,7 +51,7 @@ import Testing
 
     @Test func aClientTooFarBehindIsClosed() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
+        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel, loop: try SDEventLoop())
         stream.release()
         channel.isWritable = false
         for sequence in 1..<HistoryChannelStream.maximumBacklog { stream.deliver(Self.entry(UInt64(sequence))) }
@@ -62,7 +63,7 @@ import Testing
 
     @Test func entriesRecordedWhileHeldArriveOnReleaseInOrder() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
+        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel, loop: try SDEventLoop())
         for sequence in 1...5 { stream.deliver(Self.entry(UInt64(sequence))) }
         #expect(try Self.sentSequences(channel) == [], "nothing is written while the connection moves")
         stream.release()
@@ -72,7 +73,7 @@ import Testing
 
     @Test func tooManyEntriesWhileHeldEndTheConnectionOnRelease() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel)
+        let stream = HistoryChannelStream(query: PathHistoryQuery(), output: channel, loop: try SDEventLoop())
         for sequence in 1...HistoryChannelStream.maximumBacklog + 1 { stream.deliver(Self.entry(UInt64(sequence))) }
         #expect(!channel.isClosed, "not closed while the stored entries are still being written")
         stream.release()

@@ -187,7 +187,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             // written.
             var stream: HistoryChannelStream?
             if follows {
-                stream = HistoryChannelStream(query: query, output: self)
+                stream = HistoryChannelStream(query: query, output: self, loop: shared.loop)
                 historyStream = stream
             }
             let encoded = router.hub.history.encoded(follower: stream)
@@ -223,7 +223,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private func startWatching(_ interest: Interest) {
         precondition(subscription == nil && historyStream == nil, "a second stream on one connection")
         let hub = shared.router.hub
-        let subscription = ChannelSubscription(interest: interest, output: self)
+        let subscription = ChannelSubscription(interest: interest, output: self, loop: shared.loop)
         self.subscription = subscription
         // Nil: the first value waits for the kernel's answers about the client's routing, and comes as an update.
         if let first = hub.subscribe(subscription) { subscription.send(first) }
