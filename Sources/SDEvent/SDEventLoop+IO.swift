@@ -74,8 +74,8 @@ extension SDEventLoop {
         return SDEventSource(source!, box: box)
     }
 
-    /// The loop's current turn (sd-event's iteration count).
-    var iteration: UInt64 {
+    /// The loop's current turn (sd-event's iteration count): what a source did in this turn is known by it.
+    public var iteration: UInt64 {
         var iteration: UInt64 = 0
         _ = sd_event_get_iteration(event, &iteration)
         return iteration

@@ -11,8 +11,8 @@ import SystemPackage
 /// Everything happens on the daemon's main loop, where the kernel's changes are read and published (systemd-
 /// networkd's shape: one loop, nothing on it waits, long work in slices): an update is written to the subscriber's
 /// socket by the thread that learned of it, with no hop in between, and a GetPath is answered between two slices of
-/// a long change (the kernel's routes of a thousand flows, 256 per turn; a fan-out, 64 subscribers per turn). A
-/// call that may wait (a policy change: NSS and fsync) is deferred to the policy loop and its reply comes back here.
+/// a long change, as a pipelining client's calls are answered a share per turn (`CallShare`). A call that may wait
+/// (a policy change: NSS and fsync) is deferred to the policy loop and its reply comes back here.
 ///
 /// A slow reader never holds the daemon up: replies the socket refuses wait in `output`, and past
 /// `highWatermark` bytes the client stops being read and its streams keep only state worth sending (the newest
@@ -35,6 +35,11 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     /// SO_PEERCRED and SO_PEERGROUPS as read on accepting; nil if the socket could not say (no policy rights).
     private let peer: PeerCredentials?
     private var source: SDEventSource?
+    /// Calls answered this turn. A share spent with calls left waits for room for their replies (EPOLLOUT): the
+    /// next turn, after the clients already waiting, as epoll's level-triggered readiness goes round them.
+    private var share = CallShare()
+    /// Calls were left in `framer` when a share ran out: nothing more is read until they are answered.
+    private var framesLeft = false
     private var watchedEvents: SDIOEvents = .readable
 
     private var framer = NULFramer()
@@ -84,7 +89,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     /// A socket that cannot say whose it is counts as nobody's, never as root's.
     private var userID: UInt32 { peer?.userID ?? 65534 }
 
-    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isPausedForQueue && isWritable }
+    private var wantsToRead: Bool { isOpen && !closesWhenFlushed && !isPausedForQueue && !framesLeft && isWritable }
 
     /// Registers the descriptor with the loop, for what the connection waits for now.
     private func watch() throws(SDEventError) {
@@ -101,10 +106,16 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private func ready(_ events: SDIOEvents) {
         if events.contains(.writable) { flushOutput() }
         guard isOpen else { return }
+        if share.isSpent {
+            share.renew()
+            answerWaiting()
+            guard isOpen else { return }
+        }
         if wantsToRead && !events.isDisjoint(with: [.readable, .hangUp, .error]) {
             // A client that sent calls and hung up at once is read first: its oneway calls still count.
             read()
-        } else if !events.isDisjoint(with: [.hangUp, .error]) {
+        } else if !events.isDisjoint(with: [.hangUp, .error]), !share.isSpent {
+            // Calls it sent before hanging up are answered first, a share per turn: oneway calls count.
             close()
         }
     }
@@ -128,10 +139,14 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         updateWatchedEvents()
     }
 
-    /// Handles the complete calls read so far, until one ends the connection.
+    /// Handles the complete calls read so far, until one ends the connection or the turn's share runs out.
     private func takeFrames() {
         do {
-            while isOpen, !closesWhenFlushed, let frame = try framer.nextMessage() { received(frame) }
+            while isOpen, !closesWhenFlushed {
+                guard share.take(in: shared.loop.iteration) else { return framesLeft = true }
+                guard let frame = try framer.nextMessage() else { return framesLeft = false }
+                received(frame)
+            }
         } catch {
             shared.violations.notice("closing a client: \(error)")
             DaemonCounters.bump(shared.router.hub.counters.protocolErrors)
@@ -212,10 +227,18 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     /// client stops reading again; then reads again unless something still holds reading back.
     private func resume() {
         isAwaitingReply = false
-        while isOpen, !closesWhenFlushed, !isAwaitingReply, !waitingFrames.isEmpty, isWritable {
+        answerWaiting()
+    }
+
+    /// Answers the calls that waited, then those still in the framer, a turn's share at a time.
+    private func answerWaiting() {
+        while isOpen, !closesWhenFlushed, !isAwaitingReply, !waitingFrames.isEmpty, isWritable,
+            share.take(in: shared.loop.iteration)
+        {
             handle(waitingFrames.removeFirst())
         }
         if isPausedForQueue && waitingFrames.isEmpty { isPausedForQueue = false }
+        if isOpen, framesLeft, waitingFrames.isEmpty { takeFrames() }
         updateWatchedEvents()
     }
 
@@ -343,7 +366,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var currentEvents: SDIOEvents {
         var events: SDIOEvents = []
         if wantsToRead { events.insert(.readable) }
-        if !output.isEmpty || historyReply != nil { events.insert(.writable) }
+        if !output.isEmpty || historyReply != nil || share.isSpent { events.insert(.writable) }
         return events
     }
 
@@ -353,6 +376,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         isOpen = false
         source?.cancel()
         source = nil
+        framesLeft = false
         try? descriptor.close()
         let hub = shared.router.hub
         if let subscription { hub.unsubscribe(subscription) }
