@@ -39,9 +39,10 @@ struct RawSide {
 
 extension FanOutRun {
     /// One change in the raw daemon's namespace, timed as pathmond's are: t0 just before the send, each read end's
-    /// first wake-up stamped by a `SubscriberSet`.
+    /// first wake-up stamped by a `SubscriberSet`. `timer` calls pathmond's GetPath while the change fans out.
     func measureRaw(
-        _ side: RawSide, removes: Bool, replies: [[UInt8]]?, isMeasured: Bool, into raw: inout FanOutResult.Raw
+        _ side: RawSide, removes: Bool, replies: [[UInt8]]?, isMeasured: Bool, timer: GetPathTimer,
+        into raw: inout FanOutResult.Raw
     ) throws(BenchError) {
         if let replies {
             side.daemon.setReplies(added: !removes, RawFanOut.Replies(replies))
@@ -55,10 +56,12 @@ extension FanOutRun {
         let request = KernelRequest.defaultRoute(add: !removes, index: side.interfaceIndex)
         let message = side.writer.prepare(request)
         side.set.arm()
+        timer.setPhase(isMeasured ? .rawFanOut : .paused)
         let t0 = monotonicNanoseconds()
         try side.writer.send(message)
         try side.writer.awaitAcknowledgement(for: request)
         let stamps = side.set.awaitAll(deadline: t0 + timeoutNanoseconds)
+        timer.setPhase(.paused)
         let frames = side.set.drain()
         let loops = side.daemon.takeWriteLoops()
         guard isMeasured else { return }

@@ -62,13 +62,13 @@ struct FanOutRun {
             let request = KernelRequest.defaultRoute(add: !removes, index: bench.namespace.interfaceIndex)
             let message = writer.prepare(request)
             set.arm()
-            timer.setFanOut(true)
+            timer.setPhase(.fanOut)
             let t0 = raw.arm(.defaultRoute(added: !removes))
             try writer.send(message)
             try writer.awaitAcknowledgement(for: request)
             let rawLatency = raw.awaitLatency(timeoutNanoseconds: timeoutNanoseconds)
             let stamps = set.awaitAll(deadline: t0 + timeoutNanoseconds)
-            timer.setFanOut(false)
+            timer.setPhase(.quiet)
             let frames = set.drain()
             if isMeasured {
                 if let rawLatency { result.rawNetlink.append(rawLatency) }
@@ -76,11 +76,11 @@ struct FanOutRun {
                     t0: t0, stamps: stamps, frames: frames, leftovers: leftovers, expected: expected(removed: removes))
             }
             if let floor {
-                timer.setPaused(true)
+                timer.setPhase(.paused)
                 try measureRaw(
                     floor, removes: removes, replies: rawReplies(from: frames), isMeasured: isMeasured,
-                    into: &result.raw)
-                timer.setPaused(false)
+                    timer: timer, into: &result.raw)
+                timer.setPhase(.quiet)
             }
         }
         if let floor {
@@ -89,6 +89,7 @@ struct FanOutRun {
         }
         let samples = timer.stop()
         result.getPathDuringFanOut = samples.duringFanOut
+        if floor != nil { result.raw.getPathMeanwhile = samples.duringRawFanOut }
         result.getPathQuiet = samples.quiet
         result.getPathFailure = samples.failure
         return result

@@ -6,14 +6,22 @@ import Locking
 #endif
 
 /// Another client calling GetPath in a loop on its own connection, each call timed from send to reply. Samples are
-/// filed by what was going on when the call was sent: a fan-out in progress, or quiet (the reference). Paused, it
-/// calls nothing, so that pathmond is idle while fan-out's raw reference is measured.
+/// filed by what was going on when the call was sent: pathmond's fan-out in progress, the raw fan-out in progress
+/// (pathmond idle: the machine's floor for a third thread's call while the fan-out's writer and reader hold both
+/// cores), or quiet. Paused, it calls nothing.
 final class GetPathTimer: Sendable {
+    enum Phase {
+        case quiet
+        case fanOut
+        case rawFanOut
+        case paused
+    }
+
     private struct State {
-        var isFanOut = false
-        var isPaused = false
+        var phase = Phase.quiet
         var isStopped = false
         var duringFanOut: [UInt64] = []
+        var duringRawFanOut: [UInt64] = []
         var quiet: [UInt64] = []
         var failure: String?
     }
@@ -30,8 +38,8 @@ final class GetPathTimer: Sendable {
                 return
             }
             while !state.withLock({ $0.isStopped }) {
-                let (isFanOut, isPaused) = state.withLock { ($0.isFanOut, $0.isPaused) }
-                if isPaused {
+                let phase = state.withLock { $0.phase }
+                if phase == .paused {
                     usleep(max(intervalMicroseconds, 1000))
                     continue
                 }
@@ -42,28 +50,27 @@ final class GetPathTimer: Sendable {
                 }
                 let latency = monotonicNanoseconds() - start
                 state.withLock { state in
-                    if isFanOut { state.duringFanOut.append(latency) } else { state.quiet.append(latency) }
+                    switch phase {
+                    case .fanOut: state.duringFanOut.append(latency)
+                    case .rawFanOut: state.duringRawFanOut.append(latency)
+                    case .quiet, .paused: state.quiet.append(latency)
+                    }
                 }
                 if intervalMicroseconds > 0 { usleep(intervalMicroseconds) }
             }
         }
     }
 
-    /// Files the calls sent from now on as during a fan-out (true) or quiet (false).
-    func setFanOut(_ isFanOut: Bool) {
-        state.withLock { $0.isFanOut = isFanOut }
-    }
-
-    /// Sends no call from now on (true), or calls again (false).
-    func setPaused(_ isPaused: Bool) {
-        state.withLock { $0.isPaused = isPaused }
+    /// Files the calls sent from now on under `phase` (or sends none, paused).
+    func setPhase(_ phase: Phase) {
+        state.withLock { $0.phase = phase }
     }
 
     /// Stops the loop; the samples so far (nanoseconds) and any failure.
-    func stop() -> (duringFanOut: [UInt64], quiet: [UInt64], failure: String?) {
+    func stop() -> (duringFanOut: [UInt64], duringRawFanOut: [UInt64], quiet: [UInt64], failure: String?) {
         state.withLock { state in
             state.isStopped = true
-            return (state.duringFanOut, state.quiet, state.failure)
+            return (state.duringFanOut, state.duringRawFanOut, state.quiet, state.failure)
         }
     }
 }
