@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import Locking
 import PathModel
 import PathMonitor
+import PathProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -69,6 +71,76 @@ final class SubscriberObserver: Sendable {
 
     func cancel() {
         monitor.cancel()
+    }
+}
+
+/// Observer (c): a WatchPath subscriber that reads pathmond's socket itself, as the observers written in C
+/// do: a blocking recv on its own thread, stamped when recv returns, decoded after. Its figures are pathmond's own
+/// latency, beside the raw listener's; (b)'s add the client library's decoding and its hop onto the app's queue.
+final class WireObserver: Sendable {
+    private let socketPath: String
+    private let probe: Probe
+    /// The connection's descriptor while the thread reads it: `stop` shuts it down, which ends the read.
+    private let descriptor = Locked<Int32?>(nil)
+
+    init(socketPath: String, probe: Probe) {
+        self.socketPath = socketPath
+        self.probe = probe
+    }
+
+    /// Connects, subscribes and starts the reading thread; returns once the call is sent.
+    func start() throws(BenchError) {
+        let started = DispatchSemaphore(value: 0)
+        let failure = Locked<BenchError?>(nil)
+        let (socketPath, probe, descriptor) = (socketPath, probe, descriptor)
+        startThread {
+            let socket: VarlinkSocket
+            do throws(BenchError) {
+                socket = try VarlinkSocket(path: socketPath)
+            } catch {
+                failure.withLock { $0 = error }
+                _ = started.signal()
+                return
+            }
+            guard socket.send(VarlinkSocket.watchPathCall) else {
+                failure.withLock { $0 = .system("send(WatchPath)", errno) }
+                _ = started.signal()
+                return
+            }
+            descriptor.withLock { $0 = socket.fd }
+            started.signal()
+            Self.read(socket, into: probe)
+            descriptor.withLock { $0 = nil }
+        }
+        started.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+        probe.setWireObserved(true)
+    }
+
+    /// Ends the subscription: the reading thread returns and closes the socket.
+    func stop() {
+        probe.setWireObserved(false)
+        descriptor.withLock { if let fd = $0 { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
+    }
+
+    private static func read(_ socket: VarlinkSocket, into probe: Probe) {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var pending: [UInt8] = []
+        let codec = VarlinkCodec()
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket.fd, $0.baseAddress, $0.count, 0) }
+            // Timestamp first: decoding is the bench's cost, not pathmond's.
+            let time = monotonicNanoseconds()
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            pending += buffer[..<count]
+            while let end = pending.firstIndex(of: 0) {
+                let frame = Array(pending[..<end])
+                pending.removeSubrange(...end)
+                let reply = try? codec.decode(VarlinkReply<Methods.PathReply>.self, from: frame)
+                if let path = try? reply?.parameters?.path.path() { probe.wireArrived(path, at: time) }
+            }
+        }
     }
 }
 

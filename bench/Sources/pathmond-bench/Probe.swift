@@ -56,7 +56,10 @@ struct PathMatch: Sendable, Hashable, CustomStringConvertible {
 /// Arrival times of one armed change at each observer, in nanoseconds after t0; nil where it was not seen.
 struct Observation: Sendable {
     var raw: UInt64?
+    /// The client library's subscriber, stamped on the app's queue.
     var subscriber: UInt64?
+    /// The subscriber reading the socket itself, stamped when recv returns.
+    var wire: UInt64?
 }
 
 /// The meeting point of the writer (main thread), the raw listener thread and the subscriber's queue.
@@ -71,6 +74,9 @@ final class Probe: Sendable {
         var t0: UInt64 = 0
         var rawAt: UInt64?
         var pathAt: UInt64?
+        var wireAt: UInt64?
+        /// Whether a wire observer reads: only then is its arrival awaited.
+        var hasWire = false
         /// Path updates after arming that were not the one expected: should stay 0 (one update per change).
         var extraUpdates = 0
         var lastPath: Path?
@@ -88,6 +94,7 @@ final class Probe: Sendable {
             state.path = path
             state.rawAt = nil
             state.pathAt = nil
+            state.wireAt = nil
             state.t0 = monotonicNanoseconds()
             return state.t0
         }
@@ -131,16 +138,36 @@ final class Probe: Sendable {
         signal.signal()
     }
 
-    /// Waits until both observers saw the armed change or `timeout` passes.
+    /// Called by the wire observer with every path update and the time its recv returned; only the expected
+    /// path's first arrival counts (the library's subscriber counts extra updates).
+    func wireArrived(_ path: Path, at time: UInt64) {
+        let matched = state.withLock { state -> Bool in
+            guard let expected = state.path, state.wireAt == nil, time >= state.t0, expected.matches(path) else {
+                return false
+            }
+            state.wireAt = time
+            return true
+        }
+        if matched { signal.signal() }
+    }
+
+    /// A wire observer reads from now on (true), or no longer (false).
+    func setWireObserved(_ observed: Bool) {
+        state.withLock { $0.hasWire = observed }
+    }
+
+    /// Waits until every observer saw the armed change or `timeout` passes.
     func awaitObservation(timeoutNanoseconds timeout: UInt64) -> Observation {
-        let observation = awaitCondition(timeoutNanoseconds: timeout) { state -> Observation? in
-            guard let rawAt = state.rawAt, let pathAt = state.pathAt else { return nil }
-            return Observation(raw: rawAt - state.t0, subscriber: pathAt - state.t0)
+        func observation(_ state: borrowing State) -> Observation {
+            Observation(
+                raw: state.rawAt.map { $0 - state.t0 }, subscriber: state.pathAt.map { $0 - state.t0 },
+                wire: state.wireAt.map { $0 - state.t0 })
         }
-        if let observation { return observation }
-        return state.withLock { state in
-            Observation(raw: state.rawAt.map { $0 - state.t0 }, subscriber: state.pathAt.map { $0 - state.t0 })
+        let complete = awaitCondition(timeoutNanoseconds: timeout) { state -> Observation? in
+            guard state.rawAt != nil, state.pathAt != nil, !state.hasWire || state.wireAt != nil else { return nil }
+            return observation(state)
         }
+        return complete ?? state.withLock { observation($0) }
     }
 
     /// Waits until the subscriber's latest path matches; false on timeout.

@@ -20,16 +20,18 @@ struct Samples {
     }
 }
 
-/// Both observers' samples for one kind (or all kinds), plus the per-change gap between them.
+/// The observers' samples for one kind (or all kinds), plus the per-change gap between two of them.
 struct KindSamples {
     var raw = Samples()
     var subscriber = Samples()
+    var wire = Samples()
     /// Subscriber minus raw, for changes both saw: what pathmond adds on top of the kernel's own delivery.
     var added: [UInt64] = []
 
     mutating func record(_ observation: Observation) {
         raw.record(observation.raw)
         subscriber.record(observation.subscriber)
+        wire.record(observation.wire)
         if let raw = observation.raw, let subscriber = observation.subscriber, subscriber >= raw {
             added.append(subscriber - raw)
         }
@@ -38,6 +40,7 @@ struct KindSamples {
     mutating func merge(_ other: KindSamples) {
         raw.merge(other.raw)
         subscriber.merge(other.subscriber)
+        wire.merge(other.wire)
         added += other.added
     }
 }
@@ -66,10 +69,16 @@ struct ObserverSummary: Codable {
 struct KindSummary: Codable {
     var kind: String
     var raw: ObserverSummary
+    /// Through the client library (NetworkPathMonitor on a DispatchQueue).
     var subscriber: ObserverSummary
+    /// Reading pathmond's socket itself: pathmond's own latency.
+    var wire: ObserverSummary
     /// Subscriber p50 over raw p50, and likewise for p99.
     var ratioP50: Double?
     var ratioP99: Double?
+    /// Wire p50 over raw p50, and likewise for p99.
+    var wireRatioP50: Double?
+    var wireRatioP99: Double?
     /// The median of the per-change gap subscriber − raw.
     var addedP50Micros: Double?
 
@@ -77,8 +86,11 @@ struct KindSummary: Codable {
         self.kind = kind
         raw = ObserverSummary("raw", samples.raw)
         subscriber = ObserverSummary("subscriber", samples.subscriber)
+        wire = ObserverSummary("wire", samples.wire)
         ratioP50 = ratio(subscriber.p50Micros, raw.p50Micros)
         ratioP99 = ratio(subscriber.p99Micros, raw.p99Micros)
+        wireRatioP50 = ratio(wire.p50Micros, raw.p50Micros)
+        wireRatioP99 = ratio(wire.p99Micros, raw.p99Micros)
         addedP50Micros = percentile(samples.added.sorted(), 0.50)
     }
 }
@@ -105,18 +117,23 @@ struct Report: Codable {
     func table() -> String {
         var lines = [
             "pathmond-bench: \(changesPerKind) changes per kind after \(warmup) warm-up, \(pauseMicros) µs pause "
-                + "before each; latency from the change's send to each observer",
+                + "before each; latency from the change's send to each observer (raw: a netlink listener; wire: a "
+                + "WatchPath subscriber reading the socket; subscriber: NetworkPathMonitor on a DispatchQueue)",
             row("kind", "observer", "n", "p50 µs", "p99 µs", "max µs", "misses"),
         ]
         for summary in kinds + [overall] {
-            for observer in [summary.raw, summary.subscriber] {
+            for observer in [summary.raw, summary.wire, summary.subscriber] {
                 lines.append(
                     row(
                         summary.kind, observer.observer, "\(observer.count)", format(observer.p50Micros),
                         format(observer.p99Micros), format(observer.maxMicros), "\(observer.misses)"))
             }
+            lines.append(
+                row(
+                    summary.kind, "wire/raw", "", format(summary.wireRatioP50, suffix: "x"),
+                    format(summary.wireRatioP99, suffix: "x"), "", ""))
             let ratios = row(
-                summary.kind, "ratio", "", format(summary.ratioP50, suffix: "x"),
+                summary.kind, "subscr/raw", "", format(summary.ratioP50, suffix: "x"),
                 format(summary.ratioP99, suffix: "x"), "", "")
             lines.append(ratios + "  (subscriber − raw per change, p50: \(format(summary.addedP50Micros)) µs)")
         }

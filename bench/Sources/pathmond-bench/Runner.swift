@@ -66,14 +66,18 @@ struct Runner {
 }
 
 extension Runner {
-    /// Measures `kinds` in turn with both observers: `listener` (opened where the changes are made, by the caller) and
-    /// a client-library subscriber of `socketPath`. Neither hears anything once this returns.
+    /// Measures `kinds` in turn with the three observers: `listener` (opened where the changes are made, by the
+    /// caller), a client-library subscriber of `socketPath` and one reading that socket itself. None hears anything
+    /// once this returns.
     func report(_ kinds: [ChangeKind], listener: RawListener, socketPath: String) throws(BenchError) -> Report {
         listener.start()
         defer { listener.stop() }
         let subscriber = SubscriberObserver(socketPath: socketPath, probe: probe)
         subscriber.start()
         defer { subscriber.cancel() }
+        let wire = WireObserver(socketPath: socketPath, probe: probe)
+        try wire.start()
+        defer { wire.stop() }
         try settle(.satisfied, after: nil)
         var all = KindSamples()
         var summaries: [KindSummary] = []
