@@ -19,7 +19,7 @@ struct FlowSlices {
     /// The round being asked.
     private(set) var waiting = AwaitingQueries()
 
-    /// Whether queries wait for `next(standing:)`.
+    /// Whether queries wait for `next(where:)`.
     var isEmpty: Bool { waiting.isEmpty }
 
     /// What to ask now of the flows' queries `asked`: the first slice of them while none waits (the rest wait, in
@@ -27,6 +27,7 @@ struct FlowSlices {
     mutating func first(of asked: FlowOrder) -> ArraySlice<RouteQuery> {
         guard waiting.isEmpty else {
             // A change while a round is under way: its queries go behind the ones still waiting, once each.
+            guard !asked.queries.isEmpty else { return [] }
             var queue = Array(waiting.remaining)
             for query in asked.queries where !waiting.contains(query) { queue.append(query) }
             waiting = AwaitingQueries(FlowOrder(queue))
@@ -37,11 +38,11 @@ struct FlowSlices {
         return now
     }
 
-    /// The next slice of waiting queries, those still in `standing` (a flow gone meanwhile is not asked).
-    mutating func next(standing: Set<RouteQuery>) -> [RouteQuery] {
+    /// The next slice of waiting queries, those still asked (a flow gone meanwhile is not).
+    mutating func next(where isAsked: (RouteQuery) -> Bool) -> [RouteQuery] {
         let taken = waiting.remaining.prefix(Self.size)
         waiting.advance(by: taken.count)
-        return taken.filter(standing.contains)
+        return taken.filter(isAsked)
     }
 
     mutating func removeAll() {

@@ -144,14 +144,15 @@ public final class KernelWatcher: Sendable {
         loop.sync { self.state.value.source?.setEnabled(true) }
     }
 
-    /// The route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked after
-    /// every change like the standing ones, and at once when the set changes (the answers arrive as a batch,
-    /// which carries `version` as `queriesVersion`, so that the caller knows when its set has been asked).
-    public func setFlowQueries(_ queries: Set<RouteQuery>, version: UInt64 = 0) {
+    /// Changes the route queries of the flows clients watch (`RouteQuery(destination:source:)` per flow): asked
+    /// after every change like the standing ones, and the added ones at once (the answers arrive as a batch, which
+    /// carries `version` as `queriesVersion`, so that the caller knows when its change has been asked). Changes are
+    /// applied in the order they were made.
+    public func changeFlowQueries(_ change: FlowQueryChange, version: UInt64 = 0) {
         loop.execute {
             guard !self.state.value.isStopped else { return }
             self.state.value.queriesVersion = version
-            let first = self.state.value.routing.setFlowQueries(queries)
+            let first = self.state.value.routing.changeFlowQueries(change)
             // Delivered even when nothing changed yet: the flows left for later slices are asked from there.
             self.deliver(KernelBatch(events: first.map { [$0] } ?? []))
         }

@@ -13,10 +13,13 @@ final class RouteFollower {
     private let lookup: (any RouteLookup)?
     /// The kernel as the batches describe it: tunnels for their queries, gateways and their neighbours.
     private var state = KernelState()
-    /// Queries for flows, set by the daemon as clients come and go.
+    /// Queries for flows, changed by the daemon as clients come and go.
     private var flowQueries: Set<RouteQuery> = []
-    /// The same but the internet's probes (which a path needs at once), in the order their slices ask them.
-    private var flowOrder = FlowOrder.empty
+    /// The internet's probes among them (as users other than root): asked at once after a change, as the path's.
+    private var flowProbes: Set<RouteQuery> = []
+    /// The rest, in the order their slices ask them; made when a change first asks them all after the flows
+    /// changed, so that clients arriving one by one never build it.
+    private var cachedFlowOrder: FlowOrder?
     /// The last answers reported.
     private(set) var decisions: [RouteQuery: RouteDecision] = [:]
     /// What changed in `decisions` since the last event that said so: the event carries these alone. Carrying the
@@ -55,27 +58,49 @@ final class RouteFollower {
         self.lookup = lookup
     }
 
-    /// The queries asked after every change, kept until links or flows change (deriving them anew for each batch
-    /// of a route storm cost more than the look-ups themselves).
-    private var knownQueries: (all: Set<RouteQuery>, others: [RouteQuery])? {
-        didSet { if knownQueries == nil { decisionsMayBeStale = true } }
-    }
+    /// The path's standing queries (the internet's probes, tunnels' endpoints), and the queries asked at once after
+    /// every change (those, and the flows' probes, less what the flows' slices ask): kept until links or those
+    /// change (deriving them anew for each batch of a route storm cost more than the look-ups themselves).
+    private var knownQueries: (standing: Set<RouteQuery>, others: [RouteQuery])?
     /// Whether the standing queries changed since the answers were last pruned to them.
     private var decisionsMayBeStale = false
     /// The queries asked since `takeAnswered()`.
     private var answered: [RouteQuery] = []
 
-    var queries: Set<RouteQuery> { known.all }
+    /// Every query asked: the standing ones and the flows'.
+    var queries: Set<RouteQuery> { known.standing.union(flowQueries) }
 
-    /// The standing queries that are not the flows' (`flowOrder`): asked at once after a change.
+    /// Whether `query` is still asked: a flow gone meanwhile is not.
+    private func isAsked(_ query: RouteQuery) -> Bool {
+        flowQueries.contains(query) || known.standing.contains(query)
+    }
+
+    /// The queries that are not the flows' slices' (`flowOrder`): asked at once after a change.
     private var otherQueries: [RouteQuery] { known.others }
 
-    private var known: (all: Set<RouteQuery>, others: [RouteQuery]) {
+    private var known: (standing: Set<RouteQuery>, others: [RouteQuery]) {
         if let knownQueries { return knownQueries }
-        let all = RouteQuery.standing(for: state.links.values).union(flowQueries)
-        let known = (all: all, others: Array(all.lazy.filter { !self.flowOrder.contains($0) }))
+        let standing = RouteQuery.standing(for: state.links.values)
+        // A standing query that is also a flow's own goes in the flows' slices.
+        var others = standing.filter { RouteQuery.isInternetProbe($0) || !flowQueries.contains($0) }
+        others.formUnion(flowProbes)
+        let known = (standing: standing, others: Array(others))
         knownQueries = known
         return known
+    }
+
+    /// The flows' queries but the probes, in the order their slices ask them.
+    private var flowOrder: FlowOrder {
+        if let cachedFlowOrder { return cachedFlowOrder }
+        let order = FlowOrder(flowQueries.lazy.filter { !RouteQuery.isInternetProbe($0) })
+        cachedFlowOrder = order
+        return order
+    }
+
+    /// The standing queries may have changed (links did): derived again when next needed, and the answers pruned.
+    private func standingMayHaveChanged() {
+        knownQueries = nil
+        decisionsMayBeStale = true
     }
 
     /// Whether an event may change the standing queries: a tunnel's endpoints are a link's.
@@ -91,7 +116,7 @@ final class RouteFollower {
         from snapshot: inout KernelSnapshot, expiries: [RouteExpiry] = [], now: ContinuousClock.Instant = .now
     ) {
         state = KernelState(snapshot)
-        knownQueries = nil
+        standingMayHaveChanged()
         resolving = [:]
         decisions = [:]
         unpublished = [:]
@@ -127,7 +152,7 @@ final class RouteFollower {
         if !routingChange.expiries.isEmpty { expiries.note(routingChange.expiries, now: now) }
         if !events.isEmpty {
             state.apply(events)
-            if events.contains(where: Self.changesQueries) { knownQueries = nil }
+            if events.contains(where: Self.changesQueries) { standingMayHaveChanged() }
         }
         if routingChange.neighboursOverflowed {
             gatewayReachability = [:]
@@ -158,18 +183,31 @@ final class RouteFollower {
         return families
     }
 
-    /// Replaces the flows' queries; returns the event with the answers if that changed them. Only the new queries
-    /// are asked: clients arriving one by one cost one look-up each, not all of them again.
-    func setFlowQueries(_ queries: Set<RouteQuery>) -> KernelEvent? {
-        guard queries != flowQueries else { return nil }
-        flowQueries = queries
-        flowOrder = FlowOrder(queries.lazy.filter { !RouteQuery.isInternetProbe($0) })
-        knownQueries = nil
-        let newFlows = flowOrder.queries.filter { decisions[$0] == nil }
-        return published(
-            askFirstSlice(
-                others: otherQueries.filter { decisions[$0] == nil },
-                flows: newFlows.count == flowOrder.queries.count ? flowOrder : FlowOrder(newFlows)))
+    /// Changes the flows' queries; returns the event with the answers if that changed them. Only the added queries
+    /// are asked and only the removed ones' answers dropped: a client coming or going costs its own queries, not a
+    /// pass over every flow's (which made a thousand clients arriving one by one cost 2.5 s of CPU).
+    func changeFlowQueries(_ change: FlowQueryChange) -> KernelEvent? {
+        guard !change.isEmpty else { return nil }
+        let touched = change.added.union(change.removed)
+        // The queries asked at once change only if a probe, or a standing query, joined or left the flows.
+        if touched.contains(where: { RouteQuery.isInternetProbe($0) || known.standing.contains($0) }) {
+            knownQueries = nil
+        }
+        if touched.contains(where: { !RouteQuery.isInternetProbe($0) }) { cachedFlowOrder = nil }
+        flowQueries.subtract(change.removed)
+        flowProbes.subtract(change.removed)
+        flowQueries.formUnion(change.added)
+        flowProbes.formUnion(change.added.lazy.filter(RouteQuery.isInternetProbe))
+        var changed = false
+        for query in change.removed where !isAsked(query) {
+            unpublished.removeValue(forKey: query)
+            guard decisions.removeValue(forKey: query) != nil else { continue }
+            dropped.insert(query)
+            changed = true
+        }
+        let newFlows = change.added.filter { !RouteQuery.isInternetProbe($0) && decisions[$0] == nil }
+        let asked = askFirstSlice(others: otherQueries.filter { decisions[$0] == nil }, flows: FlowOrder(newFlows))
+        return published(changed || asked)
     }
 
     /// Asks again the queries the change may have affected (a route only those its prefix covers) and those still
@@ -202,7 +240,7 @@ final class RouteFollower {
     /// Asks the next slice of flows' queries (those still standing); returns the event with the answers if they
     /// changed anything.
     func askNextSlice() -> KernelEvent? {
-        published(ask(slices.next(standing: queries)))
+        published(ask(slices.next(where: isAsked)))
     }
 
     /// The event that tells the model what changed in the decisions, if anything did.
@@ -233,8 +271,7 @@ final class RouteFollower {
         if decisions.count > 0 && decisionsMayBeStale {
             // Removed in place: rebuilding the table for every client that comes or goes cost a thousand
             // subscriptions a million copied answers.
-            let standing = queries
-            for query in decisions.keys.filter({ !standing.contains($0) }) {
+            for query in decisions.keys.filter({ !isAsked($0) }) {
                 decisions.removeValue(forKey: query)
                 unpublished.removeValue(forKey: query)
                 dropped.insert(query)

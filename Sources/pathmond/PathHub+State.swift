@@ -17,6 +17,8 @@ extension PathHub {
         var awaiting: AwaitingQueries = []
         /// The version of the route-query set last handed to the kernel watcher, and the newest it has asked.
         var queriesHandedOver: UInt64 = 0
+        /// How many watched interests ask each route query: the changes handed over come from it.
+        var queryCounts = FlowQueryCounts()
         var queriesAsked: UInt64 = 0
         /// The flows by route query, and the interests of users other than root: what an update that brings only
         /// some route answers looks at (`answered`), rather than every interest.

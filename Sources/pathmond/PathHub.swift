@@ -19,7 +19,7 @@ final class PathHub: Sendable {
     private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
     /// Told the route queries of the watched flows whenever that set changes, with the set's version (the kernel
     /// watcher asks them, and its batches say which version they asked: `apply(queriesVersion:)`).
-    private let flowQueriesChanged: @Sendable (Set<RouteQuery>, UInt64) -> Void
+    private let flowQueriesChanged: @Sendable (FlowQueryChange, UInt64) -> Void
     /// Every change of the system path, with its cause (recorded in `update`).
     let history: HistoryLog
     /// What the metrics file counts; the hub counts path changes and better-path events.
@@ -32,7 +32,7 @@ final class PathHub: Sendable {
         fanOut: @escaping @Sendable ([(any Subscriber, Update)]) -> Void = { deliveries in
             for (subscriber, update) in deliveries { subscriber.deliver(update) }
         },
-        flowQueriesChanged: @escaping @Sendable (Set<RouteQuery>, UInt64) -> Void = { _, _ in },
+        flowQueriesChanged: @escaping @Sendable (FlowQueryChange, UInt64) -> Void = { _, _ in },
         history: HistoryLog = HistoryLog(), counters: DaemonCounters = DaemonCounters(),
         afterUpdate: @escaping @Sendable () -> Void = {}
     ) {
@@ -45,24 +45,10 @@ final class PathHub: Sendable {
         self.afterUpdate = afterUpdate
     }
 
-    /// The route queries clients' interests add to the system's: every watched flow's, and the internet's probes
-    /// as each user (other than root) whose path or flows are watched, for that user's routing.
-    private static func flowQueries(_ interests: some Sequence<Interest>) -> Set<RouteQuery> {
-        var queries: Set<RouteQuery> = []
-        var users: Set<UInt32> = []
-        for interest in interests {
-            switch interest {
-            case .flow(let flow):
-                queries.formUnion(flow.routeQueries)
-                if let user = flow.parameters.routingUser { users.insert(user) }
-            case .path(let parameters):
-                if let user = parameters.routingUser { users.insert(user) }
-            }
-        }
-        for user in users where user != RouteQuery.systemUser {
-            queries.formUnion(RouteQuery.internetProbes(user: user))
-        }
-        return queries
+    /// The route queries an interest adds to the system's: a flow's own, and the internet's probes as its user
+    /// (other than root), for that user's routing (`FlowQueryCounts` adds those once per user).
+    private static func routeQueries(of interest: Interest) -> [RouteQuery] {
+        if case .flow(let flow) = interest { flow.routeQueries } else { [] }
     }
 
     /// Whether an interest adds route queries of its own: a flow, or a path of another user than root.
@@ -73,11 +59,14 @@ final class PathHub: Sendable {
         }
     }
 
-    /// Hands the route queries of every interest to the kernel watcher, as a new version of the set. Called under
-    /// the lock, so that the watcher hears the sets in order; the call only queues the work.
-    private func handOverQueries(_ state: inout State) {
+    /// Hands what `interest`, coming (`adding`) or going, changes in the route queries to the kernel watcher, as a
+    /// new version of the set (even when nothing changed: a new interest waits for the version to be asked). Called
+    /// under the lock, so that the watcher hears the changes in order; the call only queues the work.
+    private func handOverQueries(of interest: Interest, adding: Bool, _ state: inout State) {
+        let change = state.queryCounts.count(
+            Self.routeQueries(of: interest), user: interest.routingUser, adding: adding)
         state.queriesHandedOver += 1
-        flowQueriesChanged(Self.flowQueries(state.interests.keys), state.queriesHandedOver)
+        flowQueriesChanged(change, state.queriesHandedOver)
     }
 
     /// Applies kernel events and publishes what changed; `cause` nil: the cause is read from the events. The
@@ -162,7 +151,7 @@ final class PathHub: Sendable {
                 watched = WatchedInterest(interest)
                 state.add(watched)
                 if Self.asksTheKernel(interest) {
-                    handOverQueries(&state)
+                    handOverQueries(of: interest, adding: true, &state)
                     if state.isReady && !state.tracker.knowsRouting(ofUser: interest.routingUser) {
                         watched.firstValueAfter = state.queriesHandedOver
                     }
@@ -201,7 +190,7 @@ final class PathHub: Sendable {
             state.subscriberCount -= 1
             if watched.subscribers.isEmpty {
                 state.remove(watched)
-                if Self.asksTheKernel(interest) { handOverQueries(&state) }
+                if Self.asksTheKernel(interest) { handOverQueries(of: interest, adding: false, &state) }
             }
         }
     }

@@ -170,7 +170,7 @@ import Testing
         #expect(Set(lookup.asked) == internet4.union(internet6))
         lookup.asked = []
         let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
-        guard case .routeDecisions(let decisions, let dropped)? = follower.setFlowQueries([flow]) else {
+        guard case .routeDecisions(let decisions, let dropped)? = follower.changeFlowQueries(FlowQueryChange(added: [flow])) else {
             Issue.record("a new flow's answer is news")
             return
         }
@@ -191,10 +191,10 @@ import Testing
         let (follower, _) = started()
         _ = follower.follow([.linkChanged(eth)], routingChange: .everything)
         let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
-        _ = follower.setFlowQueries([flow])
+        _ = follower.changeFlowQueries(FlowQueryChange(added: [flow]))
         #expect(follower.decisions[flow] != nil)
-        // Nothing to ask for an empty set, but the drop is news.
-        let event = follower.setFlowQueries([])
+        // Nothing to ask, but the drop is news.
+        let event = follower.changeFlowQueries(FlowQueryChange(removed: [flow]))
         #expect(follower.decisions[flow] == nil && follower.decisions.count == 8)
         guard case .routeDecisions(let answers, let dropped)? = event else {
             Issue.record("a dropped flow's answer is news")
@@ -218,7 +218,7 @@ import Testing
                 destination: IPAddress(bytes: [198, 51, UInt8(index / 250), UInt8(index % 250)])!,
                 source: IPAddress("10.0.0.2")!)
         }
-        _ = follower.setFlowQueries(Set(flows).union(userProbes))
+        _ = follower.changeFlowQueries(FlowQueryChange(added: Set(flows).union(userProbes)))
         let first = Set(lookup.asked)
         #expect(first.isSuperset(of: userProbes), "a user's probes are asked with the first slice")
         #expect(first.subtracting(userProbes).count == FlowSlices.size)
@@ -242,7 +242,7 @@ import Testing
         #expect(Set(lookup.asked).isSuperset(of: internet4.union(internet6).union(userProbes)))
         #expect(follower.hasPendingSlices)
         let kept = Set(flows.prefix(300)).union(userProbes)
-        _ = follower.setFlowQueries(kept)
+        _ = follower.changeFlowQueries(FlowQueryChange(from: Set(flows).union(userProbes), to: kept))
         lookup.asked = []
         while follower.hasPendingSlices { _ = follower.askNextSlice() }
         #expect(Set(lookup.asked).isSubset(of: kept), "dropped flows are not asked")
@@ -258,7 +258,7 @@ import Testing
                 destination: IPAddress(bytes: [198, 51, UInt8(index / 250), UInt8(index % 250)])!,
                 source: IPAddress("10.0.0.2")!)
         }
-        _ = follower.setFlowQueries(Set(flows))
+        _ = follower.changeFlowQueries(FlowQueryChange(added: Set(flows)))
         _ = follower.askNextSlice()
         let waiting = follower.awaitingQueries
         let askedSoFar = flows.filter { !waiting.contains($0) }

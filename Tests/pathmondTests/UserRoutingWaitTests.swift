@@ -23,9 +23,17 @@ import Testing
     }
 
     /// What the hub handed to the kernel watcher, with each set's version.
+    /// The hub's changes to the route queries, added up: the whole set after each, with its version.
     final class HandedOver: Sendable {
         let sets = Locked<[(Set<RouteQuery>, UInt64)]>([])
         var last: (Set<RouteQuery>, UInt64)? { sets.withLock { $0.last } }
+
+        func record(_ change: FlowQueryChange, version: UInt64) {
+            sets.withLock { sets in
+                let current = sets.last?.0 ?? []
+                sets.append((current.subtracting(change.removed).union(change.added), version))
+            }
+        }
     }
 
     static func link(_ index: Int32, _ name: String) -> Link {
@@ -58,7 +66,7 @@ import Testing
     static func readyHub(_ handedOver: HandedOver) -> PathHub {
         let hub = PathHub(
             evaluator: PathEvaluator(), logger: Logger(label: "test"),
-            flowQueriesChanged: { queries, version in handedOver.sets.withLock { $0.append((queries, version)) } })
+            flowQueriesChanged: { handedOver.record($0, version: $1) })
         hub.apply([.snapshot(snapshot)])
         hub.apply([.routeDecisions(probes(user: 0, via: 2))])
         return hub

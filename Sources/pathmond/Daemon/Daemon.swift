@@ -84,7 +84,7 @@ final class Daemon {
         let pathChanges = PathChangeRelay()
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
-            logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.setFlowQueries($0, version: $1) },
+            logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.changeFlowQueries($0, version: $1) },
             history: writers.history, counters: counters,
             afterUpdate: {
                 stateWriter.changed()
