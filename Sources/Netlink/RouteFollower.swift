@@ -92,7 +92,7 @@ final class RouteFollower {
     /// The flows' queries but the probes, in the order their slices ask them.
     private var flowOrder: FlowOrder {
         if let cachedFlowOrder { return cachedFlowOrder }
-        let order = FlowOrder(flowQueries.lazy.filter { !RouteQuery.isInternetProbe($0) })
+        let order = FlowOrder(groupingByPeer: flowQueries.lazy.filter { !RouteQuery.isInternetProbe($0) })
         cachedFlowOrder = order
         return order
     }
@@ -206,7 +206,8 @@ final class RouteFollower {
             changed = true
         }
         let newFlows = change.added.filter { !RouteQuery.isInternetProbe($0) && decisions[$0] == nil }
-        let asked = askFirstSlice(others: otherQueries.filter { decisions[$0] == nil }, flows: FlowOrder(newFlows))
+        let asked = askFirstSlice(
+            others: otherQueries.filter { decisions[$0] == nil }, flows: FlowOrder(groupingByPeer: newFlows))
         return published(changed || asked)
     }
 

@@ -19,6 +19,13 @@ public final class FlowOrder: Sendable {
 
     public static let empty = FlowOrder([])
 
+    /// `queries` ordered by peer, so that a flow's two queries (its own route, and a new connection's to its peer)
+    /// stand side by side: a slice then answers whole flows. In hash order they fell apart, and whether the first
+    /// slice finished any flow was luck (the first subscriber waited one slice or two).
+    public convenience init(groupingByPeer queries: some Sequence<RouteQuery>) {
+        self.init(queries.sorted(by: RouteQuery.byPeer))
+    }
+
     public func contains(_ query: RouteQuery) -> Bool { places[query] != nil }
 
     /// The last place of any of `queries` in this order; -1 when none is in it.

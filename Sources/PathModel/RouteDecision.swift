@@ -56,6 +56,18 @@ extension RouteQuery {
     }
 
     /// Whether the query is one of the internet's probes (as any user): what a path needs, asked before flows.
+    /// An order that keeps the queries to one peer together: by destination, then user, then the query without a
+    /// source (a new connection's) before those with one.
+    public static func byPeer(_ first: RouteQuery, _ second: RouteQuery) -> Bool {
+        if first.destination != second.destination { return first.destination < second.destination }
+        if first.uid != second.uid { return (first.uid ?? 0) < (second.uid ?? 0) }
+        switch (first.source, second.source) {
+        case (nil, .some): return true
+        case (.some(let one), .some(let other)): return one < other
+        default: return false
+        }
+    }
+
     public static func isInternetProbe(_ query: RouteQuery) -> Bool {
         query.source == nil && query.mark == nil && query.outputInterface == nil
             && internetProbeDestinations.contains(query.destination)

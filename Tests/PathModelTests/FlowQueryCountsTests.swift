@@ -35,3 +35,21 @@ import Testing
         #expect(counts.count([], user: RouteQuery.systemUser, adding: true).isEmpty, "root's probes are the path's own")
     }
 }
+
+/// The flows' round keeps each flow's two queries side by side, so that a slice answers whole flows.
+@Suite struct FlowOrderTests {
+    @Test func aFlowsTwoQueriesStandSideBySide() {
+        var queries: Set<RouteQuery> = []
+        for index in 0..<500 {
+            let peer = IPAddress(bytes: [198, 51, UInt8(index / 250), UInt8(index % 250)])!
+            queries.insert(RouteQuery(destination: peer, source: IPAddress("10.0.0.2")!, uid: 0))
+            queries.insert(RouteQuery(destination: peer, uid: 0))
+        }
+        let order = FlowOrder(groupingByPeer: queries).queries
+        #expect(order.count == 1000)
+        for pair in stride(from: 0, to: order.count, by: 2) {
+            #expect(order[pair].destination == order[pair + 1].destination)
+            #expect(order[pair].source == nil && order[pair + 1].source != nil)
+        }
+    }
+}

@@ -26,6 +26,8 @@ struct FanOutResult {
     var getPathDuringFanOut: [UInt64] = []
     var getPathQuiet: [UInt64] = []
     var getPathFailure: String?
+    /// From the first subscriber's call to the last one's first value, subscribing one after another.
+    var subscribeNanoseconds: UInt64 = 0
 
     func table() -> FigureTable {
         let name = kind == .path ? "WatchPath" : "WatchFlow (distinct remote addresses)"
@@ -53,6 +55,9 @@ struct FanOutResult {
                 nearestRank(getPathDuringFanOut, rank), nearestRank(raw.getPathMeanwhile, rank))
         }
         table.note("pathmond: " + pathmond.summary)
+        table.note(
+            "subscribing: \(subscribers) one after another, each waiting for its first value, in "
+                + formatDuration(subscribeNanoseconds))
         table.note(rawNote)
         table.note(
             "GetPath calls: \(getPathDuringFanOut.count) during fan-out, \(getPathQuiet.count) quiet, "
