@@ -170,7 +170,10 @@ import Testing
         #expect(Set(lookup.asked) == internet4.union(internet6))
         lookup.asked = []
         let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
-        guard case .routeDecisions(let decisions, let dropped)? = follower.changeFlowQueries(FlowQueryChange(added: [flow])) else {
+        guard
+            case .routeDecisions(let decisions, let dropped)? = follower.changeFlowQueries(
+                FlowQueryChange(added: [flow]))
+        else {
             Issue.record("a new flow's answer is news")
             return
         }

@@ -31,7 +31,8 @@ import Testing
         #expect(counts.count([], user: 1000, adding: true).added == probes)
         #expect(counts.count([Self.newConnection], user: 1000, adding: true).added == [Self.newConnection])
         #expect(counts.count([], user: 1000, adding: false).isEmpty, "one of the user's interests is left")
-        #expect(counts.count([Self.newConnection], user: 1000, adding: false).removed == probes.union([Self.newConnection]))
+        #expect(
+            counts.count([Self.newConnection], user: 1000, adding: false).removed == probes.union([Self.newConnection]))
         #expect(counts.count([], user: RouteQuery.systemUser, adding: true).isEmpty, "root's probes are the path's own")
     }
 }

@@ -28,7 +28,8 @@ import Testing
 
     @Test func aStalledClientGetsEveryEntryInOrderOnceItReads() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(sinceWallMicroseconds: 99), output: channel, loop: try SDEventLoop())
+        let stream = HistoryChannelStream(
+            query: PathHistoryQuery(sinceWallMicroseconds: 99), output: channel, loop: try SDEventLoop())
         stream.release()
         stream.deliver(Self.entry(1))
         channel.isWritable = false
@@ -41,7 +42,8 @@ import Testing
 
     @Test func onlyTheInterfaceFilterAppliesToNewEntries() throws {
         let channel = RecordingOutput()
-        let stream = HistoryChannelStream(query: PathHistoryQuery(interface: "wlan0", limit: 1), output: channel, loop: try SDEventLoop())
+        let stream = HistoryChannelStream(
+            query: PathHistoryQuery(interface: "wlan0", limit: 1), output: channel, loop: try SDEventLoop())
         stream.release()
         stream.deliver(Self.entry(1))
         stream.deliver(Self.entry(2, interface: "wlan0"))
