@@ -238,7 +238,7 @@ final class RouteFollower {
         ask(others + slices.first(of: flows))
     }
 
-    /// Asks the next slice of flows' queries (those still standing); returns the event with the answers if they
+    /// Asks the next slice of flows' queries (those still asked); returns the event with the answers if they
     /// changed anything.
     func askNextSlice() -> KernelEvent? {
         published(ask(slices.next(where: isAsked)))
