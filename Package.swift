@@ -75,8 +75,11 @@ let package = Package(
         .target(
             name: "StateFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
+        // JSON without Foundation (issue 25: no Foundation in the daemon): one strict reader, one writer, Codable.
+        .target(name: "JSON", swiftSettings: strict),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
-        .target(name: "PolicyStore", dependencies: ["Locking", "PathModel", "StateFiles"], swiftSettings: strict),
+        .target(
+            name: "PolicyStore", dependencies: ["JSON", "Locking", "PathModel", "StateFiles"], swiftSettings: strict),
         // The daemon's main loop: sd-event, one thread asleep in epoll until a descriptor, signal or timer fires.
         .target(name: "SDEvent", dependencies: ["CSystemd", "Locking"], swiftSettings: strict),
         // A value behind a pthread mutex: Synchronization's Mutex, but visible to ThreadSanitizer.
@@ -85,10 +88,11 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CSystemd", "SDEvent"], swiftSettings: strict),
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
         .target(
-            name: "NetworkHints", dependencies: ["CCurl", "DBus", "Locking", "PathModel", "SDEvent", "StateFiles"],
+            name: "NetworkHints",
+            dependencies: ["CCurl", "DBus", "JSON", "Locking", "PathModel", "SDEvent", "StateFiles"],
             swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
-        .target(name: "PathProtocol", dependencies: ["PathModel"], swiftSettings: strict),
+        .target(name: "PathProtocol", dependencies: ["JSON", "PathModel"], swiftSettings: strict),
         // The client library apps import.
         .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
         .executableTarget(
@@ -144,6 +148,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "SDEventTests", dependencies: ["Locking", "SDEvent"], swiftSettings: strict),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "FuzzSupport"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(
             name: "NetlinkTests",
             dependencies: ["Locking", "Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import FoundationEssentials
+import JSON
 
 /// Pure parsers for the lease files Linux DHCP clients leave behind. Each returns what it could read and skips
 /// what it could not, line by line, the way the clients' own loaders do ("…, ignoring").
@@ -70,7 +70,9 @@ public enum LeaseFile {
 
     /// The JSON lease of newer networkd: addresses are arrays of four numbers, binary data is a hex string.
     static func parseNetworkdJSON(_ text: String) -> DHCPLease? {
-        guard let object = try? JSONDecoder().decode(NetworkdJSONLease.self, from: Data(text.utf8)) else { return nil }
+        guard let object = try? JSONValueDecoder().decode(NetworkdJSONLease.self, from: Array(text.utf8)) else {
+            return nil
+        }
         return DHCPLease(
             writer: .networkd, address: object.address, netmask: object.netmask, router: object.router,
             vendorSpecific: object.vendorSpecific.flatMap { HexText.decodePacked($0[...]) })

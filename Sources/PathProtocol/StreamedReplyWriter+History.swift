@@ -17,7 +17,7 @@ extension StreamedReplyWriter {
         return out.terminated()
     }
 
-    // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
+    // Keys in sorted order, as VarlinkCodec writes them (byte order).
 
     private static func write(_ entry: WireHistoryEntry, to out: inout JSONBytes) {
         out.raw("{\"after\":")

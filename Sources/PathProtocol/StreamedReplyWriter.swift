@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSON
+
 /// Writes the replies pathmond streams on every change (a WatchPath path, a WatchFlow status) straight into bytes.
 /// These are encoded once per distinct interest on each change, so with a thousand flows watched their cost is the
-/// daemon's cost per event; JSONEncoder spends most of it on reflection and boxing. The output is byte for byte
+/// daemon's cost per event; a Codable encoder spends most of it on reflection and boxing. The output is byte for byte
 /// what `VarlinkCodec` writes (sorted keys, unescaped slashes, absent optionals left out), which the tests check.
 public enum StreamedReplyWriter {
     /// `{"continues":true,"parameters":{"path":{...}}}` and its NUL; without `continues`, GetPath's one reply.
@@ -22,7 +24,7 @@ public enum StreamedReplyWriter {
         return out.terminated()
     }
 
-    // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
+    // Keys in sorted order, as VarlinkCodec writes them (byte order).
 
     private static func write(_ path: WirePath, to out: inout JSONBytes) {
         out.raw("{\"availableInterfaces\":[")
@@ -172,27 +174,9 @@ struct JSONBytes {
         raw("]")
     }
 
-    /// A string literal: quotes, backslashes and control characters escaped as JSONEncoder escapes them; every
-    /// other byte, UTF-8 included, as it is.
+    /// A string literal, escaped as every JSON the daemon writes (`JSONWriter`).
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0x00..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONWriter.appendString(value, to: &bytes)
     }
 
     /// The text and the NUL that ends a Varlink message.
@@ -201,6 +185,4 @@ struct JSONBytes {
         bytes.append(0)
         return bytes
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

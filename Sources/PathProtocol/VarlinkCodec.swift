@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import JSON
 
 /// JSON encoding and decoding of Varlink messages. Each encoded message ends with the NUL byte that frames it.
 public struct VarlinkCodec: Sendable {
@@ -21,10 +17,9 @@ public struct VarlinkCodec: Sendable {
 
     /// Encodes a message and appends the terminating NUL.
     public func encode<Message: Encodable>(_ message: Message) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding our own Codable structs of strings, numbers and booleans cannot fail.
-        var bytes = [UInt8](try! encoder.encode(message))
+        // Encoding our own Codable structs of strings, integers and booleans cannot fail (only a non-finite
+        // floating-point number can, and the protocol has none).
+        var bytes = try! JSONValueEncoder().encode(message)
         bytes.append(0)
         return bytes
     }
@@ -46,7 +41,7 @@ public struct VarlinkCodec: Sendable {
         -> Message
     {
         do {
-            return try JSONDecoder().decode(type, from: Data(frame))
+            return try JSONValueDecoder().decode(type, from: frame)
         } catch let error as DecodingError {
             throw VarlinkDecodingError(error)
         } catch {

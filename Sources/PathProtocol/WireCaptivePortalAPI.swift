@@ -26,7 +26,7 @@ public struct WireCaptivePortalAPI: Codable, Sendable, Hashable {
 }
 
 extension StreamedReplyWriter {
-    /// A captive-portal API object, keys in sorted order as JSONEncoder's .sortedKeys writes them.
+    /// A captive-portal API object, keys in sorted order as VarlinkCodec writes them (byte order).
     static func write(_ api: WireCaptivePortalAPI, to out: inout JSONBytes) {
         out.raw("{")
         if let bytes = api.bytesRemaining {

@@ -39,7 +39,7 @@ public struct WireLinkQuality: Codable, Sendable, Hashable {
 }
 
 extension StreamedReplyWriter {
-    /// A link quality object, keys in sorted order as JSONEncoder's .sortedKeys writes them.
+    /// A link quality object, keys in sorted order as VarlinkCodec writes them (byte order).
     static func write(_ quality: WireLinkQuality, to out: inout JSONBytes) {
         var separator = "{"
         func number(_ key: String, _ value: (some BinaryInteger)?) {

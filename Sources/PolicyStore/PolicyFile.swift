@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSON
 import PathModel
 
 /// The policy file's format, pure: bytes in, policy out, and back. No I/O, so that every damaged shape of file is

@@ -3,10 +3,8 @@ import Logging
 import PathModel
 import StateFiles
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 /// Reads the configuration file: the one named with --config, else /etc/pathmond.conf if it exists, else the
@@ -20,7 +18,7 @@ struct ConfigurationLoader: Sendable {
 
     /// The file that would be read now, if any.
     var path: String? {
-        explicitPath ?? (FileManager.default.fileExists(atPath: Self.defaultPath) ? Self.defaultPath : nil)
+        explicitPath ?? (access(Self.defaultPath, F_OK) == 0 ? Self.defaultPath : nil)
     }
 
     /// The configuration and its warnings (each prefixed with the file's path), or a sentence saying why the file

@@ -8,12 +8,6 @@ import SystemPackage
     import Glibc
 #endif
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// pathmond: follows the kernel's links, addresses and routes and serves the network path over Varlink.
 @main
 struct PathmondCommand {
@@ -105,10 +99,24 @@ struct PathmondCommand {
         _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
     }
 
+    /// The process's environment (environ(7)): NAME=value strings, the first `=` ending the name.
+    static func environment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), variables[String(text[..<equals])] == nil {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
+    }
+
     /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.
     private func bootstrapLogging() {
         let level = options.logLevel
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Self.environment()
         let native = JournalLogHandler.journalIsThere(environment: environment)
         let journal = StandardErrorLogHandler.standardErrorIsJournal(environment: environment)
         LoggingSystem.bootstrap { _ in

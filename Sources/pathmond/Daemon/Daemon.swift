@@ -5,15 +5,10 @@ import NetworkHints
 import PathModel
 import PolicyStore
 import SDEvent
+import StateFiles
 
 #if canImport(Glibc)
     import Glibc
-#endif
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
 #endif
 
 /// The daemon's parts, built once from the options and the configuration, and their one order: `run()` starts the
@@ -61,8 +56,7 @@ final class Daemon {
         // The state directory holds the policy and the SIM-key secret: private to the daemon. systemd makes it
         // (StateDirectory=); by hand it may be missing.
         do {
-            try FileManager.default.createDirectory(
-                atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createDirectories(stateDirectory, mode: 0o700)
         } catch {
             logger.warning("cannot create the state directory \(stateDirectory): \(error)")
         }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// A parsed JSON value. Objects keep their members in file order, duplicates included, so that the policy decoder
 /// can tell a repeated field from a single one instead of letting the last silently win.
-enum JSONValue: Sendable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// The number's text as written: the decoder only needs small integers and must not round anything.
@@ -11,13 +11,13 @@ enum JSONValue: Sendable {
     case object([(String, JSONValue)])
 
     /// The members named `name`, in file order.
-    func members(named name: String) -> [JSONValue] {
+    public func members(named name: String) -> [JSONValue] {
         guard case .object(let members) = self else { return [] }
         return members.filter { $0.0 == name }.map(\.1)
     }
 
     /// A short name of the value's type, for error messages.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -25,6 +25,21 @@ enum JSONValue: Sendable {
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
+        }
+    }
+}
+
+extension JSONValue {
+    public static func == (left: JSONValue, right: JSONValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
         }
     }
 }

@@ -1,59 +1,65 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Where and why the bytes stopped being JSON.
-struct JSONSyntaxError: Error, Sendable, Hashable {
-    /// Offset of the offending byte from the start of the file; the file's length if it ended too early.
-    var offset: Int
-    var reason: String
+public struct JSONSyntaxError: Error, Sendable, Hashable {
+    /// Offset of the offending byte from the start of the input; the input's length if it ended too early.
+    public var offset: Int
+    public var reason: String
 }
 
-/// A strict RFC 8259 reader over bytes. Hand-written rather than JSONSerialization so that a damaged file can be
-/// read up to the damage: the recovering decoder drives `parseValue` element by element and keeps what was whole.
-struct JSONReader {
+/// A strict RFC 8259 reader over bytes, the one JSON reader of the daemon's side (no Foundation there: issue 25).
+/// Hand-written so that a damaged policy file can be read up to the damage (its recovering decoder drives
+/// `parseValue` element by element and keeps what was whole), and so that a hostile client's call is bounded: in
+/// nesting (`maximumDepth`) as in size (the caller's framing).
+public struct JSONReader {
     private let bytes: [UInt8]
-    private(set) var offset = 0
-    /// Nesting deeper than any policy file could need is garbage; the limit keeps recursion off the stack's edge.
-    private static let maximumDepth = 32
+    public private(set) var offset = 0
+    /// Nesting deeper than a document could need is garbage; the limit keeps recursion off the stack's edge.
+    private let maximumDepth: Int
+    public static let defaultMaximumDepth = 32
 
-    init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8], maximumDepth: Int = JSONReader.defaultMaximumDepth) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
     /// The whole input as one value, with nothing but whitespace after it.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-        var reader = JSONReader(bytes)
+    public static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = JSONReader.defaultMaximumDepth
+    ) throws(JSONSyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes, maximumDepth: maximumDepth)
         let value = try reader.parseValue()
         reader.skipWhitespace()
         guard reader.isAtEnd else { throw reader.error("unexpected text after the end of the document") }
         return value
     }
 
-    var isAtEnd: Bool { offset >= bytes.count }
+    public var isAtEnd: Bool { offset >= bytes.count }
 
     /// The next byte that is not whitespace, without consuming it.
-    mutating func peek() -> UInt8? {
+    public mutating func peek() -> UInt8? {
         skipWhitespace()
         return isAtEnd ? nil : bytes[offset]
     }
 
     /// Consumes `byte` (after whitespace) or fails naming what was expected.
-    mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
+    public mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
         guard peek() == byte else { throw error("expected \(what)") }
         offset += 1
     }
 
     /// Consumes `byte` if it comes next.
-    mutating func consume(_ byte: UInt8) -> Bool {
+    public mutating func consume(_ byte: UInt8) -> Bool {
         guard peek() == byte else { return false }
         offset += 1
         return true
     }
 
-    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    public mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         try parseValue(depth: 0)
     }
 
     private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth < Self.maximumDepth else { throw error("nested too deeply") }
+        guard depth < maximumDepth else { throw error("nested too deeply") }
         guard let next = peek() else { throw error("unexpected end of file") }
         switch next {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
@@ -116,7 +122,7 @@ struct JSONReader {
         return .number(String(decoding: bytes[start..<offset], as: UTF8.self))
     }
 
-    mutating func parseString() throws(JSONSyntaxError) -> String {
+    public mutating func parseString() throws(JSONSyntaxError) -> String {
         try expect(UInt8(ascii: "\""), "a string")
         var utf8: [UInt8] = []
         while true {
@@ -199,11 +205,11 @@ struct JSONReader {
         return offset > start
     }
 
-    mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while consumeRaw({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {}
     }
 
-    func error(_ reason: String) -> JSONSyntaxError {
+    public func error(_ reason: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: min(offset, bytes.count), reason: reason)
     }
 }

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+/// Encodes an `Encodable` value as JSON without Foundation: object members sorted by name (byte order), numbers as
+/// Swift prints them (an integral floating-point value without its `.0`), strings as `JSONWriter` escapes them. A
+/// non-finite floating-point value cannot be written in JSON and throws `EncodingError.invalidValue`.
+public struct JSONValueEncoder: Sendable {
+    public init() {}
+
+    /// The value's JSON text.
+    public func encode(_ value: some Encodable) throws -> [UInt8] {
+        JSONWriter.bytes(of: try encodeValue(value))
+    }
+
+    /// The value as a JSON tree, members sorted.
+    public func encodeValue(_ value: some Encodable) throws -> JSONValue {
+        let root = EncodingSlot()
+        try root.encode(value, codingPath: [])
+        return root.value
+    }
+}
+
+/// Where one value goes while a value is encoded: a scalar, or the members or elements its containers add. A
+/// class, because a container hands it to nested containers and encoders that fill it after they return.
+private final class EncodingSlot {
+    var scalar: JSONValue?
+    var members: [String: EncodingSlot]?
+    var elements: [EncodingSlot]?
+
+    /// What was put here; a value that encoded nothing is an empty object, as with JSONEncoder.
+    var value: JSONValue {
+        if let scalar { return scalar }
+        if let elements { return .array(elements.map(\.value)) }
+        let sorted = (members ?? [:]).sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return .object(sorted.map { ($0.key, $0.value.value) })
+    }
+
+    func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
+        // Every leaf here: the containers' generic encode also stands for their Int32, UInt8, … overloads, which
+        // the standard library's integers call from their encode(to:).
+        switch value {
+        case let text as String: scalar = .string(text)
+        case let flag as Bool: scalar = .bool(flag)
+        case let number as Int: scalar = .number(String(number))
+        case let number as any FixedWidthInteger: scalar = .number(String(describing: number))
+        case let real as Double: scalar = try Self.number(real, codingPath: codingPath)
+        case let real as Float: scalar = try Self.number(real, codingPath: codingPath)
+        default: try value.encode(to: SlotEncoder(slot: self, codingPath: codingPath))
+        }
+    }
+
+    /// The object this slot becomes (a second keyed container on one encoder adds to the same object).
+    func makeObject() {
+        scalar = nil
+        elements = nil
+        if members == nil { members = [:] }
+    }
+
+    func makeArray() {
+        scalar = nil
+        members = nil
+        if elements == nil { elements = [] }
+    }
+
+    func addMember(_ key: any CodingKey) -> EncodingSlot {
+        let slot = EncodingSlot()
+        members![key.stringValue] = slot  // `!`: the keyed container made the object.
+        return slot
+    }
+
+    func addElement() -> EncodingSlot {
+        let slot = EncodingSlot()
+        elements!.append(slot)  // `!`: the unkeyed container made the array.
+        return slot
+    }
+
+    static func number<Number: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: Number, codingPath: [any CodingKey]
+    ) throws -> JSONValue {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not valid JSON"))
+        }
+        let text = value.description
+        return .number(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
+    }
+}
+
+private struct SlotEncoder: Encoder {
+    let slot: EncodingSlot
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        slot.makeObject()
+        return KeyedEncodingContainer(KeyedSlotContainer<Key>(slot: slot, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        slot.makeArray()
+        return UnkeyedSlotContainer(slot: slot, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleSlotContainer(slot: slot, codingPath: codingPath)
+    }
+}
+
+private struct KeyedSlotContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let slot: EncodingSlot
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) { slot.addMember(key).scalar = .null }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        slot.addMember(key).scalar = try EncodingSlot.number(value, codingPath: codingPath + [key])
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        slot.addMember(key).scalar = try EncodingSlot.number(value, codingPath: codingPath + [key])
+    }
+    mutating func encode(_ value: some Encodable, forKey key: Key) throws {
+        try slot.addMember(key).encode(value, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let member = slot.addMember(key)
+        member.makeObject()
+        return KeyedEncodingContainer(KeyedSlotContainer<NestedKey>(slot: member, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let member = slot.addMember(key)
+        member.makeArray()
+        return UnkeyedSlotContainer(slot: member, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        SlotEncoder(slot: slot.addMember(JSONKey(stringValue: "super")), codingPath: codingPath)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        SlotEncoder(slot: slot.addMember(key), codingPath: codingPath + [key])
+    }
+}
+
+private struct UnkeyedSlotContainer: UnkeyedEncodingContainer {
+    let slot: EncodingSlot
+    let codingPath: [any CodingKey]
+    var count: Int { slot.elements?.count ?? 0 }
+
+    private var nextPath: [any CodingKey] { codingPath + [JSONKey(intValue: count)] }
+
+    mutating func encodeNil() { slot.addElement().scalar = .null }
+    mutating func encode(_ value: Double) throws {
+        let path = nextPath
+        slot.addElement().scalar = try EncodingSlot.number(value, codingPath: path)
+    }
+    mutating func encode(_ value: Float) throws {
+        let path = nextPath
+        slot.addElement().scalar = try EncodingSlot.number(value, codingPath: path)
+    }
+    mutating func encode(_ value: some Encodable) throws {
+        let path = nextPath
+        try slot.addElement().encode(value, codingPath: path)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let path = nextPath
+        let element = slot.addElement()
+        element.makeObject()
+        return KeyedEncodingContainer(KeyedSlotContainer<NestedKey>(slot: element, codingPath: path))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let path = nextPath
+        let element = slot.addElement()
+        element.makeArray()
+        return UnkeyedSlotContainer(slot: element, codingPath: path)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let path = nextPath
+        return SlotEncoder(slot: slot.addElement(), codingPath: path)
+    }
+}
+
+private struct SingleSlotContainer: SingleValueEncodingContainer {
+    let slot: EncodingSlot
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() { slot.scalar = .null }
+    mutating func encode(_ value: Double) throws {
+        slot.scalar = try EncodingSlot.number(value, codingPath: codingPath)
+    }
+    mutating func encode(_ value: Float) throws { slot.scalar = try EncodingSlot.number(value, codingPath: codingPath) }
+    mutating func encode(_ value: some Encodable) throws { try slot.encode(value, codingPath: codingPath) }
+}
+
+/// A key made up by the coder: an array's index, `super`.
+struct JSONKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init(intValue: Int) {
+        stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+}

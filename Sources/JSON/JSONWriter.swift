@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+/// JSON text from a `JSONValue`, compact and in the bytes JSONEncoder wrote with `.sortedKeys` and
+/// `.withoutEscapingSlashes`, which the daemon used before it dropped Foundation (issue 25): clients, tests and the
+/// history file saw those bytes, so they stay. Members are written in the value's order; `JSONValueEncoder` sorts
+/// them.
+public enum JSONWriter {
+    /// The value's text.
+    public static func bytes(of value: JSONValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        append(value, to: &bytes)
+        return bytes
+    }
+
+    public static func append(_ value: JSONValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .null: bytes += "null".utf8
+        case .bool(let flag): bytes += (flag ? "true" : "false").utf8
+        case .number(let text): bytes += text.utf8
+        case .string(let text): appendString(text, to: &bytes)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                append(element, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (position, member) in members.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendString(member.0, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                append(member.1, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A string literal: quotes, backslashes and control characters escaped (the usual two-character escapes
+    /// where JSON has one, `\u00XX` for the rest); every other byte, UTF-8 included, as it is.
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += #"\""#.utf8
+            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+            case 0x08: bytes += #"\b"#.utf8
+            case 0x0C: bytes += #"\f"#.utf8
+            case 0x0A: bytes += #"\n"#.utf8
+            case 0x0D: bytes += #"\r"#.utf8
+            case 0x09: bytes += #"\t"#.utf8
+            case 0x00..<0x20:
+                bytes += #"\u00"#.utf8
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}
