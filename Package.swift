@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "pathmond-bench",
             dependencies: [
-                "CBenchSupport", "Locking", "Netlink", "PathMonitor", "PathModel", "PathProtocol",
+                "CBenchSupport", "JSON", "Locking", "Netlink", "PathMonitor", "PathModel", "PathProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "bench/Sources/pathmond-bench",

@@ -124,7 +124,21 @@ public struct JSONReader {
 
     public mutating func parseString() throws(JSONSyntaxError) -> String {
         try expect(UInt8(ascii: "\""), "a string")
-        var utf8: [UInt8] = []
+        // Most strings hold no escape: read up to the closing quote and validate the run in one go.
+        let start = offset
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""), bytes[offset] != UInt8(ascii: "\\"),
+            bytes[offset] >= 0x20
+        {
+            offset += 1
+        }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
+            guard let text = String(validating: bytes[start..<offset], as: UTF8.self) else {
+                throw error("string is not valid UTF-8")
+            }
+            offset += 1
+            return text
+        }
+        var utf8 = Array(bytes[start..<offset])
         while true {
             guard !isAtEnd else { throw error("unterminated string") }
             let byte = bytes[offset]
@@ -151,11 +165,17 @@ public struct JSONReader {
         guard !isAtEnd else { throw error("unterminated string") }
         let byte = bytes[offset]
         offset += 1
-        let simple: [UInt8: UInt8] = [
-            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5c, UInt8(ascii: "/"): 0x2f, UInt8(ascii: "b"): 0x08,
-            UInt8(ascii: "f"): 0x0c, UInt8(ascii: "n"): 0x0a, UInt8(ascii: "r"): 0x0d, UInt8(ascii: "t"): 0x09,
-        ]
-        if let replacement = simple[byte] {
+        let replacement: UInt8? =
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0c
+            case UInt8(ascii: "n"): 0x0a
+            case UInt8(ascii: "r"): 0x0d
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
+        if let replacement {
             utf8.append(replacement)
             return
         }

@@ -115,21 +115,30 @@ extension ValueDecoder: SingleValueDecodingContainer {
 
 private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let codingPath: [any CodingKey]
-    /// Each name's first member.
-    private let members: [String: JSONValue]
-    let allKeys: [Key]
+    /// In document order, repeats included: a Varlink message has a handful of members, which a scan finds
+    /// sooner than a dictionary built for each object would.
+    private let members: [(String, JSONValue)]
 
-    init(members list: [(String, JSONValue)], codingPath: [any CodingKey]) {
-        members = Dictionary(list, uniquingKeysWith: { first, _ in first })
-        var seen = Set<String>()
-        allKeys = list.compactMap { seen.insert($0.0).inserted ? Key(stringValue: $0.0) : nil }
+    init(members: [(String, JSONValue)], codingPath: [any CodingKey]) {
+        self.members = members
         self.codingPath = codingPath
     }
 
-    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+    /// Each name once, in document order.
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return members.compactMap { seen.insert($0.0).inserted ? Key(stringValue: $0.0) : nil }
+    }
+
+    /// The first member of that name.
+    private func value(_ name: String) -> JSONValue? {
+        members.first { $0.0 == name }?.1
+    }
+
+    func contains(_ key: Key) -> Bool { value(key.stringValue) != nil }
 
     private func member(_ key: Key) throws -> ValueDecoder {
-        guard let value = members[key.stringValue] else {
+        guard let value = value(key.stringValue) else {
             throw DecodingError.keyNotFound(
                 key,
                 DecodingError.Context(
@@ -168,11 +177,11 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath + [JSONKey(stringValue: "super")])
+        ValueDecoder(value: value("super") ?? .null, codingPath: codingPath + [JSONKey(stringValue: "super")])
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        ValueDecoder(value: value(key.stringValue) ?? .null, codingPath: codingPath + [key])
     }
 }
 

@@ -7,7 +7,12 @@ public struct JSONValueEncoder: Sendable {
 
     /// The value's JSON text.
     public func encode(_ value: some Encodable) throws -> [UInt8] {
-        JSONWriter.bytes(of: try encodeValue(value))
+        let root = EncodingSlot()
+        try root.encode(value, codingPath: [])
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        root.write(to: &bytes)
+        return bytes
     }
 
     /// The value as a JSON tree, members sorted.
@@ -22,18 +27,57 @@ public struct JSONValueEncoder: Sendable {
 /// class, because a container hands it to nested containers and encoders that fill it after they return.
 private final class EncodingSlot {
     var scalar: JSONValue?
-    var members: [String: EncodingSlot]?
+    /// In the order encoded; `sortedMembers` orders them (a type encodes each key once, so no dictionary is
+    /// kept for the rare one that does not: the last of a repeated key wins there, as with JSONEncoder).
+    var members: [(String, EncodingSlot)]?
     var elements: [EncodingSlot]?
 
     /// What was put here; a value that encoded nothing is an empty object, as with JSONEncoder.
     var value: JSONValue {
         if let scalar { return scalar }
         if let elements { return .array(elements.map(\.value)) }
-        let sorted = (members ?? [:]).sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        return .object(sorted.map { ($0.key, $0.value.value) })
+        return .object(sortedMembers.map { ($0.0, $0.1.value) })
     }
 
-    func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
+    /// Appends the value's text: as `JSONWriter` would write `value`, without building it.
+    func write(to bytes: inout [UInt8]) {
+        if let scalar { return JSONWriter.append(scalar, to: &bytes) }
+        if let elements {
+            bytes.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                element.write(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return
+        }
+        bytes.append(UInt8(ascii: "{"))
+        for (position, member) in sortedMembers.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(member.0, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            member.1.write(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The members by name in byte order (JSONEncoder's `.sortedKeys`), a repeated name's last value only.
+    private var sortedMembers: [(String, EncodingSlot)] {
+        guard let members else { return [] }
+        let ordered = members.enumerated().sorted {
+            $0.element.0 == $1.element.0
+                ? $0.offset < $1.offset : $0.element.0.utf8.lexicographicallyPrecedes($1.element.0.utf8)
+        }.map(\.element)
+        var unique: [(String, EncodingSlot)] = []
+        unique.reserveCapacity(ordered.count)
+        for member in ordered {
+            if unique.last?.0 == member.0 { unique[unique.count - 1] = member } else { unique.append(member) }
+        }
+        return unique
+    }
+
+    /// `codingPath`: made only where a nested encoder or an error needs it, not for every leaf.
+    func encode(_ value: some Encodable, codingPath: @autoclosure () -> [any CodingKey]) throws {
         // Every leaf here: the containers' generic encode also stands for their Int32, UInt8, … overloads, which
         // the standard library's integers call from their encode(to:).
         switch value {
@@ -41,9 +85,9 @@ private final class EncodingSlot {
         case let flag as Bool: scalar = .bool(flag)
         case let number as Int: scalar = .number(String(number))
         case let number as any FixedWidthInteger: scalar = .number(String(describing: number))
-        case let real as Double: scalar = try Self.number(real, codingPath: codingPath)
-        case let real as Float: scalar = try Self.number(real, codingPath: codingPath)
-        default: try value.encode(to: SlotEncoder(slot: self, codingPath: codingPath))
+        case let real as Double: scalar = try Self.number(real, codingPath: codingPath())
+        case let real as Float: scalar = try Self.number(real, codingPath: codingPath())
+        default: try value.encode(to: SlotEncoder(slot: self, codingPath: codingPath()))
         }
     }
 
@@ -51,7 +95,7 @@ private final class EncodingSlot {
     func makeObject() {
         scalar = nil
         elements = nil
-        if members == nil { members = [:] }
+        if members == nil { members = [] }
     }
 
     func makeArray() {
@@ -62,7 +106,7 @@ private final class EncodingSlot {
 
     func addMember(_ key: any CodingKey) -> EncodingSlot {
         let slot = EncodingSlot()
-        members![key.stringValue] = slot  // `!`: the keyed container made the object.
+        members!.append((key.stringValue, slot))  // `!`: the keyed container made the object.
         return slot
     }
 
@@ -159,8 +203,8 @@ private struct UnkeyedSlotContainer: UnkeyedEncodingContainer {
         slot.addElement().scalar = try EncodingSlot.number(value, codingPath: path)
     }
     mutating func encode(_ value: some Encodable) throws {
-        let path = nextPath
-        try slot.addElement().encode(value, codingPath: path)
+        let (path, index) = (codingPath, count)
+        try slot.addElement().encode(value, codingPath: path + [JSONKey(intValue: index)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)

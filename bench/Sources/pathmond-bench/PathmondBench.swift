@@ -10,7 +10,8 @@ struct PathmondBench: ParsableCommand {
         commandName: "pathmond-bench",
         abstract: "pathmond's figures side by side with a reference, in one run (see bench/README.md).",
         subcommands: [
-            Latency.self, Table.self, FanOut.self, Idle.self, Storm.self, DenialOfService.self, Attacker.self,
+            Latency.self, Table.self, FanOut.self, Idle.self, Storm.self, DenialOfService.self, Coders.self,
+            Attacker.self,
             HistoryAttacker.self,
             RawListen.self,
         ],
