@@ -23,15 +23,18 @@ extension NetworkHintsService {
         kernelChanged()
     }
 
-    /// The path changed (a policy, a detection): pathmond's reasons may have. Any thread.
+    /// The path changed (a policy, a detection): pathmond's reasons may have. Any thread. On the loop (every
+    /// kernel change) it looks at once: with nothing written through, the common case, a job queued for a later
+    /// turn cost each path change an eventfd write, a wake-up and a read for nothing.
     func pathChanged() {
-        let service = UncheckedTransfer(self)
-        loop.execute {
-            guard service.value.writesMetered || !(service.value.meteredWriter?.discounted.isEmpty ?? true) else {
-                return
-            }
-            service.value.kernelChanged()
+        guard loop.inLoop else {
+            let service = UncheckedTransfer(self)
+            loop.execute { service.value.pathChanged() }
+            return
         }
+        guard writesMetered || !(meteredWriter?.discounted.isEmpty ?? true) else { return }
+        // Queues the refresh for a later turn: never inside the hub's update that called this.
+        kernelChanged()
     }
 
     /// pathmond's own reasons, interface by interface: constrained, or expensive for a reason other than
