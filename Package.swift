@@ -67,8 +67,8 @@ let package = Package(
                 ])
             ]
         ),
-        // Pure model: no imports, no I/O.
-        .target(name: "PathModel", swiftSettings: strict),
+        // Pure model: no I/O; its one import is the pure JSON reader (a captive portal's RFC 8908 answer).
+        .target(name: "PathModel", dependencies: ["JSON"], swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel", "SDEvent"], swiftSettings: strict),
         // The daemon's files on disk: one bounded reader, one atomic writer, one directory sync.
@@ -76,7 +76,9 @@ let package = Package(
             name: "StateFiles", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict),
         // JSON without Foundation (issue 25: no Foundation in the daemon): one strict reader, one writer, Codable.
-        .target(name: "JSON", swiftSettings: strict),
+        // Optimized in every configuration, as Foundation's coders were (a prebuilt library): the tests run a debug
+        // daemon against floods of calls, and unspecialized generic coding there took root's answer past its bound.
+        .target(name: "JSON", swiftSettings: strict + [.unsafeFlags(["-O"])]),
         // The user's network policy on disk: versioned, atomic and durable, recovering from corruption.
         .target(
             name: "PolicyStore", dependencies: ["JSON", "Locking", "PathModel", "StateFiles"], swiftSettings: strict),

@@ -133,7 +133,8 @@ public struct JSONReader {
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
             guard let text = String(validating: bytes[start..<offset], as: UTF8.self) else {
-                throw error("string is not valid UTF-8")
+                offset = Self.firstInvalidUTF8(in: bytes[start..<offset])
+                throw error("invalid UTF-8 in a string")
             }
             offset += 1
             return text
@@ -146,7 +147,9 @@ public struct JSONReader {
             case UInt8(ascii: "\""):
                 offset += 1
                 guard let text = String(validating: utf8, as: UTF8.self) else {
-                    throw error("string is not valid UTF-8")
+                    // The bytes are the string's with its escapes undone: the offset is the string's start.
+                    offset = start
+                    throw error("invalid UTF-8 in a string")
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -192,6 +195,15 @@ public struct JSONReader {
         }
         guard let unicode = Unicode.Scalar(scalar) else { throw error("unpaired surrogate") }
         utf8.append(contentsOf: String(Character(unicode)).utf8)
+    }
+
+    /// Where the first byte of `run` that is not valid UTF-8 is.
+    private static func firstInvalidUTF8(in run: ArraySlice<UInt8>) -> Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = run.makeIterator()
+        var position = run.startIndex
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { position += scalar.count }
+        return position
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSON
+
 /// What a captive portal's API (RFC 8908) answered: whether the network holds its user, and for how much longer the
 /// session it granted lasts. Parsed from the API's JSON by `parse(_:)`, a pure function over the bytes received.
 public struct CaptivePortalAPIStatus: Sendable, Hashable {
@@ -30,6 +32,8 @@ public struct CaptivePortalAPIStatus: Sendable, Hashable {
     public static let maximumSize = 65_536
     /// The largest remaining count kept (2^53, the largest integer a JSON number carries exactly everywhere).
     public static let maximumCount = 9_007_199_254_740_992
+    /// Deeper nesting than an API answer could need (in an extension member) is garbage.
+    static let maximumDepth = 16
 
     /// Reads an RFC 8908 answer: a JSON object whose `captive` is a boolean, with optional counts and URLs.
     /// Members RFC 8908 does not define (extensions) are skipped, whatever their type; a defined member of the
@@ -38,11 +42,15 @@ public struct CaptivePortalAPIStatus: Sendable, Hashable {
     /// - Throws: ``CaptivePortalAPIError`` naming the first problem.
     public static func parse(_ bytes: [UInt8]) throws(CaptivePortalAPIError) -> CaptivePortalAPIStatus {
         guard bytes.count <= maximumSize else { throw .tooLarge(size: bytes.count) }
-        let members: [(name: String, value: PortalJSONValue)]
+        let document: JSONValue
         do {
-            members = try PortalJSONReader.parseObject(bytes)
+            document = try JSONReader.parse(bytes, maximumDepth: maximumDepth)
         } catch {
             throw .syntax(offset: error.offset, reason: error.reason)
+        }
+        guard case .object(let members) = document else {
+            let start = bytes.firstIndex { ![0x20, 0x0a, 0x0d, 0x09].contains($0) } ?? bytes.count
+            throw .syntax(offset: start, reason: "expected an object")
         }
         var seen: Set<String> = []
         var captive: Bool?
@@ -51,7 +59,7 @@ public struct CaptivePortalAPIStatus: Sendable, Hashable {
             guard seen.insert(name).inserted else { throw .duplicateMember(name) }
             switch name {
             case "captive":
-                guard case .boolean(let flag) = value else { throw .wrongType(member: name, expected: "a boolean") }
+                guard case .bool(let flag) = value else { throw .wrongType(member: name, expected: "a boolean") }
                 captive = flag
             case "seconds-remaining":
                 status.secondsRemaining = try count(value, member: name)
@@ -68,7 +76,7 @@ public struct CaptivePortalAPIStatus: Sendable, Hashable {
                     status.userPortalURL = text
                 }
             case "can-extend-session":
-                guard case .boolean = value else { throw .wrongType(member: name, expected: "a boolean") }
+                guard case .bool = value else { throw .wrongType(member: name, expected: "a boolean") }
             default:
                 continue
             }
@@ -79,7 +87,7 @@ public struct CaptivePortalAPIStatus: Sendable, Hashable {
     }
 
     /// A remaining count: a non-negative JSON number, a fraction rounded down, capped at ``maximumCount``.
-    private static func count(_ value: PortalJSONValue, member: String) throws(CaptivePortalAPIError) -> Int {
+    private static func count(_ value: JSONValue, member: String) throws(CaptivePortalAPIError) -> Int {
         guard case .number(let text) = value, let number = Double(text), number.isFinite, number >= 0 else {
             throw .wrongType(member: member, expected: "a number of at least 0")
         }
