@@ -22,12 +22,14 @@ import Testing
         let watch = Self.watch(bus, networkManager: watcher, problems: problems)
         defer { watch.stop() }
         #expect(await published.changes.until { $0 == ["wwan0": .yes] } != nil)
+        #expect(await published.recorded(["wwan0": .yes]))
 
         let before = published.values.count
         let forger = try forgeSignalsAsNobody("networkmanager", bus: bus, rounds: 20)
         // NetworkManager's own signal reaches the watcher after every forged one (the forger's last round trip).
         try networkManager.send("metered wwan0 4")
         #expect(await published.changes.until { $0 == ["wwan0": .guessNo] } != nil, "\(forger)")
+        #expect(await published.recorded(["wwan0": .guessNo]))
         #expect(Array(published.values.dropFirst(before)) == [["wwan0": .guessNo]])
         let refusals = problems.entries.filter { $0.hasPrefix("ignoring ") }
         #expect(refusals.count == 1, "one line a minute at most: \(refusals)")
@@ -56,6 +58,7 @@ import Testing
         let first = CellularSubscriber(
             iccid: "8944110068256270054", imsi: "262011234567890", hardwareIdentity: "imei:356938035643809")
         #expect(await published.changes.until { $0 == ["wwan0": first] } != nil)
+        #expect(await published.recorded(["wwan0": first]))
 
         let before = published.values.count
         let forger = try forgeSignalsAsNobody("modemmanager", bus: bus, rounds: 20)
@@ -63,6 +66,7 @@ import Testing
         let second = CellularSubscriber(
             iccid: "8944110068256270070", imsi: "262010000000000", hardwareIdentity: "imei:356938035643809")
         #expect(await published.changes.until { $0 == ["wwan0": second] } != nil, "\(forger)")
+        #expect(await published.recorded(["wwan0": second]))
         #expect(Array(published.values.dropFirst(before)) == [["wwan0": second]])
         let refusals = problems.entries.filter { $0.hasPrefix("ignoring ") }
         #expect(refusals.count == 1, "one line a minute at most: \(refusals)")
@@ -116,4 +120,15 @@ final class Published<Value: Sendable & Equatable>: Sendable {
     }
 
     var values: [Value] { stored.withLock { $0 } }
+
+    /// Waits (5 s at most) until `value` is the last one recorded: `changes.until` reads the watcher's state, which
+    /// can show a change a moment before its onChange, on the bus's thread, has recorded it.
+    func recorded(_ value: Value) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while values.last != value {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
 }
