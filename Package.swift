@@ -67,8 +67,8 @@ let package = Package(
                 ])
             ]
         ),
-        // Pure model: no I/O; its one import is the pure JSON reader (a captive portal's RFC 8908 answer).
-        .target(name: "PathModel", dependencies: ["JSON"], swiftSettings: strict),
+        // Pure model: no imports, no I/O.
+        .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
         .target(name: "Netlink", dependencies: ["CNetlink", "PathModel", "SDEvent"], swiftSettings: strict),
         // The daemon's files on disk: one bounded reader, one atomic writer, one directory sync.

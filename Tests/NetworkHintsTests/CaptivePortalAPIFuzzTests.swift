@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import FuzzSupport
+import NetworkHints
+import PathModel
 import Testing
-
-@testable import PathModel
 
 // Captive-portal API answers (RFC 8908), as a portal's web server sends them.
 
 @Test func captivePortalAPIParserSurvivesMutatedAnswers() {
     let seeds = [
-        CaptivePortalAPITests.rfcCaptive, CaptivePortalAPITests.rfcOpen,
+        CaptivePortalAPIAnswerTests.rfcCaptive, CaptivePortalAPIAnswerTests.rfcOpen,
         #"{"captive":false,"bytes-remaining":1.5e6,"x":[{"y":null},"\u00e9\ud83d\ude00"]}"#,
     ].map { Array($0.utf8) }
     let words = [
