@@ -14,13 +14,6 @@ public struct JSONValueEncoder: Sendable {
         root.write(to: &bytes)
         return bytes
     }
-
-    /// The value as a JSON tree, members sorted.
-    public func encodeValue(_ value: some Encodable) throws -> JSONValue {
-        let root = EncodingSlot()
-        try root.encode(value, codingPath: [])
-        return root.value
-    }
 }
 
 /// Where one value goes while a value is encoded: a scalar, or the members or elements its containers add. A
@@ -32,14 +25,8 @@ private final class EncodingSlot {
     var members: [(String, EncodingSlot)]?
     var elements: [EncodingSlot]?
 
-    /// What was put here; a value that encoded nothing is an empty object, as with JSONEncoder.
-    var value: JSONValue {
-        if let scalar { return scalar }
-        if let elements { return .array(elements.map(\.value)) }
-        return .object(sortedMembers.map { ($0.0, $0.1.value) })
-    }
-
-    /// Appends the value's text: as `JSONWriter` would write `value`, without building it.
+    /// Appends the value's text, as `JSONWriter` writes a `JSONValue` (without building one); a value that
+    /// encoded nothing is an empty object, as with JSONEncoder.
     func write(to bytes: inout [UInt8]) {
         if let scalar { return JSONWriter.append(scalar, to: &bytes) }
         if let elements {
