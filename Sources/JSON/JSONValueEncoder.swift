@@ -29,23 +29,8 @@ private final class EncodingSlot {
     /// encoded nothing is an empty object, as with JSONEncoder.
     func write(to bytes: inout [UInt8]) {
         if let scalar { return JSONWriter.append(scalar, to: &bytes) }
-        if let elements {
-            bytes.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                element.write(to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
-            return
-        }
-        bytes.append(UInt8(ascii: "{"))
-        for (position, member) in sortedMembers.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(member.0, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            member.1.write(to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
+        if let elements { return JSONWriter.appendArray(elements, to: &bytes) { $0.write(to: &$1) } }
+        JSONWriter.appendObject(sortedMembers, to: &bytes) { $0.write(to: &$1) }
     }
 
     /// The members by name in byte order (JSONEncoder's `.sortedKeys`), a repeated name's last value only.

@@ -4,37 +4,41 @@
 /// history file saw those bytes, so they stay. Members are written in the value's order; `JSONValueEncoder` sorts
 /// them.
 public enum JSONWriter {
-    /// The value's text.
-    public static func bytes(of value: JSONValue) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        append(value, to: &bytes)
-        return bytes
-    }
-
     public static func append(_ value: JSONValue, to bytes: inout [UInt8]) {
         switch value {
         case .null: bytes += "null".utf8
         case .bool(let flag): bytes += (flag ? "true" : "false").utf8
         case .number(let text): bytes += text.utf8
         case .string(let text): appendString(text, to: &bytes)
-        case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                append(element, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
-            for (position, member) in members.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                appendString(member.0, to: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                append(member.1, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "}"))
+        case .array(let elements): appendArray(elements, to: &bytes) { append($0, to: &$1) }
+        case .object(let members): appendObject(members, to: &bytes) { append($0, to: &$1) }
         }
+    }
+
+    /// `[a,b,...]`, each element written by `element`: a `JSONValue`'s, or the encoder's slots.
+    public static func appendArray<Element>(
+        _ elements: [Element], to bytes: inout [UInt8], _ element: (Element, inout [UInt8]) -> Void
+    ) {
+        bytes.append(UInt8(ascii: "["))
+        for (position, value) in elements.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            element(value, &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `{"name":value,...}` in the members' order, each value written by `value`.
+    public static func appendObject<Value>(
+        _ members: [(String, Value)], to bytes: inout [UInt8], _ value: (Value, inout [UInt8]) -> Void
+    ) {
+        bytes.append(UInt8(ascii: "{"))
+        for (position, member) in members.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(member.0, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            value(member.1, &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A string literal: quotes, backslashes and control characters escaped (the usual two-character escapes

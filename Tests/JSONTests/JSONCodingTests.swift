@@ -206,6 +206,14 @@ import Testing
         #expect(try Self.foundationBytes(Nothing()) == Array("{}".utf8))
     }
 
+    /// A parsed document written back: the same text, members in document order, repeats kept.
+    @Test func writerWritesWhatTheReaderRead() throws {
+        let text = #"{"b":[1,-2.5e3,true,null,{"x":"y\n"}],"a":{},"a":[],"s":"é/\\"}"#
+        var bytes: [UInt8] = []
+        JSONWriter.append(try JSONReader.parse(Array(text.utf8)), to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
+    }
+
     @Test func writerEscapesAsTheEncoder() throws {
         for text in Self.awkwardStrings {
             var bytes: [UInt8] = []
