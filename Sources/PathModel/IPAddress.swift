@@ -77,6 +77,14 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         }
     }
 
+    /// Two words, the family folded into the top bit of the high one (an IPv4 address keeps it clear, and an
+    /// IPv6 address whose top bit is set is told apart by ==): route look-ups hash addresses on every change, and
+    /// the synthesized hash fed the family as a word of its own.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(family == .ipv4 ? high | 1 << 63 : high)
+        hasher.combine(low)
+    }
+
     public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         if lhs.family != rhs.family { return lhs.family < rhs.family }
         // Big-endian numbers of one size: numeric order is the bytes' lexicographic order.

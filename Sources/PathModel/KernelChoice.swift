@@ -18,15 +18,23 @@ struct KernelChoice: Equatable {
 
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
+        // Runs on every change, for the system and for each user watched: no array is made but the outcomes', and
+        // each probe's answer is looked up once.
+        picks.reserveCapacity(AddressFamily.allCases.count)
+        gateways.reserveCapacity(AddressFamily.allCases.count)
         for family in AddressFamily.allCases {
+            var answers = Self.answers(in: state, to: RouteQuery.internetProbes(family, user: user))
+            if user != RouteQuery.systemUser && answers.allSatisfy({ $0 == nil }) {
+                answers = Self.answers(in: state, to: RouteQuery.internetProbes(family))
+            }
             // Outcomes in the order of the probes that first gave them, with their votes and next hop.
             var outcomes: [(pick: Int32?, votes: Int, gateway: IPAddress?)] = []
-            var probes = RouteQuery.internetProbes(family, user: user)
-            if !probes.contains(where: { state.decisions[$0] != nil }) { probes = RouteQuery.internetProbes(family) }
-            for probe in probes {
+            outcomes.reserveCapacity(answers.count)
+            var usableLink: (index: Int32, usable: Bool)?
+            for answer in answers {
                 let pick: Int32?
                 var gateway: IPAddress?
-                switch state.decisions[probe] {
+                switch answer {
                 case nil:
                     continue
                 case .unroutable:
@@ -35,8 +43,17 @@ struct KernelChoice: Equatable {
                     // A link the state does not know yet: the answer is newer than the events; the next batch
                     // brings both together.
                     guard let link = state.links[index] else { continue }
-                    let usable =
-                        link.isRunning && state.addresses(of: index).contains { $0.family == family && $0.isUsable }
+                    let usable: Bool
+                    if let known = usableLink, known.index == index {
+                        usable = known.usable
+                    } else {
+                        usable =
+                            link.isRunning
+                            && state.addresses.contains {
+                                $0.interfaceIndex == index && $0.family == family && $0.isUsable
+                            }
+                        usableLink = (index, usable)
+                    }
                     pick = usable ? index : nil
                     gateway = usable ? via : nil
                 }
@@ -51,6 +68,11 @@ struct KernelChoice: Equatable {
             picks[family] = .some(winner.pick)
             if let gateway = winner.gateway { gateways[family] = gateway }
         }
+    }
+
+    /// The kernel's answers to the probes, in their order (nil: not asked yet).
+    private static func answers(in state: KernelState, to probes: [RouteQuery]) -> [RouteDecision?] {
+        probes.map { state.decisions[$0] }
     }
 
     /// The families a link routes once the kernel's choice is taken into account: a family the kernel sends

@@ -7,6 +7,8 @@ extension PathEvaluator {
     static func inheritingCarrierCost(
         _ statuses: [InterfaceStatus], decisions: [RouteQuery: RouteDecision]
     ) -> [InterfaceStatus] {
+        // Only a tunnel has a carrier: without one (most machines, most of the time) there is nothing to inherit.
+        guard statuses.contains(where: \.isTunnel) else { return statuses }
         var result = statuses
         let byIndex = Dictionary(
             statuses.enumerated().map { ($1.link.index, $0) }, uniquingKeysWith: { first, _ in first })

@@ -5,18 +5,39 @@ extension PathEvaluator {
     static func narrow(
         _ usable: [InterfaceStatus], to parameters: PathParameters
     ) -> (interfaces: [InterfaceStatus], reason: UnsatisfiedReason) {
-        let steps: [(UnsatisfiedReason, (InterfaceStatus) -> Bool)] = [
-            (.onlyProhibitedInterfaces, { parameters.allowsKindAndName($0.interfaceClass.kind, name: $0.link.name) }),
-            (.familyUnavailable, { !$0.supportedFamilies.isDisjoint(with: parameters.family.families) }),
-            (.onlyExpensiveInterfaces, { !parameters.prohibitsExpensive || !$0.isExpensive }),
-            (.onlyConstrainedInterfaces, { !parameters.prohibitsConstrained || !$0.isConstrained }),
-            (.onlyRoamingInterfaces, { !parameters.prohibitsRoaming || !$0.isRoaming }),
-        ]
         var remaining = usable
-        for (reason, allows) in steps {
-            remaining = remaining.filter(allows)
-            if remaining.isEmpty { return ([], reason) }
+        for step in NarrowingStep.allCases {
+            // Most parameters leave every interface in: no copy of the statuses then.
+            if remaining.allSatisfy({ step.allows($0, parameters) }) { continue }
+            remaining = remaining.filter { step.allows($0, parameters) }
+            if remaining.isEmpty { return ([], step.reason) }
         }
         return (remaining, .noInterfaces)
+    }
+}
+
+/// One requirement of the parameters, in the order `narrow` applies them: the first to leave no interface is the
+/// reason the path gives.
+private enum NarrowingStep: CaseIterable {
+    case kindAndName, family, expensive, constrained, roaming
+
+    var reason: UnsatisfiedReason {
+        switch self {
+        case .kindAndName: .onlyProhibitedInterfaces
+        case .family: .familyUnavailable
+        case .expensive: .onlyExpensiveInterfaces
+        case .constrained: .onlyConstrainedInterfaces
+        case .roaming: .onlyRoamingInterfaces
+        }
+    }
+
+    func allows(_ status: InterfaceStatus, _ parameters: PathParameters) -> Bool {
+        switch self {
+        case .kindAndName: parameters.allowsKindAndName(status.interfaceClass.kind, name: status.link.name)
+        case .family: !status.supportedFamilies.isDisjoint(with: parameters.family.families)
+        case .expensive: !parameters.prohibitsExpensive || !status.isExpensive
+        case .constrained: !parameters.prohibitsConstrained || !status.isConstrained
+        case .roaming: !parameters.prohibitsRoaming || !status.isRoaming
+        }
     }
 }

@@ -195,6 +195,17 @@ public struct PathEvaluator: Sendable, Hashable {
         return path
     }
 
+    /// Whether the path for `parameters` from these interfaces is the system path (`.system`'s): for `.system`,
+    /// and for the system's routing without requirements while no interface is ultra-constrained (the opt-in to
+    /// such interfaces is all that sets `.unrestricted` apart). A client that sends no requirements, the commonest,
+    /// then costs no evaluation of its own.
+    public static func sharesSystemPath(_ parameters: PathParameters, interfaces: [InterfaceStatus]) -> Bool {
+        if parameters == .system { return true }
+        var widened = parameters
+        widened.allowsUltraConstrained = true
+        return widened == .system && !interfaces.contains(where: \.isUltraConstrained)
+    }
+
     /// When the kernel was not asked: an interface holding a split default (a VPN's 0/1 and 128/1) first, which the
     /// longest match favours. Then wired before Wi-Fi before cellular before other; within a kind, the lower route
     /// metric; then the index.

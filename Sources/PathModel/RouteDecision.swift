@@ -33,6 +33,16 @@ public struct RouteQuery: Sendable, Hashable {
     /// whatever user pathmond runs as, so that a `uidrange` rule for pathmond's own user bends nothing.
     public static let systemUser: UInt32 = 0
 
+    /// The destination and user, then only the fields a query has: the decision tables hash every query they
+    /// look up on every change, and most queries (the probes, new connections) have no source, mark or interface.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(destination)
+        hasher.combine(uid.map { UInt64($0) } ?? .max)
+        if let source { hasher.combine(source) }
+        if let mark { hasher.combine(mark) }
+        if let outputInterface { hasher.combine(outputInterface) }
+    }
+
     /// The stand-in for "the internet" of one family: a public anycast DNS resolver (1.1.1.1,
     /// 2606:4700:4700::1111). It is where an app's first packet often goes, it is global unicast in no private,
     /// special-purpose or documentation range that a LAN, a VPN's split routes or a test would route on its own,
@@ -52,7 +62,13 @@ extension RouteQuery {
     /// (2606:4700:4700::1111, 2001:4860:4860::8888, 2620:fe::fe, 2a00:1450:4001::1). Nothing is ever sent to
     /// them. `KernelChoice` reads their answers by majority. Asked as `user`, `systemUser` for the system path.
     public static func internetProbes(_ family: AddressFamily, user: UInt32 = systemUser) -> [RouteQuery] {
-        internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0, uid: user) }
+        if user == systemUser { return systemProbes[family == .ipv4 ? 0 : 1] }
+        return internetProbeAddresses[family == .ipv4 ? 0 : 1].map { RouteQuery(destination: $0, uid: user) }
+    }
+
+    /// The system's, made once: every change reads them.
+    private static let systemProbes = internetProbeAddresses.map { addresses in
+        addresses.map { RouteQuery(destination: $0, uid: systemUser) }
     }
 
     /// Whether the query is one of the internet's probes (as any user): what a path needs, asked before flows.

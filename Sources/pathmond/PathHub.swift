@@ -299,9 +299,31 @@ final class PathHub: Sendable {
     }
 
     /// Paths already derived in one update, by parameters: a thousand flows watched with the same parameters need
-    /// one path between them, not one each. The tracker's own path is the unrestricted one: WatchPath without
-    /// parameters, the commonest interest, costs no evaluation of its own.
-    private typealias PathsByParameters = [PathParameters: Path]
+    /// one path between them, not one each. The tracker's own path is the system's, and while it is also the
+    /// unrestricted one (`PathEvaluator.sharesSystemPath`), WatchPath without parameters, the commonest interest,
+    /// costs no evaluation of its own, and not even a hash of its parameters.
+    private struct PathsByParameters {
+        private let tracker: PathTracker
+        private var sharesSystemPath: Bool?
+        private var others: [PathParameters: Path] = [:]
+
+        init(_ tracker: PathTracker) { self.tracker = tracker }
+
+        subscript(parameters: PathParameters) -> Path? {
+            mutating get {
+                if parameters == .system { return tracker.path }
+                if parameters == .unrestricted {
+                    let shares =
+                        sharesSystemPath
+                        ?? PathEvaluator.sharesSystemPath(.unrestricted, interfaces: tracker.interfaces)
+                    sharesSystemPath = shares
+                    if shares { return tracker.path }
+                }
+                return others[parameters]
+            }
+            set { others[parameters] = newValue }
+        }
+    }
 
     private static func value(for interest: Interest, tracker: PathTracker, paths: inout PathsByParameters)
         -> Published
@@ -333,11 +355,6 @@ final class PathHub: Sendable {
         case .flow(let status): StreamedReplyWriter.flowReply(WireFlowStatus(status))
         }
     }
-}
-
-extension Dictionary where Key == PathParameters, Value == Path {
-    /// Starts with the path the tracker already derived.
-    fileprivate init(_ tracker: PathTracker) { self = [.system: tracker.path] }
 }
 
 extension Published {

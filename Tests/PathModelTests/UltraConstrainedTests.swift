@@ -76,6 +76,27 @@ import Testing
         #expect(optedIn == system)
     }
 
+    /// The daemon hands a client without requirements the system path when `sharesSystemPath` says so: it must be
+    /// the path the client's parameters give, whatever the interfaces, and refuse whenever it would not be.
+    @Test(arguments: [nil, true, false] as [Bool?], [true, false])
+    func sharingTheSystemPathIsExactlyWhenTheParametersGiveIt(configured: Bool?, wiredUp: Bool) {
+        let evaluator = Self.evaluator(configured: configured)
+        let statuses = evaluator.interfaces(in: Self.state(wiredUp: wiredUp), context: NetworkContext())
+        let system = evaluator.path(from: statuses, parameters: .system)
+        let others: [PathParameters] = [
+            .unrestricted, .system, PathParameters(prohibitsExpensive: true),
+            PathParameters(allowsUltraConstrained: true, routingUser: 1000), PathParameters(family: .ipv6),
+        ]
+        for parameters in others where PathEvaluator.sharesSystemPath(parameters, interfaces: statuses) {
+            #expect(evaluator.path(from: statuses, parameters: parameters) == system)
+        }
+        #expect(PathEvaluator.sharesSystemPath(.unrestricted, interfaces: statuses) == (configured != true))
+        #expect(!PathEvaluator.sharesSystemPath(PathParameters(routingUser: 1000), interfaces: statuses))
+        if configured == true && !wiredUp {
+            #expect(evaluator.path(from: statuses, parameters: .unrestricted) != system)
+        }
+    }
+
     @Test func theReasonIsTheOneWithoutTheHiddenInterface() {
         let evaluator = Self.evaluator(configured: true)
         let state = makeState(

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Logging
+import PathProtocol
 import Testing
 
 @testable import pathmond
@@ -31,6 +32,17 @@ import Testing
             level: .info, message: "path changed via eth0\u{1B}]0;PWN\u{07}\u{9B}",
             metadata: ["ssid": "ab\u{202E}cd\u{200B}"])
         #expect(line == #"<6>path changed via eth0\x1b]0;PWN\x07\u{009B} ssid=ab\u{202E}cd\u{200B}"# + "\n")
+    }
+
+    /// Plain ASCII skips the escaper: every ASCII character, alone and between letters, must come out as the
+    /// escaper writes it (a backslash escaped, control characters shown), so the shortcut changes no line.
+    @Test func theASCIIShortcutWritesWhatTheEscaperWrites() {
+        for byte in UInt8(0)..<0x80 where byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\r") {
+            let text = "a" + String(UnicodeScalar(byte)) + "b"
+            let line = StandardErrorLogHandler.line(level: .info, message: text, metadata: ["k": .string(text)])
+            let escaped = HumanText.escaped(text)
+            #expect(line == "<6>\(escaped) k=\(escaped)\n", "byte \(byte)")
+        }
     }
 
     @Test func anInheritedJournalStreamThatIsNotStderrIsNotTheJournal() {

@@ -20,16 +20,12 @@ struct JournalEntry: Equatable, Sendable {
     ///   protocol's length-prefixed form), so no value can forge another field. Names journald reserves
     ///   (`MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER`, anything starting with `_`) cannot be set from metadata.
     init(level: Logger.Level, message: String, metadata: Logger.Metadata, identifier: String) {
-        var text: Logger.Metadata = [:]
         var own: [Field] = []
-        for (key, value) in metadata {
-            if Self.isJournalFieldName(key) && !Self.reserved.contains(key) {
-                own.append(Field(name: key, value: Array(Self.text(value).utf8)))
-            } else if !Self.isJournalFieldName(key) {
-                text[key] = value
-            }
+        for (key, value) in metadata where Self.isJournalFieldName(key) && !Self.reserved.contains(key) {
+            own.append(Field(name: key, value: Array(Self.text(value).utf8)))
         }
-        var line = StandardErrorLogHandler.lineBytes(prefix: "", message: message, metadata: text)
+        var line: [UInt8] = []
+        StandardErrorLogHandler.appendLine(message: message, metadata: metadata, skippingJournalFields: true, to: &line)
         line.removeLast()  // Its newline: the journal keeps the message without one.
         fields = [
             Field(name: "MESSAGE", value: line),
@@ -52,7 +48,7 @@ struct JournalEntry: Equatable, Sendable {
     /// journald's rule for a field a client may set: 1 to 64 characters of A–Z, 0–9 and `_`, not starting with a
     /// digit or `_` (fields starting with `_` are journald's trusted ones).
     static func isJournalFieldName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
+        let bytes = name.utf8
         guard let first = bytes.first, bytes.count <= 64, first != UInt8(ascii: "_"),
             !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
         else { return false }

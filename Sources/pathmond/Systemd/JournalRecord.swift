@@ -63,8 +63,9 @@ enum JournalRecord: String, CaseIterable, Sendable {
     }
 
     /// The metadata that makes a log line this record: its MESSAGE_ID and the fields given (nil ones left out).
-    func metadata(_ fields: [Field: String?] = [:]) -> Logger.Metadata {
-        var metadata: Logger.Metadata = ["MESSAGE_ID": .string(messageID)]
+    func metadata(_ fields: KeyValuePairs<Field, String?> = [:]) -> Logger.Metadata {
+        var metadata: Logger.Metadata = Dictionary(minimumCapacity: fields.count + 3)
+        metadata["MESSAGE_ID"] = .string(messageID)
         for (field, value) in fields {
             if let value { metadata[field.rawValue] = .string(value) }
         }
@@ -72,7 +73,7 @@ enum JournalRecord: String, CaseIterable, Sendable {
     }
 
     /// The fields of a path: status, expensive, constrained and the interface that carries it (the first).
-    static func pathFields(_ path: Path, cause: PathChangeCause.Kind?) -> [Field: String?] {
+    static func pathFields(_ path: Path, cause: PathChangeCause.Kind?) -> KeyValuePairs<Field, String?> {
         [
             .status: path.status.rawValue, .expensive: yesNo(path.isExpensive),
             .constrained: yesNo(path.isConstrained), .cause: (cause ?? .unspecified).rawValue,

@@ -37,33 +37,45 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields = fields(of: event)
+        var line: [UInt8] = []
+        line.reserveCapacity(192)
+        switch style {
+        case .journal: Self.appendPriority(of: event.level, to: &line)
+        case .terminal:
+            Self.appendTimestamp(Self.now(), to: &line)
+            line += " \(event.level): ".utf8
+        }
         // A record's journal fields (MESSAGE_ID=, PATHMOND_STATUS=, …) are for the native protocol; on stderr
         // the message says what they say, and a person reads no IDs.
-        fields = fields.filter { !JournalEntry.isJournalFieldName($0.key) }
-        let prefix: String
-        switch style {
-        case .journal: prefix = "<\(Self.priority(of: event.level))>"
-        case .terminal: prefix = Self.timestamp(Self.now()) + " \(event.level): "
-        }
-        writeToStandardError(Self.lineBytes(prefix: prefix, message: "\(event.message)", metadata: fields))
+        Self.appendLine(
+            message: "\(event.message)", metadata: fields(of: event), skippingJournalFields: true, to: &line)
+        writeToStandardError(line)
     }
 
     /// A journal line: `<PRIORITY>message key=value ...`.
     static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-        String(
-            decoding: lineBytes(prefix: "<\(priority(of: level))>", message: message, metadata: metadata),
-            as: UTF8.self)
+        var line: [UInt8] = []
+        appendPriority(of: level, to: &line)
+        appendLine(message: message, metadata: metadata, skippingJournalFields: false, to: &line)
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// `PREFIXmessage key=value ...`, on one line: journald would start a new entry, without a priority, at every
     /// newline, and a terminal reader greps lines. Line breaks inside become spaces.
     static func lineBytes(prefix: String, message: String, metadata: Logger.Metadata) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(160)
-        bytes.append(contentsOf: prefix.utf8)
+        var bytes = Array(prefix.utf8)
+        appendLine(message: message, metadata: metadata, skippingJournalFields: false, to: &bytes)
+        return bytes
+    }
+
+    /// `message key=value ...\n`, keys sorted; with `skippingJournalFields`, the keys that are journal field names
+    /// are left out (what the stderr handler and the journal's MESSAGE= show, the fields being sent apart).
+    static func appendLine(
+        message: String, metadata: Logger.Metadata, skippingJournalFields: Bool, to bytes: inout [UInt8]
+    ) {
         appendOneLine(message, to: &bytes)
         for key in metadata.keys.sorted() {
+            if skippingJournalFields && JournalEntry.isJournalFieldName(key) { continue }
             bytes.append(UInt8(ascii: " "))
             appendOneLine(key, to: &bytes)
             bytes.append(UInt8(ascii: "="))
@@ -73,7 +85,11 @@ struct StandardErrorLogHandler: LogHandler {
             }
         }
         bytes.append(UInt8(ascii: "\n"))
-        return bytes
+    }
+
+    /// `<6>`: the priority journald reads off the line.
+    private static func appendPriority(of level: Logger.Level, to bytes: inout [UInt8]) {
+        bytes += [UInt8(ascii: "<"), UInt8(ascii: "0") + UInt8(priority(of: level)), UInt8(ascii: ">")]
     }
 
     /// syslog(3) priorities: LOG_CRIT 2 … LOG_DEBUG 7.
@@ -97,11 +113,15 @@ struct StandardErrorLogHandler: LogHandler {
 
     /// `2026-11-23T14:46:31.123456Z`: UTC, so no time zone database is read, and digits written by hand.
     static func timestamp(_ time: timespec) -> String {
+        var bytes: [UInt8] = []
+        appendTimestamp(time, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendTimestamp(_ time: timespec, to bytes: inout [UInt8]) {
         var seconds = time_t(time.tv_sec)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(27)
         func digits(_ value: Int, _ width: Int) {
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
@@ -126,7 +146,6 @@ struct StandardErrorLogHandler: LogHandler {
         bytes.append(UInt8(ascii: "."))
         digits(Int(time.tv_nsec) / 1000, 6)
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text's UTF-8 on one line: CR and LF as spaces (journald splits entries at LF only), every other
@@ -134,6 +153,12 @@ struct StandardErrorLogHandler: LogHandler {
     /// interface name or an SSID may hold) written as the visible escape pathctl prints (`HumanText`), so that
     /// `journalctl` shows a hostile name as it is instead of running it.
     private static func appendOneLine(_ text: String, to bytes: inout [UInt8]) {
+        // Printable ASCII but the backslash (HumanText's escape character) is written as it is: every name and
+        // number pathmond logs on the event path, so the scalar-by-scalar way below is for the rare other text.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) {
+            bytes += text.utf8
+            return
+        }
         var line = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { line.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
         bytes += HumanText.escaped(String(line)).utf8
