@@ -75,6 +75,7 @@ final class RouteLookupSocket {
             pending = pending.dropFirst(batch.count)
             var waiting: [UInt32: RouteQuery] = [:]
             var datagram: [UInt8] = []
+            datagram.reserveCapacity(batch.count * RouteLookupMessage.largestRequest)
             for query in batch {
                 sequence &+= 1
                 waiting[sequence] = query

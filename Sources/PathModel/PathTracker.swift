@@ -28,8 +28,24 @@ public struct PathTracker: Sendable {
 
     /// Applies a batch of events; returns the new path if it differs from the previous one.
     public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> Path? {
+        let readsNothingNew = answersOnlyFlows(events)
         state.apply(events)
-        return reevaluate()
+        return readsNothingNew ? nil : reevaluate()
+    }
+
+    /// Whether the events are answers the interfaces and the path do not read: route decisions for flows' own
+    /// queries, neither an internet probe (the kernel's choice, as any user) nor a tunnel's endpoint (its carrier).
+    /// A slice of a thousand flows' answers then derives no interface again: it is the flows' to read.
+    private func answersOnlyFlows(_ events: some Sequence<KernelEvent>) -> Bool {
+        var endpoints: Set<RouteQuery>?
+        for event in events {
+            guard case .routeDecisions(let answers, let dropped) = event else { return false }
+            let tunnels = endpoints ?? Set(state.links.values.lazy.flatMap { $0.tunnel?.queries ?? [] })
+            endpoints = tunnels
+            func isRead(_ query: RouteQuery) -> Bool { RouteQuery.isInternetProbe(query) || tunnels.contains(query) }
+            if answers.keys.contains(where: isRead) || dropped.contains(where: isRead) { return false }
+        }
+        return true
     }
 
     /// Changes how interfaces are classified; returns the new path if that changed it.

@@ -21,6 +21,29 @@ import Testing
         #expect(Bytes.u32(attributes[2].1, 0) == 51820)
     }
 
+    /// Every field at once, IPv6, and two requests in one datagram: each whole, at its own offset, with its own
+    /// sequence, and the longest no longer than `largestRequest`.
+    @Test func requestsAppendWholeOneAfterAnother() {
+        let full = RouteQuery(
+            destination: IPAddress("2606:4700:4700::1111")!, source: IPAddress("2001:db8::10")!, mark: 7,
+            uid: 1000, outputInterface: "wg0")
+        var datagram: [UInt8] = []
+        RouteLookupMessage.appendRequest(for: full, outputIndex: 9, sequence: 41, to: &datagram)
+        let first = datagram.count
+        #expect(first == RouteLookupMessage.largestRequest)
+        RouteLookupMessage.appendRequest(for: .internet(.ipv4), sequence: 42, to: &datagram)
+        #expect(Bytes.u32(datagram, 0) == UInt32(first) && Bytes.u32(datagram, 8) == 41)
+        #expect(Array(datagram[16..<24]) == [10, 128, 128, 0, 0, 0, 0, 0], "AF_INET6, /128, /128, then zeros")
+        let attributes = Bytes.attributes(Array(datagram[..<first]), from: 28)
+        #expect(attributes.map(\.0) == [1, 2, 16, 25, 4])
+        #expect(attributes[0].1 == IPAddress("2606:4700:4700::1111")!.bytes)
+        #expect(attributes[1].1 == IPAddress("2001:db8::10")!.bytes)
+        #expect(attributes[2...].map { Bytes.u32($0.1, 0) } == [7, 1000, 9])
+        let second = Array(datagram[first...])
+        #expect(second == RouteLookupMessage.request(for: .internet(.ipv4), sequence: 42))
+        #expect(Bytes.u32(second, 0) == UInt32(second.count) && Bytes.u32(second, 8) == 42)
+    }
+
     /// The system path's queries are root's: RTA_UID 0, whatever user pathmond runs as.
     @Test func theInternetsProbesAreAskedAsRoot() {
         let bytes = RouteLookupMessage.request(for: .internet(.ipv4), sequence: 8)
