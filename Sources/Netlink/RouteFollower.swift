@@ -247,9 +247,10 @@ final class RouteFollower {
     /// The event that tells the model what changed in the decisions, if anything did.
     private func published(_ changed: Bool) -> KernelEvent? {
         guard changed else { return nil }
+        // Emptied keeping their storage: each slice of flows' answers fills them again to the same size.
         defer {
-            unpublished = [:]
-            dropped = []
+            unpublished.removeAll(keepingCapacity: true)
+            dropped.removeAll(keepingCapacity: true)
         }
         return .routeDecisions(unpublished, dropped: dropped)
     }
@@ -286,7 +287,8 @@ final class RouteFollower {
         lookup.askUnroutedProbesWithSources(&answers, in: state)
         for (query, decision) in answers where decisions.updateValue(decision, forKey: query) != decision {
             unpublished[query] = decision
-            dropped.remove(query)
+            // Rarely anything in it: not hashed for each of a thousand flows' answers then.
+            if !dropped.isEmpty { dropped.remove(query) }
             changed = true
         }
         return changed

@@ -73,12 +73,11 @@ final class RouteLookupSocket {
         while !pending.isEmpty {
             let batch = pending.prefix(Self.batchSize)
             pending = pending.dropFirst(batch.count)
-            var waiting: [UInt32: RouteQuery] = [:]
+            var waiting = WaitingReplies(first: sequence &+ 1, queries: batch)
             var datagram: [UInt8] = []
             datagram.reserveCapacity(batch.count * RouteLookupMessage.largestRequest)
             for query in batch {
                 sequence &+= 1
-                waiting[sequence] = query
                 RouteLookupMessage.appendRequest(
                     for: query, outputIndex: query.outputInterface.flatMap { outputIndexes[$0] }, sequence: sequence,
                     to: &datagram)
@@ -92,7 +91,7 @@ final class RouteLookupSocket {
     /// Reads replies until every request in `waiting` is answered or none is queued, up to `slotCount` datagrams
     /// per system call: one recv per reply cost a fifth of a flow look-up.
     private func readReplies(
-        into answers: inout [RouteQuery: RouteDecision], waiting: inout [UInt32: RouteQuery],
+        into answers: inout [RouteQuery: RouteDecision], waiting: inout WaitingReplies,
         outputIndexes: [String: Int32]
     ) {
         var truncated: [RouteQuery] = []
@@ -125,8 +124,9 @@ final class RouteLookupSocket {
                 let start = index * slotSize
                 let bytes = Array(slots[start..<start + min(Int(headers[index].msg_len), slotSize)])
                 // One reply per datagram; one that is not for this batch (a late reply) is skipped.
-                guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting[sequence] else { continue }
-                waiting[sequence] = nil
+                guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting.take(sequence) else {
+                    continue
+                }
                 if headers[index].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 {
                     truncated.append(query)
                 } else if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
@@ -212,5 +212,32 @@ final class RouteLookupSocket {
             }
         }
         return sent == datagram.count
+    }
+}
+
+/// The queries of one datagram whose replies are still to come, by sequence number: a batch's requests are
+/// numbered consecutively, so an array is the table (a dictionary hashed each of a thousand flows' queries twice).
+struct WaitingReplies {
+    private let first: UInt32
+    private var queries: [RouteQuery?]
+    /// How many are still to come.
+    private(set) var count: Int
+
+    init(first: UInt32, queries: some Collection<RouteQuery>) {
+        self.first = first
+        self.queries = queries.map { $0 }
+        count = self.queries.count
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The query asked with `sequence`, once: nil for a sequence not in the batch (a late reply to an earlier
+    /// one, which wraps far past the end) or already answered.
+    mutating func take(_ sequence: UInt32) -> RouteQuery? {
+        let offset = Int(sequence &- first)
+        guard offset < queries.count, let query = queries[offset] else { return nil }
+        queries[offset] = nil
+        count -= 1
+        return query
     }
 }

@@ -19,12 +19,13 @@ public enum FlowEvaluator {
         of flow: Flow, interfaces: [InterfaceStatus], pathForParameters path: Path,
         decisions: [RouteQuery: RouteDecision] = [:]
     ) -> FlowStatus {
-        let own = interfaces.first { $0.link.name == flow.interfaceName }
-        let isViable = own.map { viable(flow, on: $0, decisions: decisions) } ?? false
+        // By position: a thousand flows are judged per change, and a copy of the status is a dozen retains.
+        let own = interfaces.firstIndex { $0.link.name == flow.interfaceName }
+        let isViable = own.map { viable(flow, on: interfaces[$0], decisions: decisions) } ?? false
         // Where the kernel would send a new connection to the remote: the flow's own interface (a specific route,
         // a split tunnel) means nothing is better; another one the parameters allow is the better path.
         let kernelChoice = flow.newConnectionRouteQuery.flatMap { decisions[$0]?.interfaceIndex }
-        let ownIsKernelChoice = own != nil && kernelChoice == own?.link.index
+        let ownIsKernelChoice = own.map { kernelChoice == interfaces[$0].link.index } ?? false
         let allowedKernelChoice = kernelChoice.flatMap { index in path.availableInterfaces.first { $0.index == index } }
         guard path.status == .satisfied, !ownIsKernelChoice || !isViable,
             let preferred = allowedKernelChoice ?? path.availableInterfaces.first, preferred.name != flow.interfaceName

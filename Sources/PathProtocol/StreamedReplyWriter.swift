@@ -179,9 +179,8 @@ struct JSONBytes {
         JSONWriter.appendString(value, to: &bytes)
     }
 
-    /// The text and the NUL that ends a Varlink message.
-    func terminated() -> [UInt8] {
-        var bytes = bytes
+    /// The text and the NUL that ends a Varlink message: the buffer itself, not a copy of it.
+    consuming func terminated() -> [UInt8] {
         bytes.append(0)
         return bytes
     }

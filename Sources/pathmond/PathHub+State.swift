@@ -49,6 +49,7 @@ extension PathHub {
         func interestsToDerive(inputsKept: Bool) -> [WatchedInterest] {
             guard inputsKept, let answered else { return Array(interests.values) }
             var boxes = ofUsers
+            boxes.reserveCapacity(ofUsers.count + answered.count)
             for query in answered {
                 for box in asking[query] ?? [] { boxes[ObjectIdentifier(box)] = box }
             }
