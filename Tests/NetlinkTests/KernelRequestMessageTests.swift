@@ -217,3 +217,19 @@ import Testing
         }
     }
 }
+
+/// A batch's replies are matched by sequence number: each query once, and a reply to an earlier batch's request
+/// (a sequence before the first, which wraps) or to none at all is nobody's.
+@Suite struct WaitingRepliesTests {
+    @Test func eachQueryIsTakenOnceByItsSequence() {
+        let queries = ["192.0.2.1", "192.0.2.2", "192.0.2.3"].map { RouteQuery(destination: IPAddress($0)!) }
+        var waiting = WaitingReplies(first: UInt32.max, queries: queries)  // wraps within the batch
+        #expect(waiting.count == 3 && !waiting.isEmpty)
+        #expect(waiting.take(0) == queries[1])
+        #expect(waiting.take(0) == nil, "answered already")
+        #expect(waiting.take(UInt32.max - 1) == nil, "an earlier batch's")
+        #expect(waiting.take(2) == nil, "past the batch")
+        #expect(waiting.take(1) == queries[2] && waiting.take(UInt32.max) == queries[0])
+        #expect(waiting.isEmpty)
+    }
+}
