@@ -107,18 +107,7 @@ import Testing
     }
 
     @Test func aTunnelInheritsItsCarriersCost() {
-        var snapshot = KernelSnapshot(
-            links: [
-                makeLink(2, "eth0"), makeModem(4, "wwan0"),
-                Link(
-                    index: 5, name: "gre1", flags: runningFlags, linkKind: "gre", hardwareType: 778,
-                    tunnel: TunnelEndpoints(remotes: [ip("198.18.0.9")])),
-            ],
-            addresses: [makeAddress(2, "192.0.2.10"), makeAddress(4, "203.0.113.10"), makeAddress(5, "10.9.0.2")],
-            routes: [
-                makeRoute(2, via: "192.0.2.1"), makeRoute(4, via: "203.0.113.1"),
-                makeRoute(5, via: nil, family: .ipv4),
-            ])
+        var snapshot = tunnelOverTwoUplinks(tunnelRoutes: [makeRoute(5, via: nil, family: .ipv4)])
         // The endpoint is reached over cellular, though wired is the best interface. (Asked as root: the
         // tunnel's own packets are the kernel's.)
         let endpoint = RouteQuery(destination: ip("198.18.0.9"), uid: RouteQuery.systemUser)

@@ -31,15 +31,7 @@ import Testing
     func answersLeaveTheInterfacesAsDerivedFromScratch(answered: String) {
         let endpoint = RouteQuery(destination: ip("198.18.0.9"), uid: RouteQuery.systemUser)
         let flow = RouteQuery(destination: ip("198.51.100.7"), uid: 1000)
-        var snapshot = KernelSnapshot(
-            links: [
-                makeLink(2, "eth0"), makeModem(4, "wwan0"),
-                Link(
-                    index: 5, name: "gre1", flags: runningFlags, linkKind: "gre", hardwareType: 778,
-                    tunnel: TunnelEndpoints(remotes: [ip("198.18.0.9")])),
-            ],
-            addresses: [makeAddress(2, "192.0.2.10"), makeAddress(4, "203.0.113.10"), makeAddress(5, "10.9.0.2")],
-            routes: [makeRoute(2, via: "192.0.2.1"), makeRoute(4, via: "203.0.113.1")])
+        var snapshot = tunnelOverTwoUplinks()
         snapshot.decisions = [
             .internet(.ipv4): .via(interfaceIndex: 2, gateway: ip("192.0.2.1")),
             endpoint: .via(interfaceIndex: 2, gateway: ip("192.0.2.1")),

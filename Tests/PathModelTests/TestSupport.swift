@@ -82,3 +82,17 @@ func usableIPv4(_ link: Link, host: UInt8, metric: UInt32 = 0) -> (Link, Interfa
 func usableState(_ entries: [(Link, InterfaceAddress, DefaultRoute)]) -> KernelState {
     makeState(entries.map(\.0), addresses: entries.map(\.1), routes: entries.map(\.2))
 }
+
+/// Wired eth0 (2), cellular wwan0 (4) and a GRE tunnel gre1 (5) whose endpoint is 198.18.0.9, each addressed, with
+/// default routes over eth0 and wwan0 and the routes given for gre1; no decisions yet.
+func tunnelOverTwoUplinks(tunnelRoutes: [DefaultRoute] = []) -> KernelSnapshot {
+    KernelSnapshot(
+        links: [
+            makeLink(2, "eth0"), makeModem(4, "wwan0"),
+            Link(
+                index: 5, name: "gre1", flags: runningFlags, linkKind: "gre", hardwareType: 778,
+                tunnel: TunnelEndpoints(remotes: [ip("198.18.0.9")])),
+        ],
+        addresses: [makeAddress(2, "192.0.2.10"), makeAddress(4, "203.0.113.10"), makeAddress(5, "10.9.0.2")],
+        routes: [makeRoute(2, via: "192.0.2.1"), makeRoute(4, via: "203.0.113.1")] + tunnelRoutes)
+}
