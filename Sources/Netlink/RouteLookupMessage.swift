@@ -87,10 +87,6 @@ enum RouteLookupMessage {
         }
     }
 
-    static func appendBytes(of address: IPAddress, to message: inout [UInt8]) {
-        for index in 0..<address.byteCount { message.append(address[byte: index]) }
-    }
-
     static func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

@@ -77,9 +77,9 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         }
     }
 
-    /// Two words, the family folded into the top bit of the high one (an IPv4 address keeps it clear, and an
-    /// IPv6 address whose top bit is set is told apart by ==): route look-ups hash addresses on every change, and
-    /// the synthesized hash fed the family as a word of its own.
+    /// Two words, the family folded into the top bit of the high one (an IPv4 address, whose high word is zero,
+    /// sets it; an IPv6 address with that bit set hashes alike and is told apart by ==): route look-ups hash
+    /// addresses on every change, and the synthesized hash fed the family as a word of its own.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(family == .ipv4 ? high | 1 << 63 : high)
         hasher.combine(low)

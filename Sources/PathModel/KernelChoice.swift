@@ -18,10 +18,8 @@ struct KernelChoice: Equatable {
 
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
-        // Runs on every change, for the system and for each user watched: no array is made but the outcomes', and
-        // each probe's answer is looked up once.
-        picks.reserveCapacity(AddressFamily.allCases.count)
-        gateways.reserveCapacity(AddressFamily.allCases.count)
+        // Runs on every change, for the system and for each user watched: each probe's answer is looked up once,
+        // and a link's addresses are scanned in place, once per link.
         for family in AddressFamily.allCases {
             var answers = Self.answers(in: state, to: RouteQuery.internetProbes(family, user: user))
             if user != RouteQuery.systemUser && answers.allSatisfy({ $0 == nil }) {

@@ -91,10 +91,10 @@ import Testing
     @Test func standardErrorLeavesTheFieldsOut() {
         var metadata = JournalRecord.resync.metadata([.cause: "resync"])
         metadata["events"] = "3"
-        let line = StandardErrorLogHandler.lineBytes(
-            prefix: "<4>", message: "resynced",
-            metadata: metadata.filter { !JournalEntry.isJournalFieldName($0.key) })
-        #expect(String(decoding: line, as: UTF8.self) == "<4>resynced events=3\n")
+        var line: [UInt8] = []
+        StandardErrorLogHandler.appendLine(
+            message: "resynced", metadata: metadata, skippingJournalFields: true, to: &line)
+        #expect(String(decoding: line, as: UTF8.self) == "resynced events=3\n")
     }
 
     @Test func theMessageIDsAreDistinct128BitValues() {

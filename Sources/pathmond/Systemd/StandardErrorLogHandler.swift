@@ -60,16 +60,10 @@ struct StandardErrorLogHandler: LogHandler {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// `PREFIXmessage key=value ...`, on one line: journald would start a new entry, without a priority, at every
-    /// newline, and a terminal reader greps lines. Line breaks inside become spaces.
-    static func lineBytes(prefix: String, message: String, metadata: Logger.Metadata) -> [UInt8] {
-        var bytes = Array(prefix.utf8)
-        appendLine(message: message, metadata: metadata, skippingJournalFields: false, to: &bytes)
-        return bytes
-    }
-
-    /// `message key=value ...\n`, keys sorted; with `skippingJournalFields`, the keys that are journal field names
-    /// are left out (what the stderr handler and the journal's MESSAGE= show, the fields being sent apart).
+    /// `message key=value ...\n`, keys sorted, on one line: journald would start a new entry, without a priority,
+    /// at every newline, and a terminal reader greps lines, so line breaks inside become spaces. With
+    /// `skippingJournalFields`, the keys that are journal field names are left out (what the stderr handler and
+    /// the journal's MESSAGE= show, the fields being sent apart).
     static func appendLine(
         message: String, metadata: Logger.Metadata, skippingJournalFields: Bool, to bytes: inout [UInt8]
     ) {
