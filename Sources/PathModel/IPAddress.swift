@@ -6,10 +6,13 @@ public struct IPAddress: Sendable, Hashable, Comparable {
     /// IPv4 or IPv6.
     public let family: AddressFamily
     /// The first and last eight bytes of the address as a big-endian number; for IPv4, `high` is 0.
-    private let high: UInt64
-    private let low: UInt64
+    @usableFromInline let high: UInt64
+    @usableFromInline let low: UInt64
 
-    /// Makes an address from its network-order bytes; `nil` unless there are exactly 4 or 16.
+    /// Makes an address from its network-order bytes; `nil` unless there are exactly 4 or 16. Inlinable, so the
+    /// netlink readers' calls (on array slices, for every address and route a message carries) are specialized
+    /// instead of walking the bytes through a generic iterator.
+    @inlinable
     public init?(bytes: some Collection<UInt8>) {
         switch bytes.count {
         case 4: family = .ipv4
