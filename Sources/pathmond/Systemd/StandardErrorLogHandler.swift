@@ -83,7 +83,10 @@ struct StandardErrorLogHandler: LogHandler {
 
     /// `<6>`: the priority journald reads off the line.
     private static func appendPriority(of level: Logger.Level, to bytes: inout [UInt8]) {
-        bytes += [UInt8(ascii: "<"), UInt8(ascii: "0") + UInt8(priority(of: level)), UInt8(ascii: ">")]
+        // Three appends, not an array literal: this runs for every line, and a literal is an allocation.
+        bytes.append(UInt8(ascii: "<"))
+        bytes.append(UInt8(ascii: "0") + UInt8(priority(of: level)))
+        bytes.append(UInt8(ascii: ">"))
     }
 
     /// syslog(3) priorities: LOG_CRIT 2 … LOG_DEBUG 7.
