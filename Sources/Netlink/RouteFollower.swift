@@ -122,6 +122,7 @@ final class RouteFollower {
         unpublished = [:]
         dropped = []
         slices.removeAll()
+        flowsLeftDuringRound = false
         self.expiries = RouteExpiries()
         self.expiries.note(expiries, now: now)
         gatewayReachability = [:]
@@ -194,6 +195,7 @@ final class RouteFollower {
             knownQueries = nil
         }
         if touched.contains(where: { !RouteQuery.isInternetProbe($0) }) { cachedFlowOrder = nil }
+        if !change.removed.isEmpty && !slices.isEmpty { flowsLeftDuringRound = true }
         flowQueries.subtract(change.removed)
         flowProbes.subtract(change.removed)
         flowQueries.formUnion(change.added)
@@ -241,8 +243,14 @@ final class RouteFollower {
     /// Asks the next slice of flows' queries (those still asked); returns the event with the answers if they
     /// changed anything.
     func askNextSlice() -> KernelEvent? {
-        published(ask(slices.next(where: isAsked)))
+        // While no flow left, every waiting query is still asked: not hashed again to find that out.
+        let slice = flowsLeftDuringRound ? slices.next(where: isAsked) : slices.next(where: { _ in true })
+        if slices.isEmpty { flowsLeftDuringRound = false }
+        return published(ask(slice))
     }
+
+    /// Whether a flow's queries were removed since the slices' round began: only then may a waiting one be gone.
+    private var flowsLeftDuringRound = false
 
     /// The event that tells the model what changed in the decisions, if anything did.
     private func published(_ changed: Bool) -> KernelEvent? {

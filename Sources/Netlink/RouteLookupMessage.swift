@@ -102,8 +102,10 @@ enum RouteLookupMessage {
         case failed(errno: Int32)
     }
 
-    /// Reads the first message of a datagram, in place (no copy of the message or its attributes).
-    static func reply(_ bytes: [UInt8], sequence: UInt32) -> Reply {
+    /// Reads the first message of a datagram, in place (no copy of the message or its attributes): an array, or a
+    /// batch's receive slot as it is.
+    static func reply<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, sequence: UInt32) -> Reply
+    where Bytes.Index == Int {
         guard bytes.count >= 16, let length = u32(bytes, 0), Int(length) <= bytes.count, length >= 16,
             let type = u16(bytes, 4), u32(bytes, 8) == sequence
         else { return .unrelated }
@@ -120,26 +122,26 @@ enum RouteLookupMessage {
             }
         case newRoute:
             guard end >= 16 + 12 else { return .unrelated }
-            let routeType = bytes[16 + 7]
+            let routeType = bytes[bytes.startIndex + 16 + 7]
             // RTN_UNICAST and RTN_LOCAL carry; blackhole, unreachable, prohibit and the rest do not.
             guard routeType == 1 || routeType == 2 else { return .decision(.unroutable) }
             var interface: Int32?
             var gateway: IPAddress?
-            var table = UInt32(bytes[16 + 4])  // rtm_table; RTA_TABLE has the whole id
+            var table = UInt32(bytes[bytes.startIndex + 16 + 4])  // rtm_table; RTA_TABLE has the whole id
             var position = 16 + 12
             // The attributes, stopping at the first malformed one (as `attributes(_:from:)` does).
             while position + 4 <= end, let size16 = u16(bytes, position), let kind = u16(bytes, position + 2) {
                 let size = Int(size16)
                 guard size >= 4, position + size <= end else { break }
-                let value = (position + 4)..<(position + size)
+                let value = (bytes.startIndex + position + 4)..<(bytes.startIndex + position + size)
                 switch kind & 0x3fff {
                 case 4 where value.count >= 4:  // RTA_OIF
-                    interface = u32(bytes, value.lowerBound).map { Int32(bitPattern: $0) }
+                    interface = u32(bytes, position + 4).map { Int32(bitPattern: $0) }
                 case 4: interface = nil
                 case 5: gateway = IPAddress(bytes: bytes[value])  // RTA_GATEWAY
                 case 18 where value.count > 2:  // RTA_VIA: a family, then the address
                     gateway = IPAddress(bytes: bytes[(value.lowerBound + 2)..<value.upperBound])
-                case 15 where value.count >= 4: table = u32(bytes, value.lowerBound) ?? table  // RTA_TABLE
+                case 15 where value.count >= 4: table = u32(bytes, position + 4) ?? table  // RTA_TABLE
                 default: break
                 }
                 position += (size + 3) & ~3
@@ -231,13 +233,18 @@ enum RouteLookupMessage {
         (0..<(Value.bitWidth / 8)).map { UInt8(truncatingIfNeeded: value.littleEndian >> ($0 * 8)) }
     }
 
-    static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16? {
+    /// The little-endian field `offset` bytes into `bytes` (counted from its start), nil past the end.
+    static func u16<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int) -> UInt16?
+    where Bytes.Index == Int {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+        let start = bytes.startIndex + offset
+        return UInt16(bytes[start]) | UInt16(bytes[start + 1]) << 8
     }
 
-    static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32? {
+    static func u32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int) -> UInt32?
+    where Bytes.Index == Int {
         guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << ($1 * 8) }
+        let start = bytes.startIndex + offset
+        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + $1]) << ($1 * 8) }
     }
 }

@@ -120,17 +120,21 @@ final class RouteLookupSocket {
             // ENOBUFS: some replies were dropped, the ones queued before it are still there to read.
             if received < 0 && (errno == EINTR || errno == ENOBUFS) { continue }
             guard received > 0 else { return }
-            for index in 0..<Int(received) {
-                let start = index * slotSize
-                let bytes = Array(slots[start..<start + min(Int(headers[index].msg_len), slotSize)])
-                // One reply per datagram; one that is not for this batch (a late reply) is skipped.
-                guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting.take(sequence) else {
-                    continue
-                }
-                if headers[index].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 {
-                    truncated.append(query)
-                } else if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
-                    answers[query] = decision
+            slots.withUnsafeBytes { slots in
+                for index in 0..<Int(received) {
+                    let start = index * slotSize
+                    // Read in its slot: a copy per reply was an allocation for each of a thousand flows' answers.
+                    let bytes = UnsafeRawBufferPointer(
+                        rebasing: slots[start..<start + min(Int(headers[index].msg_len), slotSize)])
+                    // One reply per datagram; one that is not for this batch (a late reply) is skipped.
+                    guard let sequence = RouteLookupMessage.u32(bytes, 8), let query = waiting.take(sequence) else {
+                        continue
+                    }
+                    if headers[index].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 {
+                        truncated.append(query)
+                    } else if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
+                        answers[query] = decision
+                    }
                 }
             }
         }

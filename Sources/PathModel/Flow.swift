@@ -43,8 +43,23 @@ extension Flow {
         remoteAddress.map { RouteQuery(destination: $0, uid: parameters.routingUser ?? RouteQuery.systemUser) }
     }
 
+    /// Both queries, when the flow has a remote to ask about.
+    public var routeQueryPair: FlowRouteQueries? {
+        guard let current = currentRouteQuery, let newConnection = newConnectionRouteQuery else { return nil }
+        return FlowRouteQueries(current: current, newConnection: newConnection)
+    }
+
     /// The queries the kernel is asked for this flow.
-    public var routeQueries: [RouteQuery] { [currentRouteQuery, newConnectionRouteQuery].compactMap { $0 } }
+    public var routeQueries: [RouteQuery] { routeQueryPair.map { [$0.current, $0.newConnection] } ?? [] }
+}
+
+/// A flow's two route queries, made together and kept by whoever judges the flow again and again: a query hashes
+/// its fields once, when it is made, so making them anew for every judgement cost what the hashing saved.
+public struct FlowRouteQueries: Sendable, Hashable {
+    /// Where the flow's own next packet goes (`Flow.currentRouteQuery`).
+    public let current: RouteQuery
+    /// Where a new connection to the same remote would go (`Flow.newConnectionRouteQuery`).
+    public let newConnection: RouteQuery
 }
 
 /// What a flow's client needs to know, as Network.framework's viability and better-path handlers say it.

@@ -19,12 +19,23 @@ public enum FlowEvaluator {
         of flow: Flow, interfaces: [InterfaceStatus], pathForParameters path: Path,
         decisions: [RouteQuery: RouteDecision] = [:]
     ) -> FlowStatus {
+        status(
+            of: flow, queries: flow.routeQueryPair, interfaces: interfaces, pathForParameters: path,
+            decisions: decisions)
+    }
+
+    /// The same, with the flow's route queries as made once beforehand (`Flow.routeQueryPair`).
+    public static func status(
+        of flow: Flow, queries: FlowRouteQueries?, interfaces: [InterfaceStatus], pathForParameters path: Path,
+        decisions: [RouteQuery: RouteDecision]
+    ) -> FlowStatus {
         // By position: a thousand flows are judged per change, and a copy of the status is a dozen retains.
         let own = interfaces.firstIndex { $0.link.name == flow.interfaceName }
-        let isViable = own.map { viable(flow, on: interfaces[$0], decisions: decisions) } ?? false
+        let isViable =
+            own.map { viable(flow, current: queries?.current, on: interfaces[$0], decisions: decisions) } ?? false
         // Where the kernel would send a new connection to the remote: the flow's own interface (a specific route,
         // a split tunnel) means nothing is better; another one the parameters allow is the better path.
-        let kernelChoice = flow.newConnectionRouteQuery.flatMap { decisions[$0]?.interfaceIndex }
+        let kernelChoice = queries.flatMap { decisions[$0.newConnection]?.interfaceIndex }
         let ownIsKernelChoice = own.map { kernelChoice == interfaces[$0].link.index } ?? false
         let allowedKernelChoice = kernelChoice.flatMap { index in path.availableInterfaces.first { $0.index == index } }
         guard path.status == .satisfied, !ownIsKernelChoice || !isViable,
@@ -43,15 +54,16 @@ public enum FlowEvaluator {
             betterInterfaceAddresses: addresses)
     }
 
+    /// `current`: the flow's `currentRouteQuery`.
     static func viable(
-        _ flow: Flow, on interface: InterfaceStatus, decisions: [RouteQuery: RouteDecision] = [:]
+        _ flow: Flow, current: RouteQuery?, on interface: InterfaceStatus, decisions: [RouteQuery: RouteDecision]
     ) -> Bool {
         guard interface.link.isRunning else { return false }
         let family = flow.localAddress.family
         guard interface.addresses.contains(where: { $0.address == flow.localAddress && !$0.isTentative }) else {
             return false
         }
-        switch flow.currentRouteQuery.flatMap({ decisions[$0] }) {
+        switch current.flatMap({ decisions[$0] }) {
         case .via(let index, _): return index == interface.link.index
         case .unroutable: return false
         case nil: break

@@ -5,18 +5,23 @@
 /// nexthop objects, so pathmond asks instead of modelling all of that.
 public struct RouteQuery: Sendable, Hashable {
     /// Where the packet goes.
-    public var destination: IPAddress
+    public let destination: IPAddress
     /// The packet's source address, when it has one already (a flow's local address): rules may select on it.
-    public var source: IPAddress?
+    public let source: IPAddress?
     /// The packet's firewall mark: a tunnel's own packets carry one (WireGuard's fwmark) that rules select on.
-    public var mark: UInt32?
+    public let mark: UInt32?
     /// The user whose packet it is (RTA_UID: `uidrange` rules select on it); nil: the asking process's own, as a
     /// request without RTA_UID means.
-    public var uid: UInt32?
+    public let uid: UInt32?
     /// The interface the packet must leave by, by name (RTA_OIF, asked with the interface's current index): a
     /// socket bound to a device (SO_BINDTODEVICE) is routed only over that device's routes. No such interface:
     /// the packet goes nowhere.
-    public var outputInterface: String?
+    public let outputInterface: String?
+    /// The fields' hash, taken once when the query is made (the fields are constants): the decision tables look a
+    /// query up six to eight times for each answer on every change, and hashing the fields anew each time was a
+    /// third of a watched flow's instructions. Seeded per process like every `Hasher`, so a client cannot choose
+    /// flows that collide.
+    private let fingerprint: Int
 
     public init(
         destination: IPAddress, source: IPAddress? = nil, mark: UInt32? = nil, uid: UInt32? = nil,
@@ -27,20 +32,28 @@ public struct RouteQuery: Sendable, Hashable {
         self.mark = mark
         self.uid = uid
         self.outputInterface = outputInterface
+        var hasher = Hasher()
+        hasher.combine(destination)
+        hasher.combine(uid.map { UInt64($0) } ?? .max)
+        if let source { hasher.combine(source) }
+        if let mark { hasher.combine(mark) }
+        if let outputInterface { hasher.combine(outputInterface) }
+        fingerprint = hasher.finalize()
     }
 
     /// Whose routing the system path (and what follows it: gates, the GIO module's metered flag) describes: root's,
     /// whatever user pathmond runs as, so that a `uidrange` rule for pathmond's own user bends nothing.
     public static let systemUser: UInt32 = 0
 
-    /// The destination and user, then only the fields a query has: the decision tables hash every query they
-    /// look up on every change, and most queries (the probes, new connections) have no source, mark or interface.
+    /// One word: the fingerprint of the fields (the destination and user, then only the fields a query has).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(destination)
-        hasher.combine(uid.map { UInt64($0) } ?? .max)
-        if let source { hasher.combine(source) }
-        if let mark { hasher.combine(mark) }
-        if let outputInterface { hasher.combine(outputInterface) }
+        hasher.combine(fingerprint)
+    }
+
+    /// Field by field, after the fingerprints: most comparisons a table makes are of different queries.
+    public static func == (lhs: RouteQuery, rhs: RouteQuery) -> Bool {
+        lhs.fingerprint == rhs.fingerprint && lhs.destination == rhs.destination && lhs.uid == rhs.uid
+            && lhs.source == rhs.source && lhs.mark == rhs.mark && lhs.outputInterface == rhs.outputInterface
     }
 
     /// The stand-in for "the internet" of one family: a public anycast DNS resolver (1.1.1.1,

@@ -240,7 +240,8 @@ final class PathHub: Sendable {
                     // brought it (whatever the kernel answered). Otherwise still being derived by its first
                     // subscriber, from a tracker this update will outdate: that one derives again.
                     if let firstValueAfter, firstValueAfter <= asked {
-                        let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
+                        let value = Self.value(
+                            for: box.interest, queries: box.routeQueryPair, tracker: tracker, paths: &paths)
                         changed.append((box, value, encode(value)))
                     }
                     continue
@@ -254,7 +255,8 @@ final class PathHub: Sendable {
                 }
                 if !box.isAwaitingAnswers, kept.settle(box) { continue }
                 box.isAwaitingAnswers = false
-                let value = Self.value(for: box.interest, tracker: tracker, paths: &paths)
+                let value = Self.value(
+                    for: box.interest, queries: box.routeQueryPair, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
                 changed.append((box, value, encode(value)))
             }
@@ -295,7 +297,8 @@ final class PathHub: Sendable {
 
     private static func value(for interest: Interest, tracker: PathTracker) -> Published {
         var paths = PathsByParameters(tracker)
-        return value(for: interest, tracker: tracker, paths: &paths)
+        let queries: FlowRouteQueries? = if case .flow(let flow) = interest { flow.routeQueryPair } else { nil }
+        return value(for: interest, queries: queries, tracker: tracker, paths: &paths)
     }
 
     /// Paths already derived in one update, by parameters: a thousand flows watched with the same parameters need
@@ -325,9 +328,10 @@ final class PathHub: Sendable {
         }
     }
 
-    private static func value(for interest: Interest, tracker: PathTracker, paths: inout PathsByParameters)
-        -> Published
-    {
+    /// `queries`: a flow's route queries, as its box keeps them.
+    private static func value(
+        for interest: Interest, queries: FlowRouteQueries?, tracker: PathTracker, paths: inout PathsByParameters
+    ) -> Published {
         func path(_ parameters: PathParameters) -> Path {
             if let known = paths[parameters] { return known }
             let path = tracker.evaluator.path(
@@ -342,7 +346,7 @@ final class PathHub: Sendable {
         case .flow(let flow):
             return .flow(
                 FlowEvaluator.status(
-                    of: flow, interfaces: tracker.interfaces(forUser: flow.parameters.routingUser),
+                    of: flow, queries: queries, interfaces: tracker.interfaces(forUser: flow.parameters.routingUser),
                     pathForParameters: path(flow.parameters),
                     decisions: tracker.state.decisions))
         }

@@ -18,6 +18,8 @@ final class WatchedInterest: @unchecked Sendable {
 
     /// The flow's route queries (none for a path), made once: a getter would build them on every update.
     let routeQueries: [RouteQuery]
+    /// The same, for judging the flow (`FlowEvaluator`).
+    let routeQueryPair: FlowRouteQueries?
     /// The round of flows' queries last asked about, and the last place of this flow's queries in it: the rounds of
     /// successive changes share one order while the flows stay the same, so a change's pass over a thousand flows
     /// compares a number each instead of hashing two thousand queries. Held, not identified by address, so that a
@@ -37,7 +39,8 @@ final class WatchedInterest: @unchecked Sendable {
 
     init(_ interest: Interest) {
         self.interest = interest
-        if case .flow(let flow) = interest { routeQueries = flow.routeQueries } else { routeQueries = [] }
+        if case .flow(let flow) = interest { routeQueryPair = flow.routeQueryPair } else { routeQueryPair = nil }
+        routeQueries = routeQueryPair.map { [$0.current, $0.newConnection] } ?? []
     }
 }
 

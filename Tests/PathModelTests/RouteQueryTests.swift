@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+import PathModel
+import Testing
+
+/// A query is hashed once, when it is made; as a table's key it must still be told apart by every field.
+@Suite struct RouteQueryTests {
+    static let base = RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: 7, uid: 1000)
+
+    /// The base query with one field changed: each must be a key of its own.
+    static let variants = [
+        RouteQuery(destination: ip("198.51.100.8"), source: ip("192.0.2.10"), mark: 7, uid: 1000),
+        RouteQuery(destination: ip("::ffff:c633:6407"), source: ip("192.0.2.10"), mark: 7, uid: 1000),
+        RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.11"), mark: 7, uid: 1000),
+        RouteQuery(destination: ip("198.51.100.7"), source: nil, mark: 7, uid: 1000),
+        RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: 8, uid: 1000),
+        RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: nil, uid: 1000),
+        RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: 7, uid: 0),
+        RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: 7, uid: nil),
+        RouteQuery(
+            destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: 7, uid: 1000, outputInterface: "eth0"),
+    ]
+
+    @Test func theSameFieldsMakeTheSameKey() {
+        let again = RouteQuery(destination: ip("198.51.100.7"), source: ip("192.0.2.10"), mark: 7, uid: 1000)
+        #expect(again == Self.base)
+        #expect(again.hashValue == Self.base.hashValue)
+        let table = [Self.base: RouteDecision.unroutable]
+        #expect(table[again] == .unroutable)
+    }
+
+    @Test func everyFieldTellsQueriesApart() {
+        for variant in Self.variants { #expect(variant != Self.base, "\(variant)") }
+        let keys = Set(Self.variants + [Self.base])
+        #expect(keys.count == Self.variants.count + 1)
+        var table: [RouteQuery: Int] = [:]
+        for (position, query) in (Self.variants + [Self.base]).enumerated() { table[query] = position }
+        #expect(table[Self.base] == Self.variants.count)
+        #expect(Self.variants.indices.allSatisfy { table[Self.variants[$0]] == $0 })
+    }
+
+    /// A watched flow keeps its pair; the pair is the flow's own two queries.
+    @Test func aFlowsPairIsItsQueries() throws {
+        let flow = Flow(
+            interfaceName: "eth0", localAddress: ip("192.0.2.10"), remoteAddress: ip("198.51.100.7"),
+            parameters: PathParameters(routingUser: 1000), isBoundToInterface: true)
+        let pair = try #require(flow.routeQueryPair)
+        #expect(pair.current == flow.currentRouteQuery && pair.newConnection == flow.newConnectionRouteQuery)
+        #expect(flow.routeQueries == [pair.current, pair.newConnection])
+        #expect(Flow(interfaceName: "eth0", localAddress: ip("192.0.2.10")).routeQueryPair == nil)
+    }
+}
