@@ -33,6 +33,12 @@ struct FanOutRun {
         }
     }
 
+    /// The look-ups pathmond asks for the flows `request(_:)` watches, asked in its namespace.
+    private func flowLookups(in namespace: BenchNamespace) throws(BenchError) -> FlowLookups {
+        let remotes = (0..<subscribers).map { index in [10, 200, UInt8(index / 250), UInt8(index % 250 + 1)] }
+        return try FlowLookups(in: namespace, local: namespace.ipv4, remotes: remotes)
+    }
+
     /// What a subscriber's update says once the default route is gone (removed) or back.
     func expected(removed: Bool) -> String {
         switch kind {
@@ -53,6 +59,7 @@ struct FanOutRun {
         defer { set.stop() }
         let floor = measuresRawFanOut ? try RawSide(in: bench.namespace, subscribers: subscribers) : nil
         defer { floor?.stop() }
+        let lookups = kind == .flow ? try flowLookups(in: bench.namespace) : nil
         let timer = GetPathTimer(socketPath: socketPath, intervalMicroseconds: getPathIntervalMicroseconds)
         var result = FanOutResult(kind: kind, subscribers: subscribers)
         result.subscribeNanoseconds = subscribed
@@ -77,6 +84,13 @@ struct FanOutRun {
                 if let rawLatency { result.rawNetlink.append(rawLatency) }
                 result.pathmond.record(
                     t0: t0, stamps: stamps, frames: frames, leftovers: leftovers, expected: expected(removed: removes))
+                if let lookups {
+                    // Against the routes as the change left them, with nothing else running.
+                    timer.setPhase(.paused)
+                    let (nanoseconds, replies) = lookups.askAll()
+                    result.lookups.append(nanoseconds)
+                    result.missingLookupReplies += lookups.count - replies
+                }
             }
             if let floor {
                 timer.setPhase(.paused)
