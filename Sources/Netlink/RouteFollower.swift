@@ -227,6 +227,8 @@ final class RouteFollower {
 
     /// Flows' queries left for later turns of the loop.
     private var slices = FlowSlices()
+    /// Whether a flow's queries were removed since the slices' round began: only then may a waiting one be gone.
+    private var flowsLeftDuringRound = false
 
     /// Whether flows' queries wait for `askNextSlice()`.
     var hasPendingSlices: Bool { !slices.isEmpty }
@@ -248,9 +250,6 @@ final class RouteFollower {
         if slices.isEmpty { flowsLeftDuringRound = false }
         return published(ask(slice))
     }
-
-    /// Whether a flow's queries were removed since the slices' round began: only then may a waiting one be gone.
-    private var flowsLeftDuringRound = false
 
     /// The event that tells the model what changed in the decisions, if anything did.
     private func published(_ changed: Bool) -> KernelEvent? {

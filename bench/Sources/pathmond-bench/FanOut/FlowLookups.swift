@@ -15,6 +15,7 @@ final class FlowLookups {
     private let socket: Int32
     /// The requests packed into datagrams, and how many each holds.
     private let datagrams: [(bytes: [UInt8], requests: Int)]
+    /// The look-ups one `askAll()` asks: two per flow.
     let count: Int
     private static let perDatagram = 128
     private static let slots = 64
