@@ -87,12 +87,17 @@ struct Table: ParsableCommand {
         let rawListener = try Child(
             bench.namespace.exec + [DaemonOptions.sibling("pathmond-bench"), "raw-listen"], output: .null)
         defer { rawListener.stop() }
+        let callsListener = try Child(
+            bench.namespace.exec + [DaemonOptions.sibling("pathmond-bench"), "raw-listen", "--pathmond-calls"],
+            output: .null)
+        defer { callsListener.stop() }
         usleep(500_000)
-        let pids = [bench.pathmond.pid, rawListener.pid]
+        let pids = [bench.pathmond.pid, rawListener.pid, callsListener.pid]
         let stormProbe = StormProbe(pids: pids, listeners: NetlinkSockets(processes: pids, namespaceProcess: pids[0]))
         figures.flips = try PathFlips(count: flips, gapMicroseconds: flipGapMicroseconds).measure(
             in: bench, probe: stormProbe)
         rawListener.stop()
+        callsListener.stop()
 
         progress(
             "fan-out: \(subscribers) WatchPath, then \(subscribers) WatchFlow subscribers, \(fanOutCount) changes each")
