@@ -52,7 +52,7 @@ final class RouteAsker {
             let received = vectors.withUnsafeMutableBufferPointer { vectors in
                 for index in 0..<wanted {
                     headers[index] = bench_mmsghdr()
-                    headers[index].msg_hdr.msg_iov = vectors.baseAddress! + index
+                    headers[index].msg_hdr.msg_iov = UnsafeMutableRawPointer(vectors.baseAddress! + index)
                     headers[index].msg_hdr.msg_iovlen = 1
                 }
                 return bench_recvmmsg(socket, &headers, UInt32(wanted), Int32(MSG_DONTWAIT))
