@@ -24,6 +24,8 @@ extension PathHub {
         /// some route answers looks at (`answered`), rather than every interest.
         var asking: [RouteQuery: [WatchedInterest]] = [:]
         var ofUsers: [ObjectIdentifier: WatchedInterest] = [:]
+        /// Numbers `interestsToDerive`'s passes (`WatchedInterest.derivationPass`).
+        var derivationPass: UInt64 = 0
         /// The route queries the batch being applied asked; nil: unknown, every interest is looked at.
         var answered: [RouteQuery]?
         /// The route queries whose answers the batch being applied changed; nil: unknown (a snapshot).
@@ -46,14 +48,22 @@ extension PathHub {
 
         /// The interests an update must look at: those whose answers the batch brought and other users' (their
         /// interfaces are their own), when the interfaces and resolvers are as they were; otherwise all.
-        func interestsToDerive(inputsKept: Bool) -> [WatchedInterest] {
+        /// Each interest comes once, marked with the pass's number as it is taken: a flow's two answers name it
+        /// twice, and a set of boxes hashed every answer of a slice again.
+        mutating func interestsToDerive(inputsKept: Bool) -> [WatchedInterest] {
             guard inputsKept, let answered else { return Array(interests.values) }
-            var boxes = ofUsers
+            derivationPass &+= 1
+            let pass = derivationPass
+            var boxes = Array(ofUsers.values)
             boxes.reserveCapacity(ofUsers.count + answered.count)
+            for box in boxes { box.derivationPass = pass }
             for query in answered {
-                for box in asking[query] ?? [] { boxes[ObjectIdentifier(box)] = box }
+                for box in asking[query] ?? [] where box.derivationPass != pass {
+                    box.derivationPass = pass
+                    boxes.append(box)
+                }
             }
-            return Array(boxes.values)
+            return boxes
         }
     }
 }

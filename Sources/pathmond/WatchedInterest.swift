@@ -15,6 +15,8 @@ final class WatchedInterest: @unchecked Sendable {
     /// Left out of an update while its flow's new route answers were still to come: the next update derives it
     /// whatever changed. Touched by updates only, which `PathHub.updating` runs one at a time.
     var isAwaitingAnswers = false
+    /// The last `PathHub.State.interestsToDerive` pass that took it (0: none), so that a pass takes it once.
+    var derivationPass: UInt64 = 0
 
     /// The flow's route queries (none for a path), made once: a getter would build them on every update.
     let routeQueries: [RouteQuery]

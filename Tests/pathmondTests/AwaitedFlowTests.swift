@@ -81,5 +81,30 @@ import Testing
         #expect(statuses.count == 1 && statuses.first?.isViable == false, "\(statuses)")
     }
 
+    /// A slice's answers that name a flow three times (its own two queries, and a new connection's query it shares
+    /// with another flow to the same peer) derive it once: each subscriber gets one update.
+    @Test func aSliceAnsweringAFlowManyTimesSendsOneUpdate() throws {
+        let hub = PathHub(evaluator: PathEvaluator(), logger: Logger(label: "test"))
+        let second = InterfaceAddress(interfaceIndex: 2, address: IPAddress("192.0.2.11")!, prefixLength: 24)
+        var neighbour = Self.flow
+        neighbour.localAddress = second.address
+        hub.apply([
+            .snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address, second], routes: [Self.route]))
+        ])
+        let subscribers = [FlowSubscriber(Self.flow), FlowSubscriber(neighbour)]
+        for subscriber in subscribers {
+            guard case .flow(let initial) = hub.subscribe(subscriber)?.value else { throw Failure.notAFlow }
+            #expect(initial.isViable)
+        }
+        let queries = Self.flow.routeQueries + neighbour.routeQueries
+        #expect(Set(queries).count == 3, "the two flows share their new connection's query")
+        let nowhere = Dictionary(queries.map { ($0, RouteDecision.unroutable) }) { first, _ in first }
+        hub.apply([.routeDecisions(nowhere)], answered: queries)
+        for subscriber in subscribers {
+            let statuses = subscriber.statuses.withLock { $0 }
+            #expect(statuses.map(\.isViable) == [false], "\(statuses)")
+        }
+    }
+
     enum Failure: Error { case notAFlow }
 }
