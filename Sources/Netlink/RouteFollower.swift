@@ -4,9 +4,8 @@ import PathModel
 /// Keeps what the kernel's routing decides current beside the batches: after every batch that may have changed
 /// routing (a link, address, route, rule or nexthop message, kept by the model or not), it asks the kernel again
 /// for each standing query (the internet per family, each tunnel's endpoints, the flows clients watch) and reports
-/// the answers when they differ; and when a route's gateway has no known link-layer address, it looks the entry up
-/// and, if the kernel has none, has the kernel resolve it (so a wired network is known at once, not when traffic
-/// happens to resolve its gateway). No polling: a batch is what prompts it.
+/// the answers when they differ; and it has the routes' gateways resolved (`GatewayNeighbours`). No polling: a batch
+/// is what prompts it.
 ///
 /// Not thread-safe: called only on the watcher's loop thread, like the rest of the watcher.
 final class RouteFollower {
@@ -27,32 +26,11 @@ final class RouteFollower {
     /// thousand of a thousand flows' (a copy per slice on both sides, an eighth of a slice's time).
     private var unpublished: [RouteQuery: RouteDecision] = [:]
     private var dropped: Set<RouteQuery> = []
-    /// Gateways the kernel was asked to resolve, until they are resolved or no route uses them, with when to ask
-    /// again: a gateway that did not answer (its entry FAILED) is asked again after 1 s, 2 s, 4 s, ... up to
-    /// `resolveRetries.longest`, so a router that comes up late is still found. Not a poll: nothing is asked for a
-    /// gateway whose address is known, and the kernel's neighbour notifications end the wait the moment it learns
-    /// the address by any means.
-    private var resolving: [GatewayKey: ResolveAttempt] = [:]
-    /// The errno with which the kernel refused to resolve (EPERM without CAP_NET_ADMIN), until taken. Then
-    /// nothing is asked to be resolved any more: a refusal does not go away by asking again.
-    private var refusal: Int32?
-    private var refusalReported = false
+    /// The gateways' neighbour entries: their reachability, and those being resolved.
+    private var gateways = GatewayNeighbours()
 
     /// Routes that expire, and when: a one-shot timer at the earliest asks again the queries its prefix covers.
     private var expiries = RouteExpiries()
-
-    /// The gateways' neighbour entries as the kernel's route selection sees them (absent when not listed): a
-    /// change asks that family's queries again, since the kernel moves to another IPv6 router, or another leg of an
-    /// IPv4 multipath route with `fib_multipath_use_neigh`, without a route message.
-    private var gatewayReachability: [GatewayKey: NeighbourReachability] = [:]
-
-    static let resolveRetries = RetryBackoff(first: .seconds(1), longest: .seconds(64))
-
-    /// One gateway being resolved: how often it was asked, and when to ask again (nil: never).
-    private struct ResolveAttempt {
-        var count: Int
-        var due: ContinuousClock.Instant?
-    }
 
     init(lookup: (any RouteLookup)?) {
         self.lookup = lookup
@@ -117,7 +95,6 @@ final class RouteFollower {
     ) {
         state = KernelState(snapshot)
         standingMayHaveChanged()
-        resolving = [:]
         decisions = [:]
         unpublished = [:]
         dropped = []
@@ -125,16 +102,12 @@ final class RouteFollower {
         flowsLeftDuringRound = false
         self.expiries = RouteExpiries()
         self.expiries.note(expiries, now: now)
-        gatewayReachability = [:]
-        for neighbour in snapshot.neighbours {
-            gatewayReachability[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] =
-                .valid
-        }
+        gateways.restart(listing: snapshot.neighbours)
         ask(queries)
         for event in resolveGateways(now: now) {
             if case .neighbourChanged(let neighbour) = event { snapshot.neighbours.append(neighbour) }
         }
-        let requested = takeRequestedFamilies()
+        let requested = gateways.takeRequestedFamilies()
         if !requested.isEmpty { ask(queries.filter { requested.contains($0.destination.family) }) }
         // The snapshot carries the whole table: nothing of it is news after.
         snapshot.decisions = decisions
@@ -156,32 +129,16 @@ final class RouteFollower {
             if events.contains(where: Self.changesQueries) { standingMayHaveChanged() }
         }
         if routingChange.neighboursOverflowed {
-            gatewayReachability = [:]
+            gateways.forgetReachability()
             change.include(.ipv4)
             change.include(.ipv6)
         } else if !routingChange.neighbours.isEmpty {
-            for family in reachabilityChanges(routingChange.neighbours) { change.include(family) }
+            for family in gateways.reachabilityChanges(routingChange.neighbours, in: state) { change.include(family) }
         }
         if !events.isEmpty { extra = resolveGateways(now: now) }
-        for family in takeRequestedFamilies() { change.include(family) }
+        for family in gateways.takeRequestedFamilies() { change.include(family) }
         if !change.isEmpty, let decided = refresh(change) { extra.append(decided) }
         return extra
-    }
-
-    /// The families whose gateways' entries moved between what route selection tells apart (`NeighbourReachability`);
-    /// entries of hosts that no route leaves by are skipped.
-    private func reachabilityChanges(_ notes: [NeighbourNote]) -> Set<AddressFamily> {
-        var families: Set<AddressFamily> = []
-        for note in notes where state.isGateway(note.gateway) {
-            let before = gatewayReachability[note.gateway] ?? .absent
-            guard before != note.reachability else { continue }
-            gatewayReachability[note.gateway] = note.reachability == .absent ? nil : note.reachability
-            families.insert(note.gateway.address.family)
-        }
-        if gatewayReachability.count > 16 {
-            gatewayReachability = gatewayReachability.filter { state.isGateway($0.key) }
-        }
-        return families
     }
 
     /// Changes the flows' queries; returns the event with the answers if that changed them. Only the added queries
@@ -301,13 +258,12 @@ final class RouteFollower {
         return changed
     }
 
-    /// For each gateway newly without a known neighbour: the kernel's entry if it has a usable one (it may have
-    /// been resolved before the route came, when the model did not keep it), else a request to resolve it.
+    /// The gateways newly without a known neighbour: their entries looked up, or resolution asked for.
     private func resolveGateways(now: ContinuousClock.Instant) -> [KernelEvent] {
-        guard lookup != nil else { return [] }
-        let unresolved = state.unresolvedGateways
-        resolving = resolving.filter { unresolved.contains($0.key) }
-        return lookUpOrResolve(unresolved.filter { resolving[$0] == nil }, now: now)
+        guard let lookup else { return [] }
+        let found = gateways.resolveNew(in: state, lookup: lookup, now: now)
+        state.apply(found)
+        return found
     }
 
     /// When the next route expires (with its slack), to ask again then; nil if none does.
@@ -329,77 +285,19 @@ final class RouteFollower {
     }
 
     /// When a gateway being resolved is next to be asked again; nil if none is.
-    var nextResolveRetry: ContinuousClock.Instant? {
-        resolving.values.compactMap(\.due).min()
-    }
+    var nextResolveRetry: ContinuousClock.Instant? { gateways.nextRetry }
 
-    /// Asks again for the gateways whose wait is over: the kernel's entry if it learnt the address meanwhile
-    /// without a notification the model kept, else another request. Returns the neighbours found.
-    ///
-    /// An IPv6 router whose entry FAILED is not asked again: asking would turn the entry INCOMPLETE, which the
-    /// kernel's router selection takes for reachable, so the kernel would route into the dead router (silently) for
-    /// the seconds a resolution lasts. The kernel probes such routers itself (`rtr_probe_interval`), and its
-    /// notification tells when one answers.
+    /// Asks again for the gateways whose wait is over (`GatewayNeighbours.retryDue`); returns the neighbours found,
+    /// and the new answers if the requests moved routing.
     func retryResolving(now: ContinuousClock.Instant = .now) -> [KernelEvent] {
-        var due: [GatewayKey] = []
-        for (gateway, attempt) in resolving where attempt.due.map({ $0 <= now }) == true {
-            if gateway.address.family == .ipv6 && gatewayReachability[gateway] == .failed {
-                resolving[gateway]?.due = nil
-            } else {
-                due.append(gateway)
-            }
-        }
-        var found = lookUpOrResolve(due, now: now)
-        let requested = takeRequestedFamilies()
+        guard let lookup else { return [] }
+        var found = gateways.retryDue(in: state, lookup: lookup, now: now)
+        state.apply(found)
+        let requested = gateways.takeRequestedFamilies()
         if !requested.isEmpty, let decided = refresh(RoutingChange(families: requested)) { found.append(decided) }
         return found
     }
 
-    /// The families of gateways whose entries a request to resolve just made INCOMPLETE (from none or FAILED), since
-    /// last taken: the request itself moves an IPv4 multipath leg with `fib_multipath_use_neigh` (INCOMPLETE is as
-    /// unusable as FAILED, no entry is usable), and the kernel announces INCOMPLETE to nobody.
-    private var requestedFamilies: Set<AddressFamily> = []
-
-    private func takeRequestedFamilies() -> Set<AddressFamily> {
-        defer { requestedFamilies = [] }
-        return requestedFamilies
-    }
-
     /// The errno of the kernel's refusal to resolve, once: for the daemon to say what it costs.
-    func takeRefusal() -> Int32? {
-        guard let refusal, !refusalReported else { return nil }
-        refusalReported = true
-        return refusal
-    }
-
-    private func lookUpOrResolve(_ gateways: some Sequence<GatewayKey>, now: ContinuousClock.Instant) -> [KernelEvent] {
-        guard let lookup else { return [] }
-        var found: [KernelEvent] = []
-        for gateway in gateways {
-            if let neighbour = lookup.neighbour(gateway) {
-                found.append(.neighbourChanged(neighbour))
-                resolving[gateway] = nil
-                continue
-            }
-            let count = (resolving[gateway]?.count ?? 0) + 1
-            guard refusal == nil else {
-                resolving[gateway] = ResolveAttempt(count: count, due: nil)
-                continue
-            }
-            let resolution = lookup.resolve(gateway)
-            if case .refused(let errno) = resolution {
-                refusal = errno
-                resolving[gateway] = ResolveAttempt(count: count, due: nil)
-                continue
-            }
-            if resolution == .requested && gatewayReachability[gateway] != .pending && state.isGateway(gateway) {
-                gatewayReachability[gateway] = .pending
-                requestedFamilies.insert(gateway.address.family)
-            }
-            let interval = Self.resolveRetries.delay(afterFailures: count)
-            resolving[gateway] = ResolveAttempt(count: count, due: now + interval)
-        }
-        state.apply(found)
-        return found
-    }
+    func takeRefusal() -> Int32? { gateways.takeRefusal() }
 }
