@@ -83,6 +83,25 @@ import Testing
         #expect(named.description == "kernel: link, address, route on #3, wwan0")
     }
 
+    @Test func kernelBatchOfLinksNamesThemAndRoutingDecisionsNameTheirCause() {
+        // Links only, out of order and repeated: indices sorted once, each named by its latest message.
+        let links = PathChangeCause.kernel([
+            .linkChanged(makeLink(9, "old9")), .linkChanged(makeLink(2, "eth2")), .linkChanged(makeLink(9, "wlan9")),
+        ])
+        #expect(links.kernelTables == [.link])
+        #expect(links.interfaceIndices == [2, 9])
+        #expect(links.interfaces == ["eth2", "wlan9"])
+        // A new answer alone was a route the model does not keep; beside a rule, the rule moved it.
+        let answers = KernelEvent.routeDecisions([:], dropped: [])
+        #expect(PathChangeCause.kernel([answers]).kernelTables == [.route])
+        #expect(PathChangeCause.kernel([answers, .rulesChanged]).kernelTables == [.rule])
+        // The tables in their declared order, whatever the events' order; a nexthop gone names no interface.
+        let mixed = PathChangeCause.kernel([.rulesChanged, .nexthopRemoved(id: 5), .linkRemoved(index: 1)])
+        #expect(mixed.kernelTables == [.link, .route, .rule])
+        #expect(mixed.interfaceIndices == [1])
+        #expect(mixed.interfaces.isEmpty)
+    }
+
     @Test func aSnapshotIsAResync() {
         let cause = PathChangeCause.kernel([.linkRemoved(index: 2), .snapshot(KernelSnapshot())])
         #expect(cause.kind == .resync)

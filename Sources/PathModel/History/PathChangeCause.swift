@@ -43,8 +43,17 @@ public struct PathChangeCause: Sendable, Hashable {
     public enum KernelTable: String, Sendable, Hashable, CaseIterable, Comparable {
         case link, address, route, rule, neighbour
 
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!  // every case is in allCases
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+
+        /// The position in the declared order (a switch: `allCases` would be an array made per comparison).
+        var rank: Int {
+            switch self {
+            case .link: 0
+            case .address: 1
+            case .route: 2
+            case .rule: 3
+            case .neighbour: 4
+            }
         }
     }
 
@@ -95,53 +104,60 @@ public struct PathChangeCause: Sendable, Hashable {
     }
 
     /// The cause for a batch of kernel events: the tables touched and the interfaces named, each once.
-    public static func kernel<Events: Sequence<KernelEvent>>(_ events: Events) -> PathChangeCause {
-        var tables: Set<KernelTable> = []
-        var indices: Set<Int32> = []
-        var names: [Int32: String] = [:]
+    public static func kernel(_ events: [KernelEvent]) -> PathChangeCause {
+        // A batch names a table or two and an interface or two: a bit per table and short arrays, not sets and a
+        // dictionary, since this runs for every kernel batch that changes the path.
+        var tables: UInt8 = 0
+        var indices: [Int32] = []
+        var names: [(index: Int32, name: String)] = []
         var decisionsChanged = false
+        func touch(_ table: KernelTable, _ index: Int32? = nil) {
+            tables |= 1 << table.rank
+            if let index, index > 0, !indices.contains(index) { indices.append(index) }
+        }
         for event in events {
             switch event {
             case .snapshot:
                 return PathChangeCause(kind: .resync)
             case .linkChanged(let link):
-                tables.insert(.link)
-                indices.insert(link.index)
-                names[link.index] = link.name
+                touch(.link, link.index)
+                if let known = names.firstIndex(where: { $0.index == link.index }) {
+                    names[known].name = link.name
+                } else {
+                    names.append((link.index, link.name))
+                }
             case .linkRemoved(let index):
-                tables.insert(.link)
-                indices.insert(index)
+                touch(.link, index)
             case .addressAdded(let address), .addressRemoved(let address):
-                tables.insert(.address)
-                indices.insert(address.interfaceIndex)
+                touch(.address, address.interfaceIndex)
             case .routeAdded(let route, _), .routeRemoved(let route), .routeSlotCleared(let route):
-                tables.insert(.route)
-                indices.insert(route.interfaceIndex)
+                touch(.route, route.interfaceIndex)
             case .nexthopChanged(let nexthop):
                 // Nexthop objects are routing state: the history names them as routes.
-                tables.insert(.route)
-                indices.insert(nexthop.interfaceIndex)
+                touch(.route, nexthop.interfaceIndex)
             case .nexthopRemoved:
-                tables.insert(.route)
+                touch(.route)
             case .rulesChanged:
-                tables.insert(.rule)
+                touch(.rule)
             case .neighbourChanged(let neighbour):
-                tables.insert(.neighbour)
-                indices.insert(neighbour.interfaceIndex)
+                touch(.neighbour, neighbour.interfaceIndex)
             case .neighbourRemoved(let index, _):
-                tables.insert(.neighbour)
-                indices.insert(index)
+                touch(.neighbour, index)
             case .routeDecisions:
                 decisionsChanged = true
             }
         }
         // The kernel's own routing decision changed: what changed it is named by the batch's other events (a
         // rule, a nexthop); without any, it was a route the model does not keep (a specific route).
-        if decisionsChanged && !tables.contains(.rule) && !tables.contains(.route) { tables.insert(.route) }
-        let sorted = indices.filter { $0 > 0 }.sorted()
-        var cause = PathChangeCause(kind: .kernel, kernelTables: tables.sorted(), interfaceIndices: sorted)
+        let routing: UInt8 = 1 << KernelTable.route.rank | 1 << KernelTable.rule.rank
+        if decisionsChanged && tables & routing == 0 { touch(.route) }
+        indices.sort()
+        var cause = PathChangeCause(
+            kind: .kernel, kernelTables: KernelTable.allCases.filter { tables & 1 << $0.rank != 0 },
+            interfaceIndices: indices)
         // Links name themselves; the rest are named later from the interfaces the hub knows.
-        if sorted.allSatisfy({ names[$0] != nil }) { cause.interfaces = sorted.compactMap { names[$0] } }
+        let linkNames = indices.map { index in names.first { $0.index == index }?.name }
+        if !linkNames.contains(nil) { cause.interfaces = linkNames.compactMap { $0 } }
         return cause
     }
 

@@ -68,8 +68,11 @@ struct StandardErrorLogHandler: LogHandler {
         message: String, metadata: Logger.Metadata, skippingJournalFields: Bool, to bytes: inout [UInt8]
     ) {
         appendOneLine(message, to: &bytes)
-        for key in metadata.keys.sorted() {
-            if skippingJournalFields && JournalEntry.isJournalFieldName(key) { continue }
+        // Left out before sorting: a record's journal fields are most of its keys.
+        let keys =
+            skippingJournalFields
+            ? metadata.keys.filter { !JournalEntry.isJournalFieldName($0) } : Array(metadata.keys)
+        for key in keys.sorted() {
             bytes.append(UInt8(ascii: " "))
             appendOneLine(key, to: &bytes)
             bytes.append(UInt8(ascii: "="))
