@@ -16,7 +16,8 @@ public struct RouteQuery: Sendable, Hashable {
     /// The interface the packet must leave by, by name (RTA_OIF, asked with the interface's current index): a
     /// socket bound to a device (SO_BINDTODEVICE) is routed only over that device's routes. No such interface:
     /// the packet goes nowhere.
-    public let outputInterface: String?
+    public var outputInterface: String? { outputInterfaceName?.name }
+    private let outputInterfaceName: InlineInterfaceName?
     /// The fields' hash, taken once when the query is made (the fields are constants): the decision tables look a
     /// query up six to eight times for each answer on every change, and hashing the fields anew each time was a
     /// third of a watched flow's instructions. Seeded per process like every `Hasher`, so a client cannot choose
@@ -31,13 +32,13 @@ public struct RouteQuery: Sendable, Hashable {
         self.source = source
         self.mark = mark
         self.uid = uid
-        self.outputInterface = outputInterface
+        self.outputInterfaceName = outputInterface.map(InlineInterfaceName.init)
         var hasher = Hasher()
         hasher.combine(destination)
         hasher.combine(uid.map { UInt64($0) } ?? .max)
         if let source { hasher.combine(source) }
         if let mark { hasher.combine(mark) }
-        if let outputInterface { hasher.combine(outputInterface) }
+        if let outputInterfaceName { hasher.combine(outputInterfaceName) }
         fingerprint = hasher.finalize()
     }
 
@@ -53,7 +54,7 @@ public struct RouteQuery: Sendable, Hashable {
     /// Field by field, after the fingerprints: most comparisons a table makes are of different queries.
     public static func == (lhs: RouteQuery, rhs: RouteQuery) -> Bool {
         lhs.fingerprint == rhs.fingerprint && lhs.destination == rhs.destination && lhs.uid == rhs.uid
-            && lhs.source == rhs.source && lhs.mark == rhs.mark && lhs.outputInterface == rhs.outputInterface
+            && lhs.source == rhs.source && lhs.mark == rhs.mark && lhs.outputInterfaceName == rhs.outputInterfaceName
     }
 
     /// The stand-in for "the internet" of one family: a public anycast DNS resolver (1.1.1.1,
@@ -98,7 +99,7 @@ extension RouteQuery {
     }
 
     public static func isInternetProbe(_ query: RouteQuery) -> Bool {
-        query.source == nil && query.mark == nil && query.outputInterface == nil
+        query.source == nil && query.mark == nil && query.outputInterfaceName == nil
             && internetProbeDestinations.contains(query.destination)
     }
 

@@ -118,22 +118,20 @@ public enum StreamedReplyWriter {
     }
 
     private static func write(_ status: WireFlowStatus, to out: inout JSONBytes) {
-        var separator = "{"
+        // Each optional key ends with its comma: `betterPathAvailable` always follows (no string is concatenated,
+        // which allocated on every flow's reply).
+        out.raw("{")
         if let interface = status.betterInterface {
-            out.raw("{\"betterInterface\":")
+            out.raw("\"betterInterface\":")
             out.string(interface)
-            separator = ","
+            out.raw(",")
         }
         if let addresses = status.betterInterfaceAddresses {
-            out.raw(separator + "\"betterInterfaceAddresses\":[")
-            for (position, address) in addresses.enumerated() {
-                if position > 0 { out.raw(",") }
-                out.string(address)
-            }
-            out.raw("]")
-            separator = ","
+            out.raw("\"betterInterfaceAddresses\":")
+            out.strings(addresses)
+            out.raw(",")
         }
-        out.raw(separator + "\"betterPathAvailable\":")
+        out.raw("\"betterPathAvailable\":")
         out.bool(status.betterPathAvailable)
         out.raw(",\"isViable\":")
         out.bool(status.isViable)

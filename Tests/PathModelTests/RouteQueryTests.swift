@@ -38,6 +38,30 @@ import Testing
         #expect(Self.variants.indices.allSatisfy { table[Self.variants[$0]] == $0 })
     }
 
+    /// The output interface is held in place: every name Linux allows reads back as given, and different names
+    /// are different keys.
+    @Test func outputInterfacesReadBackAndTellQueriesApart() {
+        let names = ["eth0", "wlp0s20f3", "fifteen-bytes-x", "sixteen-bytes-xy", "wgé", "ü", ""]
+        let queries = names.map { RouteQuery(destination: ip("198.51.100.7"), outputInterface: $0) }
+        #expect(queries.map(\.outputInterface) == names)
+        #expect(Set(queries).count == names.count)
+        #expect(RouteQuery(destination: ip("198.51.100.7")).outputInterface == nil)
+        #expect(!queries.contains(RouteQuery(destination: ip("198.51.100.7"))))
+    }
+
+    /// A name longer than any interface's keeps its first 16 bytes: still no interface's name, so it still routes
+    /// nowhere; names that differ only past those bytes are one key.
+    @Test func aTooLongNameStaysNoInterfacesName() throws {
+        let long = RouteQuery(destination: ip("198.51.100.7"), outputInterface: "a-name-far-too-long-for-linux")
+        let sibling = RouteQuery(destination: ip("198.51.100.7"), outputInterface: "a-name-far-too-long-at-all")
+        #expect(long.outputInterface == "a-name-far-too-l")
+        #expect(long == sibling)
+        // A cut character reads as U+FFFD: more than 15 bytes, so no interface's name either.
+        let cut = try #require(
+            RouteQuery(destination: ip("198.51.100.7"), outputInterface: "fifteen-bytes-xé").outputInterface)
+        #expect(cut.utf8.count > 15 && cut.hasSuffix("\u{FFFD}"))
+    }
+
     /// A watched flow keeps its pair; the pair is the flow's own two queries.
     @Test func aFlowsPairIsItsQueries() throws {
         let flow = Flow(

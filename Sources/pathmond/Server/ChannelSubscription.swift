@@ -14,7 +14,9 @@ final class ChannelSubscription: Subscriber {
     fileprivate struct State {
         let output: any StreamOutput
         var lastGeneration: UInt64?
-        var lastSent: Published?
+        /// The update last written: kept by reference (a path copied into each subscriber's state cost more than
+        /// the rest of a send).
+        var lastSent: Update?
         var pending: Update?
         /// Whether an update was held back since the last one sent: only then can the next one repeat what the
         /// client already has (the hub publishes an interest only when its value changed).
@@ -58,9 +60,9 @@ extension ChannelSubscription.State {
         // after a stall: on the fan-out path the comparison of two paths cost more than the rest of the send.
         if heldBack {
             heldBack = false
-            if let lastSent, lastSent == update.value { return (output, nil) }
+            if let lastSent, lastSent.value == update.value { return (output, nil) }
         }
-        lastSent = update.value
+        lastSent = update
         return (output, update.streamedReply)
     }
 }
