@@ -8,7 +8,7 @@ extension PathEvaluator {
         _ statuses: [InterfaceStatus], decisions: [RouteQuery: RouteDecision]
     ) -> [InterfaceStatus] {
         // Only a tunnel has a carrier: without one (most machines, most of the time) there is nothing to inherit.
-        guard statuses.contains(where: \.isTunnel) else { return statuses }
+        guard statuses.contains(where: { $0.isTunnel }) else { return statuses }
         var result = statuses
         let byIndex = Dictionary(
             statuses.enumerated().map { ($1.link.index, $0) }, uniquingKeysWith: { first, _ in first })

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 extension PathEvaluator {
-    /// The usable interfaces a client's parameters allow, in preference order; when none is left, the reason
-    /// names the first restriction that emptied the list, so the app knows what to relax or wait for.
+    /// The usable interfaces a client's parameters allow, in preference order (positions in `interfaces`); when
+    /// none is left, the reason names the first restriction that emptied the list, so the app knows what to relax or
+    /// wait for.
     static func narrow(
-        _ usable: [InterfaceStatus], to parameters: PathParameters
-    ) -> (interfaces: [InterfaceStatus], reason: UnsatisfiedReason) {
+        _ usable: [Int], of interfaces: [InterfaceStatus], to parameters: PathParameters
+    ) -> (positions: [Int], reason: UnsatisfiedReason) {
         var remaining = usable
         for step in NarrowingStep.allCases {
-            // Most parameters leave every interface in: no copy of the statuses then.
-            if remaining.allSatisfy({ step.allows($0, parameters) }) { continue }
-            remaining = remaining.filter { step.allows($0, parameters) }
+            // Most parameters leave every interface in: no new list then.
+            if remaining.allSatisfy({ step.allows(interfaces[$0], parameters) }) { continue }
+            remaining = remaining.filter { step.allows(interfaces[$0], parameters) }
             if remaining.isEmpty { return ([], step.reason) }
         }
         return (remaining, .noInterfaces)
