@@ -42,6 +42,11 @@ final class RouteFollower {
     private var knownQueries: (standing: Set<RouteQuery>, others: [RouteQuery])?
     /// Whether the standing queries changed since the answers were last pruned to them.
     private var decisionsMayBeStale = false
+    /// Whether every query asked has an answer, while known (nil: to be found out). While it does, a route that
+    /// covers no query asks nothing without looking up each query's answer: with a thousand flows watched, that was
+    /// two thousand look-ups for each host route of a storm. Answers only come or change for queries still asked,
+    /// so it stays true until queries are added.
+    private var everyQueryAnswered: Bool?
     /// The queries asked since `takeAnswered()`.
     private var answered: [RouteQuery] = []
 
@@ -79,6 +84,7 @@ final class RouteFollower {
     private func standingMayHaveChanged() {
         knownQueries = nil
         decisionsMayBeStale = true
+        everyQueryAnswered = nil
     }
 
     /// Whether an event may change the standing queries: a tunnel's endpoints are a link's.
@@ -146,6 +152,7 @@ final class RouteFollower {
     /// pass over every flow's (which made a thousand clients arriving one by one cost 2.5 s of CPU).
     func changeFlowQueries(_ change: FlowQueryChange) -> KernelEvent? {
         guard !change.isEmpty else { return nil }
+        everyQueryAnswered = nil
         let touched = change.added.union(change.removed)
         // The queries asked at once change only if a probe, or a standing query, joined or left the flows.
         if touched.contains(where: { RouteQuery.isInternetProbe($0) || known.standing.contains($0) }) {
@@ -174,12 +181,25 @@ final class RouteFollower {
     /// without an answer.
     private func refresh(_ change: RoutingChange) -> KernelEvent? {
         // The prefix test first: it is cheaper than the look-up, and a default route's change covers every query.
-        func due(_ query: RouteQuery) -> Bool { change.affects(query.destination) || decisions[query] == nil }
+        let someLackAnswers = !allQueriesAnswered
+        func due(_ query: RouteQuery) -> Bool {
+            change.affects(query.destination) || (someLackAnswers && decisions[query] == nil)
+        }
         let others = otherQueries.filter(due)
         // A change that asks every flow (a default route, a link) queues the flows' own order, made when they
         // last changed: two thousand queries queued without hashing one.
         let flows = flowOrder.queries.allSatisfy(due) ? flowOrder : FlowOrder(flowOrder.queries.filter(due))
         return published(askFirstSlice(others: others, flows: flows))
+    }
+
+    /// Whether every query asked has an answer (`everyQueryAnswered`, found out when unknown).
+    private var allQueriesAnswered: Bool {
+        if let everyQueryAnswered { return everyQueryAnswered }
+        let answered =
+            otherQueries.allSatisfy { decisions[$0] != nil }
+            && flowOrder.queries.allSatisfy { decisions[$0] != nil }
+        everyQueryAnswered = answered
+        return answered
     }
 
     /// Flows' queries left for later turns of the loop.
@@ -249,6 +269,8 @@ final class RouteFollower {
         answered.append(contentsOf: asked)
         var answers = lookup.decide(asked, in: state)
         lookup.askUnroutedProbesWithSources(&answers, in: state)
+        // New answers may be the missing ones.
+        if everyQueryAnswered == false { everyQueryAnswered = nil }
         for (query, decision) in answers where decisions.updateValue(decision, forKey: query) != decision {
             unpublished[query] = decision
             // Rarely anything in it: not hashed for each of a thousand flows' answers then.

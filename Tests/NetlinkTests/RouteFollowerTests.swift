@@ -11,11 +11,16 @@ import Testing
 @Suite struct RouteFollowerTests {
     final class CountingLookup: RouteLookup {
         var asked: [RouteQuery] = []
+        /// Queries it leaves unanswered, as a kernel whose reply was lost.
+        var silent: Set<RouteQuery> = []
         func decide(
             _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
         ) -> [RouteQuery: RouteDecision] {
             asked += queries
-            return Dictionary(uniqueKeysWithValues: queries.map { ($0, .via(interfaceIndex: 2, gateway: nil)) })
+            return Dictionary(
+                uniqueKeysWithValues: queries.filter { !silent.contains($0) }.map {
+                    ($0, .via(interfaceIndex: 2, gateway: nil))
+                })
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
@@ -153,6 +158,37 @@ import Testing
         #expect(follower.follow([], routingChange: RoutingChange(prefix: [10, 9, 9, 9], length: 32)).isEmpty)
         #expect(follower.follow([], routingChange: RoutingChange()).isEmpty)
         #expect(lookup.asked.isEmpty)
+    }
+
+    /// A query the kernel left unanswered is asked again after any change, a host route elsewhere included, until
+    /// it has an answer; then such a route asks nothing again.
+    @Test func aQueryWithoutAnAnswerIsAskedAgainUntilAnswered() {
+        let (follower, lookup) = started()
+        let flow = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
+        let other = RouteQuery(destination: IPAddress("198.51.100.9")!, source: IPAddress("10.0.0.2")!)
+        lookup.silent = [flow]
+        _ = follower.changeFlowQueries(FlowQueryChange(added: [flow, other]))
+        #expect(Set(lookup.asked) == [flow, other] && follower.decisions[flow] == nil)
+        let elsewhere = RoutingChange(prefix: [10, 9, 9, 9], length: 32)
+        for _ in 0..<2 {
+            lookup.asked = []
+            _ = follower.follow([], routingChange: elsewhere)
+            #expect(lookup.asked == [flow], "only the unanswered query")
+        }
+        lookup.silent = []
+        lookup.asked = []
+        _ = follower.follow([], routingChange: elsewhere)
+        #expect(lookup.asked == [flow] && follower.decisions[flow] != nil)
+        lookup.asked = []
+        _ = follower.follow([], routingChange: elsewhere)
+        #expect(lookup.asked.isEmpty)
+        // A new flow lacks an answer until its own is asked.
+        let third = RouteQuery(destination: IPAddress("203.0.113.5")!, source: IPAddress("10.0.0.2")!)
+        lookup.silent = [third]
+        _ = follower.changeFlowQueries(FlowQueryChange(added: [third]))
+        lookup.asked = []
+        _ = follower.follow([], routingChange: elsewhere)
+        #expect(lookup.asked == [third])
     }
 
     @Test func aDefaultRouteAsksItsOwnFamilyOnly() {
