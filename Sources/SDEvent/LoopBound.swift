@@ -4,7 +4,7 @@
 /// anywhere but on its loop's thread (or before the loop runs, while its creator sets it up) traps, so a broken
 /// invariant fails where it is broken rather than as a data race somewhere else.
 public final class LoopBound<Value>: @unchecked Sendable {
-    private var storage: Value
+    @usableFromInline var storage: Value
     /// The loop whose thread owns the value.
     public let loop: SDEventLoop
 
@@ -14,8 +14,9 @@ public final class LoopBound<Value>: @unchecked Sendable {
     }
 
     /// The value; only on the loop's thread. Read in place: reading one field of a large state copies that field,
-    /// not the whole state.
-    public var value: Value {
+    /// not the whole state. Inlinable, so that other modules read it specialized: through the generic accessor, a
+    /// caller copied the whole state to read one field of it.
+    @inlinable public var value: Value {
         _read {
             checkAffinity()
             yield storage
@@ -33,7 +34,7 @@ public final class LoopBound<Value>: @unchecked Sendable {
         _read { yield storage }
     }
 
-    private func checkAffinity() {
+    @usableFromInline func checkAffinity() {
         precondition(loop.isOwnedByCaller, "loop-bound state touched off its loop's thread")
     }
 }
