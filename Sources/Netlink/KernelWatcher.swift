@@ -238,12 +238,10 @@ public final class KernelWatcher: Sendable {
     /// After the follower asked the kernel to resolve gateways: says once if the kernel refused, and keeps a
     /// one-shot timer for the next gateway to ask again (none while every gateway is known).
     private func followResolution() {
-        // The follower and the timer's instant read one at a time: binding the follower from the state copied the
-        // whole state for every batch.
-        if let refusal = state.value.routing.takeRefusal() { resolutionRefused(refusal) }
-        let due = state.value.routing.nextResolveRetry
-        let scheduled = state.value.resolveRetry?.due
-        guard due != scheduled else { return }
+        let routing = state.value.routing
+        if let refusal = routing.takeRefusal() { resolutionRefused(refusal) }
+        let due = routing.nextResolveRetry
+        guard due != state.value.resolveRetry?.due else { return }
         state.value.resolveRetry = nil
         guard let due else { return }
         let delay = max(due - .now, .zero)
