@@ -27,10 +27,15 @@ struct FanOutRun {
         case .path:
             return VarlinkSocket.watchPathCall
         case .flow:
-            let remote = "10.200.\(index / 250).\(index % 250 + 1)"
-            return #"{"method":"io.pathmond.WatchFlow","parameters":{"flow":{"interface":"veth0","#
-                + #""localAddress":"10.77.0.1","remoteAddress":"\#(remote)"}},"more":true}"#
+            return Self.flowCall(index)
         }
+    }
+
+    /// The i-th distinct flow's WatchFlow call: from veth0's address to a remote of its own, off-link.
+    static func flowCall(_ index: Int) -> String {
+        let remote = "10.200.\(index / 250).\(index % 250 + 1)"
+        return #"{"method":"io.pathmond.WatchFlow","parameters":{"flow":{"interface":"veth0","#
+            + #""localAddress":"10.77.0.1","remoteAddress":"\#(remote)"}},"more":true}"#
     }
 
     /// The look-ups pathmond asks for the flows `request(_:)` watches, asked in its namespace.

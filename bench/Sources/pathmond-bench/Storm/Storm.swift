@@ -36,10 +36,18 @@ struct Storm: ParsableCommand {
     @Option(name: .customLong("gap-us"), help: "Pause after each single event, so that each is handled alone.")
     var gapMicroseconds: UInt32 = 1000
 
+    @Option(
+        help: """
+            WatchFlow subscribers (fan-out's distinct flows) watching while the /32 events are measured: a route that \
+            covers none of their queries should cost no more than without them.
+            """)
+    var flows = 0
+
     func validate() throws {
         guard routes > 0, routes <= 4_000_000 else { throw ValidationError("--routes must be within 1...4000000.") }
         guard chunk > 0, rate >= 0 else { throw ValidationError("--chunk must be positive, --rate not negative.") }
         guard events >= 2 else { throw ValidationError("--events must be at least 2.") }
+        guard flows >= 0 else { throw ValidationError("--flows must not be negative.") }
     }
 
     func run() throws {
@@ -128,14 +136,27 @@ struct Storm: ParsableCommand {
             title: "CPU per route event, each alone (\(events) per kind)", referenceName: "raw listener")
         let count = events + events % 2
 
-        let before = try probe.snapshots()
-        for index in 0..<count {
-            try storm.sendOne(add: index % 2 == 0, address: [10, 126, 0, 1])
-            usleep(gapMicroseconds)
+        var hostRoutes = "/32 route added or deleted (no path change)"
+        do {
+            // Subscribed for the /32 events alone, and gone before the flips, which would fan out to them.
+            let watchers =
+                flows > 0
+                ? try SubscriberSet(
+                    socketPath: bench.pathmond.socketPath, requests: (0..<flows).map(FanOutRun.flowCall))
+                : nil
+            defer { watchers?.stop() }
+            if flows > 0 { hostRoutes += ", \(flows) flows watched" }
+            try probe.settle()
+            let before = try probe.snapshots()
+            for index in 0..<count {
+                try storm.sendOne(add: index % 2 == 0, address: [10, 126, 0, 1])
+                usleep(gapMicroseconds)
+            }
+            try probe.settle()
+            let after = try probe.snapshots()
+            addPerEvent(&table, hostRoutes, probe.perEvent(before, after, count))
         }
         try probe.settle()
-        let after = try probe.snapshots()
-        addPerEvent(&table, "/32 route added or deleted (no path change)", probe.perEvent(before, after, count))
 
         let flips = try PathFlips(count: count, gapMicroseconds: gapMicroseconds).measure(in: bench, probe: probe)
         addPerEvent(&table, "default route (path flips, 1 WatchPath subscriber)", flips.cpuPerFlip)
