@@ -187,8 +187,15 @@ final class RouteFollower {
         }
         let others = otherQueries.filter(due)
         // A change that asks every flow (a default route, a link) queues the flows' own order, made when they
-        // last changed: two thousand queries queued without hashing one.
-        let flows = flowOrder.queries.allSatisfy(due) ? flowOrder : FlowOrder(flowOrder.queries.filter(due))
+        // last changed: two thousand queries queued without hashing one. While every flow has an answer, only
+        // those its routes cover are due, found in that order (sorted by peer) by bisection.
+        let flows: FlowOrder
+        if !someLackAnswers, let covered = change.coveredPositions(inDestinationOrder: flowOrder.queries) {
+            flows =
+                covered.count == flowOrder.queries.count ? flowOrder : FlowOrder(covered.map { flowOrder.queries[$0] })
+        } else {
+            flows = flowOrder.queries.allSatisfy(due) ? flowOrder : FlowOrder(flowOrder.queries.filter(due))
+        }
         return published(askFirstSlice(others: others, flows: flows))
     }
 

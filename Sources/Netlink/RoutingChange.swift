@@ -141,6 +141,40 @@ struct RoutingChange {
     func affects(_ destination: IPAddress) -> Bool {
         isEverything || prefixes.contains { destination.hasPrefix($0.address, length: $0.length) }
     }
+
+    /// The positions, ascending, of the queries whose destination a prefix of the change covers, in `queries`
+    /// sorted by destination (as `RouteQuery.byPeer` sorts); nil for a change of everything. A prefix covers one
+    /// run of such a list, found by bisection: a host route among a thousand flows' queries looks at a few of them,
+    /// not at each.
+    func coveredPositions(inDestinationOrder queries: [RouteQuery]) -> [Int]? {
+        guard !isEverything else { return nil }
+        var positions: [Int] = []
+        for (address, length) in prefixes {
+            let network = Self.network(address, length: length)
+            var low = 0
+            var high = queries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if queries[middle].destination < network { low = middle + 1 } else { high = middle }
+            }
+            while low < queries.count && queries[low].destination.hasPrefix(address, length: length) {
+                positions.append(low)
+                low += 1
+            }
+        }
+        // Prefixes may overlap (a /24 and a host route in it): each position once, in order.
+        if prefixes.count > 1 { positions = Array(Set(positions)).sorted() }
+        return positions
+    }
+
+    /// The prefix's first address: its host bits cleared.
+    private static func network(_ address: IPAddress, length: Int) -> IPAddress {
+        let bytes = (0..<address.byteCount).map { index -> UInt8 in
+            let bits = max(0, min(8, length - index * 8))
+            return address[byte: index] & UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
+        }
+        return IPAddress(bytes: bytes)!  // as many bytes as the address has: its family's
+    }
 }
 
 /// When a route stops being used: its prefix, and its remaining lifetime as the kernel reported it (RTA_CACHEINFO's

@@ -51,4 +51,38 @@ import Testing
         let destination = try #require(IPAddress(bytes: address))
         #expect(RoutingChange(prefix: prefix, length: length).affects(destination) == covers)
     }
+    /// The bisection finds exactly what the prefix test finds, for random sets of queries (both families, shared
+    /// peers) and random changes (overlapping prefixes, host bits set, defaults): the route follower asks only the
+    /// positions it returns while every query has an answer.
+    @Test func coveredPositionsAreWhatThePrefixTestCovers() {
+        var random = SystemRandomNumberGenerator()
+        func address(v6: Bool) -> IPAddress {
+            // A small space, so that prefixes cover several queries and peers repeat.
+            v6
+                ? IPAddress(
+                    bytes: [0x20, 0x01, 0x0d, 0xb8, 0, UInt8.random(in: 0...3, using: &random)]
+                        + [UInt8](repeating: 0, count: 9) + [UInt8.random(in: 0...7, using: &random)])!
+                : IPAddress(bytes: [
+                    10, UInt8.random(in: 0...3, using: &random), UInt8.random(in: 0...3, using: &random),
+                    UInt8.random(in: 0...7, using: &random),
+                ])!
+        }
+        for _ in 0..<200 {
+            let queries = (0..<Int.random(in: 0...60, using: &random)).map { _ in
+                let destination = address(v6: Bool.random(using: &random))
+                return RouteQuery(
+                    destination: destination, source: Bool.random(using: &random) ? nil : destination, uid: 0)
+            }.sorted(by: RouteQuery.byPeer)
+            let prefixes = (0..<Int.random(in: 1...4, using: &random)).map { _ -> (address: IPAddress, length: Int) in
+                let prefix = address(v6: Bool.random(using: &random))
+                return (prefix, Int.random(in: 0...prefix.byteCount * 8, using: &random))
+            }
+            let change = RoutingChange(prefixes: prefixes)
+            let expected = queries.indices.filter { change.affects(queries[$0].destination) }
+            #expect(
+                change.coveredPositions(inDestinationOrder: queries) == expected,
+                "\(prefixes) over \(queries.map(\.destination))")
+        }
+        #expect(RoutingChange.everything.coveredPositions(inDestinationOrder: []) == nil)
+    }
 }
