@@ -150,7 +150,7 @@ struct RoutingChange {
         guard !isEverything else { return nil }
         var positions: [Int] = []
         for (address, length) in prefixes {
-            let network = Self.network(address, length: length)
+            let network = address.network(prefixLength: length)
             var low = 0
             var high = queries.count
             while low < high {
@@ -165,15 +165,6 @@ struct RoutingChange {
         // Prefixes may overlap (a /24 and a host route in it): each position once, in order.
         if prefixes.count > 1 { positions = Array(Set(positions)).sorted() }
         return positions
-    }
-
-    /// The prefix's first address: its host bits cleared.
-    private static func network(_ address: IPAddress, length: Int) -> IPAddress {
-        let bytes = (0..<address.byteCount).map { index -> UInt8 in
-            let bits = max(0, min(8, length - index * 8))
-            return address[byte: index] & UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
-        }
-        return IPAddress(bytes: bytes)!  // as many bytes as the address has: its family's
     }
 }
 

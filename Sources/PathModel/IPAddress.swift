@@ -51,10 +51,25 @@ public struct IPAddress: Sendable, Hashable, Comparable {
             address.family == .ipv6 ? (address.high, address.low) : (address.low << 32, 0)
         }
         let (mine, theirs) = (aligned(self), aligned(prefix))
-        let bits = max(0, min(length, byteCount * 8))
-        let highMask: UInt64 = bits >= 64 ? .max : (bits == 0 ? 0 : .max << UInt64(64 - bits))
-        let lowMask: UInt64 = bits <= 64 ? 0 : (bits >= 128 ? .max : .max << UInt64(128 - bits))
+        let (highMask, lowMask) = Self.masks(length: max(0, min(length, byteCount * 8)))
         return mine.0 & highMask == theirs.0 & highMask && mine.1 & lowMask == theirs.1 & lowMask
+    }
+
+    /// The first address of the `length`-bit prefix that holds this one: its host bits cleared.
+    public func network(prefixLength length: Int) -> IPAddress {
+        let (highMask, lowMask) = Self.masks(length: max(0, min(length, byteCount * 8)))
+        switch family {
+        case .ipv4: return IPAddress(family: .ipv4, high: 0, low: low & highMask >> 32)
+        case .ipv6: return IPAddress(family: .ipv6, high: high & highMask, low: low & lowMask)
+        }
+    }
+
+    /// A prefix's masks over 128 bits aligned to the left (the first bit on the wire highest).
+    private static func masks(length bits: Int) -> (high: UInt64, low: UInt64) {
+        (
+            bits >= 64 ? .max : (bits == 0 ? 0 : .max << UInt64(64 - bits)),
+            bits <= 64 ? 0 : (bits >= 128 ? .max : .max << UInt64(128 - bits))
+        )
     }
 
     /// True for 169.254/16 and fe80::/10, which never carry traffic beyond the link.

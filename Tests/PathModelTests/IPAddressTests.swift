@@ -85,6 +85,20 @@ import Testing
         #expect(ip(text).isLoopback == expected)
     }
 
+    @Test(arguments: [
+        ("192.168.1.9", 23, "192.168.0.0"), ("10.1.2.3", 0, "0.0.0.0"), ("10.1.2.3", 32, "10.1.2.3"),
+        ("10.1.2.3", 40, "10.1.2.3"), ("10.255.2.3", 9, "10.128.0.0"),
+        ("2001:db8::8000:0:0:1", 65, "2001:db8:0:0:8000::"),
+        ("2001:db8:1:2:3:4:5:6", 32, "2001:db8::"), ("2001:db8:1:2:3:4:5:6", 128, "2001:db8:1:2:3:4:5:6"),
+        ("fe80::1", 0, "::"),
+    ])
+    func aNetworkIsItsAddressWithoutTheHostBits(address: String, length: Int, network: String) throws {
+        let network = try #require(IPAddress(network))
+        let computed = try #require(IPAddress(address)).network(prefixLength: length)
+        #expect(computed == network)
+        #expect(try #require(IPAddress(address)).hasPrefix(computed, length: length))
+    }
+
     @Test func ordersIPv4BeforeIPv6ThenByBytes() {
         let sorted = ["::1", "10.0.0.2", "2001:db8::1", "10.0.0.10", "9.255.255.255"].map(ip).sorted()
         #expect(sorted.map(\.description) == ["9.255.255.255", "10.0.0.2", "10.0.0.10", "::1", "2001:db8::1"])
