@@ -19,11 +19,25 @@ enum RouteLookupMessage {
         return message
     }
 
-    /// Appends one request to `message`, written in place: thousands of flows' look-ups go out in a few datagrams
-    /// built without an array per field.
+    /// Appends one request to `message`.
     static func appendRequest(
         for query: RouteQuery, outputIndex: Int32? = nil, sequence: UInt32, to message: inout [UInt8]
     ) {
+        let start = message.count
+        message.append(contentsOf: repeatElement(0, count: largestRequest))
+        let length = message.withUnsafeMutableBytes {
+            writeRequest(for: query, outputIndex: outputIndex, sequence: sequence, into: $0, at: start)
+        }
+        message.removeLast(largestRequest - length)
+    }
+
+    /// Writes one request at `start`, every byte of it, and returns its length (at most `largestRequest`): thousands
+    /// of flows' look-ups go out in a few datagrams, each written in place into one buffer (appending field by
+    /// field cost two thousand instructions a request, growing the array per request a few hundred more).
+    static func writeRequest(
+        for query: RouteQuery, outputIndex: Int32?, sequence: UInt32, into bytes: UnsafeMutableRawBufferPointer,
+        at start: Int
+    ) -> Int {
         let family: UInt8 = query.destination.family == .ipv4 ? 2 : 10
         let size = query.destination.byteCount
         let bits = UInt8(size * 8)
@@ -32,59 +46,55 @@ enum RouteLookupMessage {
             (source == nil ? 0 : 4 + size) + (query.mark == nil ? 0 : 8) + (query.uid == nil ? 0 : 8)
             + (outputIndex == nil ? 0 : 8)
         let length = 16 + 12 + 4 + size + options
-        // The request's bytes grow the datagram once and are stored in place: thousands go out per change with a
-        // thousand flows, and appending field by field cost two thousand instructions a request. (No
-        // reserveCapacity(count + length) either: per request, it would copy the whole datagram each time.)
-        let start = message.count
-        message.append(contentsOf: repeatElement(0, count: length))
-        message.withUnsafeMutableBytes { bytes in
-            var offset = start
-            func put<Value: FixedWidthInteger>(_ value: Value) {
-                bytes.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Value.self)
-                offset += MemoryLayout<Value>.size
-            }
-            func put(_ address: IPAddress) {
-                for index in 0..<address.byteCount { bytes[offset + index] = address[byte: index] }
-                offset += address.byteCount
-            }
-            put(UInt32(length))
-            put(getRoute)
-            put(request)
-            put(sequence)
-            put(UInt32(0))  // port id: the kernel's
-            // rtmsg: family, destination and source prefix lengths, then tos, table, protocol, scope, type (zero).
-            put(family)
-            put(bits)
-            put(query.source == nil ? 0 : bits)
-            offset += 5
-            // rtm_flags: RTM_F_LOOKUP_TABLE, so the answer names the table its route came from (as `ip route get`
-            // asks), and none when there was no route (see `reply`); without it IPv4 always says main.
-            put(UInt32(0x1000))
-            // Addresses are 4 or 16 bytes: no padding needed.
-            put(UInt16(4 + size))
-            put(UInt16(1))  // RTA_DST
-            put(query.destination)
-            if let source {
-                put(UInt16(4 + size))
-                put(UInt16(2))  // RTA_SRC
-                put(source)
-            }
-            if let mark = query.mark {
-                put(UInt16(8))
-                put(UInt16(16))  // RTA_MARK
-                put(mark)
-            }
-            if let uid = query.uid {
-                put(UInt16(8))
-                put(UInt16(25))  // RTA_UID
-                put(uid)
-            }
-            if let outputIndex {
-                put(UInt16(8))
-                put(UInt16(4))  // RTA_OIF
-                put(UInt32(bitPattern: outputIndex))
-            }
+        precondition(start + length <= bytes.count, "room for a route request")
+        var offset = start
+        func put<Value: FixedWidthInteger>(_ value: Value) {
+            bytes.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Value.self)
+            offset += MemoryLayout<Value>.size
         }
+        func put(_ address: IPAddress) {
+            address.storeBytes(into: bytes, toByteOffset: offset)
+            offset += address.byteCount
+        }
+        put(UInt32(length))
+        put(getRoute)
+        put(request)
+        put(sequence)
+        put(UInt32(0))  // port id: the kernel's
+        // rtmsg: family, destination and source prefix lengths, then tos, table, protocol, scope, type (zero).
+        put(family)
+        put(bits)
+        put(query.source == nil ? 0 : bits)
+        put(UInt32(0))
+        put(UInt8(0))
+        // rtm_flags: RTM_F_LOOKUP_TABLE, so the answer names the table its route came from (as `ip route get`
+        // asks), and none when there was no route (see `reply`); without it IPv4 always says main.
+        put(UInt32(0x1000))
+        // Addresses are 4 or 16 bytes: no padding needed.
+        put(UInt16(4 + size))
+        put(UInt16(1))  // RTA_DST
+        put(query.destination)
+        if let source {
+            put(UInt16(4 + size))
+            put(UInt16(2))  // RTA_SRC
+            put(source)
+        }
+        if let mark = query.mark {
+            put(UInt16(8))
+            put(UInt16(16))  // RTA_MARK
+            put(mark)
+        }
+        if let uid = query.uid {
+            put(UInt16(8))
+            put(UInt16(25))  // RTA_UID
+            put(uid)
+        }
+        if let outputIndex {
+            put(UInt16(8))
+            put(UInt16(4))  // RTA_OIF
+            put(UInt32(bitPattern: outputIndex))
+        }
+        return length
     }
 
     static func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {

@@ -74,13 +74,16 @@ final class RouteLookupSocket {
             let batch = pending.prefix(Self.batchSize)
             pending = pending.dropFirst(batch.count)
             var waiting = WaitingReplies(first: sequence &+ 1, queries: batch)
-            var datagram: [UInt8] = []
-            datagram.reserveCapacity(batch.count * RouteLookupMessage.largestRequest)
-            for query in batch {
-                sequence &+= 1
-                RouteLookupMessage.appendRequest(
-                    for: query, outputIndex: query.outputInterface.flatMap { outputIndexes[$0] }, sequence: sequence,
-                    to: &datagram)
+            // Written once, in place: room for the longest requests, the length what they took.
+            let datagram = [UInt8](unsafeUninitializedCapacity: batch.count * RouteLookupMessage.largestRequest) {
+                buffer, written in
+                let bytes = UnsafeMutableRawBufferPointer(buffer)
+                for query in batch {
+                    sequence &+= 1
+                    written += RouteLookupMessage.writeRequest(
+                        for: query, outputIndex: query.outputInterface.flatMap { outputIndexes[$0] },
+                        sequence: sequence, into: bytes, at: written)
+                }
             }
             guard send(datagram) else { return answers }
             readReplies(into: &answers, waiting: &waiting, outputIndexes: outputIndexes)

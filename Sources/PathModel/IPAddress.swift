@@ -43,6 +43,19 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         return UInt8(truncatingIfNeeded: word >> (UInt64(fromEnd % 8) * 8))
     }
 
+    /// Stores the address's network-order bytes (`byteCount` of them) at `offset`, as whole words: a request to
+    /// the kernel is written in place, and byte by byte each address cost a bounds check and a shift per byte.
+    @inlinable
+    public func storeBytes(into bytes: UnsafeMutableRawBufferPointer, toByteOffset offset: Int) {
+        switch family {
+        case .ipv4:
+            bytes.storeBytes(of: UInt32(truncatingIfNeeded: low).bigEndian, toByteOffset: offset, as: UInt32.self)
+        case .ipv6:
+            bytes.storeBytes(of: high.bigEndian, toByteOffset: offset, as: UInt64.self)
+            bytes.storeBytes(of: low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
+        }
+    }
+
     /// Whether the first `length` bits equal those of `prefix` (false across families).
     public func hasPrefix(_ prefix: IPAddress, length: Int) -> Bool {
         guard prefix.family == family else { return false }

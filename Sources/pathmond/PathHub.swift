@@ -167,7 +167,7 @@ final class PathHub: Sendable {
             // A new interest, derived outside the lock. An update that ran meanwhile did not know the interest, so
             // a value from before it would never be corrected: derive again from the newer tracker.
             let value = Self.value(for: interest, tracker: tracker)
-            let bytes = encode(value)
+            let bytes = EncodedReplies.reply(value)
             (existing, tracker, version) = state.withLock { state in
                 if let published = watched.published { return (published, state.tracker, version) }
                 guard state.trackerVersion == version else { return (nil, state.tracker, state.trackerVersion) }
@@ -234,6 +234,7 @@ final class PathHub: Sendable {
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
+            var replies = EncodedReplies()
             for (box, published, firstValueAfter) in watched {
                 guard let published else {
                     // Waiting for its user's routing: derived once the kernel watcher has asked the query set that
@@ -242,7 +243,7 @@ final class PathHub: Sendable {
                     if let firstValueAfter, firstValueAfter <= asked {
                         let value = Self.value(
                             for: box.interest, queries: box.routeQueryPair, tracker: tracker, paths: &paths)
-                        changed.append((box, value, encode(value)))
+                        changed.append((box, value, replies.encode(value)))
                     }
                     continue
                 }
@@ -258,7 +259,7 @@ final class PathHub: Sendable {
                 let value = Self.value(
                     for: box.interest, queries: box.routeQueryPair, tracker: tracker, paths: &paths)
                 guard published.value != value else { continue }
-                changed.append((box, value, encode(value)))
+                changed.append((box, value, replies.encode(value)))
             }
             let deliveries =
                 changed.isEmpty
@@ -352,11 +353,25 @@ final class PathHub: Sendable {
         }
     }
 
-    /// The streamed reply, written without Foundation: this runs once per changed interest on every change.
-    private func encode(_ value: Published) -> [UInt8] {
-        switch value {
-        case .path(let path): StreamedReplyWriter.pathReply(WirePath(path))
-        case .flow(let status): StreamedReplyWriter.flowReply(WireFlowStatus(status))
+    /// The streamed replies of one update, written without Foundation: this runs once per changed interest on
+    /// every change. A flow's reply depends on its status alone, and a thousand flows mostly share a handful of
+    /// statuses (viable, no better path), so each distinct status is written once per update and its bytes shared.
+    private struct EncodedReplies {
+        private var flows: [FlowStatus: [UInt8]] = [:]
+
+        mutating func encode(_ value: Published) -> [UInt8] {
+            guard case .flow(let status) = value else { return Self.reply(value) }
+            if let known = flows[status] { return known }
+            let reply = Self.reply(value)
+            flows[status] = reply
+            return reply
+        }
+
+        static func reply(_ value: Published) -> [UInt8] {
+            switch value {
+            case .path(let path): StreamedReplyWriter.pathReply(WirePath(path))
+            case .flow(let status): StreamedReplyWriter.flowReply(WireFlowStatus(status))
+            }
         }
     }
 }

@@ -44,6 +44,27 @@ import Testing
         #expect(Bytes.u32(second, 0) == UInt32(second.count) && Bytes.u32(second, 8) == 42)
     }
 
+    /// A batch's datagram is written into memory never zeroed: every byte of a request is written, so what was
+    /// there before (here 0xAA) shows nowhere, and the request is the one `request(for:)` makes.
+    @Test func aRequestWrittenInPlaceSetsEveryByte() {
+        let queries = [
+            RouteQuery(
+                destination: IPAddress("2606:4700:4700::1111")!, source: IPAddress("2001:db8::10")!, mark: 7,
+                uid: 1000, outputInterface: "wg0"),
+            .internet(.ipv4), RouteQuery(destination: IPAddress("192.0.2.80")!, source: IPAddress("10.0.0.2")!),
+        ]
+        for (position, query) in queries.enumerated() {
+            let index: Int32? = query.outputInterface == nil ? nil : 9
+            var buffer = [UInt8](repeating: 0xAA, count: 3 + RouteLookupMessage.largestRequest)
+            let length = buffer.withUnsafeMutableBytes {
+                RouteLookupMessage.writeRequest(for: query, outputIndex: index, sequence: 5, into: $0, at: 3)
+            }
+            let expected = RouteLookupMessage.request(for: query, outputIndex: index, sequence: 5)
+            #expect(Array(buffer[3..<3 + length]) == expected, "query \(position)")
+            #expect(buffer[..<3].allSatisfy { $0 == 0xAA } && buffer[(3 + length)...].allSatisfy { $0 == 0xAA })
+        }
+    }
+
     /// The system path's queries are root's: RTA_UID 0, whatever user pathmond runs as.
     @Test func theInternetsProbesAreAskedAsRoot() {
         let bytes = RouteLookupMessage.request(for: .internet(.ipv4), sequence: 8)
