@@ -42,7 +42,11 @@ public struct PathTracker: Sendable {
             guard case .routeDecisions(let answers, let dropped) = event else { return false }
             let tunnels = endpoints ?? Set(state.links.values.lazy.flatMap { $0.tunnel?.queries ?? [] })
             endpoints = tunnels
-            func isRead(_ query: RouteQuery) -> Bool { RouteQuery.isInternetProbe(query) || tunnels.contains(query) }
+            // Without tunnels (the common case) no query is hashed: a thousand flows' answers were a thousand
+            // look-ups in an empty set.
+            func isRead(_ query: RouteQuery) -> Bool {
+                RouteQuery.isInternetProbe(query) || (!tunnels.isEmpty && tunnels.contains(query))
+            }
             if answers.keys.contains(where: isRead) || dropped.contains(where: isRead) { return false }
         }
         return true

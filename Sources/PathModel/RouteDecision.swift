@@ -85,7 +85,6 @@ extension RouteQuery {
         addresses.map { RouteQuery(destination: $0, uid: systemUser) }
     }
 
-    /// Whether the query is one of the internet's probes (as any user): what a path needs, asked before flows.
     /// An order that keeps the queries to one peer together: by destination, then user, then the query without a
     /// source (a new connection's) before those with one.
     public static func byPeer(_ first: RouteQuery, _ second: RouteQuery) -> Bool {
@@ -98,12 +97,12 @@ extension RouteQuery {
         }
     }
 
+    /// Whether the query is one of the internet's probes (as any user): what a path needs, asked before flows.
+    /// Four addresses a family, compared rather than hashed: every flow's answer is checked.
     public static func isInternetProbe(_ query: RouteQuery) -> Bool {
         query.source == nil && query.mark == nil && query.outputInterfaceName == nil
-            && internetProbeDestinations.contains(query.destination)
+            && internetProbeAddresses[query.destination.family == .ipv4 ? 0 : 1].contains(query.destination)
     }
-
-    private static let internetProbeDestinations = Set(internetProbeAddresses.joined())
 
     /// Both families' probes, as `user`: asked beside the system's while a client of that user watches its path.
     public static func internetProbes(user: UInt32) -> [RouteQuery] {

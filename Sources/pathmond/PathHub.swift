@@ -355,15 +355,18 @@ final class PathHub: Sendable {
 
     /// The streamed replies of one update, written without Foundation: this runs once per changed interest on
     /// every change. A flow's reply depends on its status alone, and a thousand flows mostly share a handful of
-    /// statuses (viable, no better path), so each distinct status is written once per update and its bytes shared.
+    /// statuses (viable or not, with a better path or not), so each of the first few distinct statuses is written
+    /// once per update and its bytes shared. Found by comparison, not hashing: hashing a status (its optional
+    /// name and address array) cost more than comparing it with a few.
     private struct EncodedReplies {
-        private var flows: [FlowStatus: [UInt8]] = [:]
+        private var flows: [(status: FlowStatus, reply: [UInt8])] = []
+        private static let remembered = 8
 
         mutating func encode(_ value: Published) -> [UInt8] {
             guard case .flow(let status) = value else { return Self.reply(value) }
-            if let known = flows[status] { return known }
+            if let known = flows.first(where: { $0.status == status }) { return known.reply }
             let reply = Self.reply(value)
-            flows[status] = reply
+            if flows.count < Self.remembered { flows.append((status, reply)) }
             return reply
         }
 

@@ -72,4 +72,23 @@ import Testing
         #expect(flow.routeQueries == [pair.current, pair.newConnection])
         #expect(Flow(interfaceName: "eth0", localAddress: ip("192.0.2.10")).routeQueryPair == nil)
     }
+
+    /// The internet's probes, as any user, are probes; the same destination asked with a source, a mark or an
+    /// interface is a flow's question, and so is the other family's address with the same number.
+    @Test func onlyTheInternetsProbesAreProbes() throws {
+        let probes =
+            RouteQuery.internetProbes(user: 1000) + RouteQuery.internetProbes(.ipv4)
+            + RouteQuery.internetProbes(.ipv6)
+        #expect(probes.count == 16 && probes.allSatisfy(RouteQuery.isInternetProbe))
+        let probe = try #require(RouteQuery.internetProbes(.ipv4).first)
+        let asFlows = [
+            RouteQuery(destination: probe.destination, source: IPAddress("192.0.2.10")!),
+            RouteQuery(destination: probe.destination, mark: 7),
+            RouteQuery(destination: probe.destination, outputInterface: "eth0"),
+            RouteQuery(destination: IPAddress("1.1.1.2")!),
+            RouteQuery(destination: IPAddress("::101:101")!),
+            RouteQuery(destination: IPAddress("::909:909")!),
+        ]
+        #expect(asFlows.filter(RouteQuery.isInternetProbe).isEmpty)
+    }
 }
