@@ -32,7 +32,7 @@ public enum FlowEvaluator {
         // By position: a thousand flows are judged per change, and a copy of the status is a dozen retains.
         let own = interfaces.firstIndex { $0.link.name == flow.interfaceName }
         let isViable =
-            own.map { viable(flow, current: queries?.current, on: interfaces[$0], decisions: decisions) } ?? false
+            own.map { viable(flow, current: queries?.current, on: interfaces, at: $0, decisions: decisions) } ?? false
         // Where the kernel would send a new connection to the remote: the flow's own interface (a specific route,
         // a split tunnel) means nothing is better; another one the parameters allow is the better path.
         let kernelChoice = queries.flatMap { decisions[$0.newConnection]?.interfaceIndex }
@@ -54,26 +54,29 @@ public enum FlowEvaluator {
             betterInterfaceAddresses: addresses)
     }
 
-    /// `current`: the flow's `currentRouteQuery`.
+    /// `current`: the flow's `currentRouteQuery`; `position`: the flow's interface among `interfaces` (read in
+    /// place: passed by value, its status was copied for each flow, a dozen retains and releases).
     static func viable(
-        _ flow: Flow, current: RouteQuery?, on interface: InterfaceStatus, decisions: [RouteQuery: RouteDecision]
+        _ flow: Flow, current: RouteQuery?, on interfaces: [InterfaceStatus], at position: Int,
+        decisions: [RouteQuery: RouteDecision]
     ) -> Bool {
-        guard interface.link.isRunning else { return false }
+        guard interfaces[position].link.isRunning else { return false }
         let family = flow.localAddress.family
-        guard interface.addresses.contains(where: { $0.address == flow.localAddress && !$0.isTentative }) else {
+        let addresses = interfaces[position].addresses
+        guard addresses.contains(where: { $0.address == flow.localAddress && !$0.isTentative }) else {
             return false
         }
         switch current.flatMap({ decisions[$0] }) {
-        case .via(let index, _): return index == interface.link.index
+        case .via(let index, _): return index == interfaces[position].link.index
         case .unroutable: return false
         case nil: break
         }
-        let hasDefaultRoute = interface.routes.contains { $0.family == family }
+        let hasDefaultRoute = interfaces[position].routes.contains { $0.family == family }
         guard let remote = flow.remoteAddress else {
             return hasDefaultRoute || flow.localAddress.isLinkLocal
         }
         guard remote.family == family else { return false }
-        return hasDefaultRoute || interface.addresses.contains { $0.family == family && $0.contains(remote) }
+        return hasDefaultRoute || addresses.contains { $0.family == family && $0.contains(remote) }
     }
 }
 
