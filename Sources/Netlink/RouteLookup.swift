@@ -11,13 +11,15 @@ enum GatewayResolution: Equatable {
     case noReply
 }
 
+/// The kernel's answers to a batch of route queries, in the order they were read: a list, not a table, since its
+/// reader only walks it (each answer went into a table that was hashed once and thrown away).
+typealias RouteAnswers = [(query: RouteQuery, decision: RouteDecision)]
+
 /// What the follower asks of the kernel: `RouteLookupSocket`, or a stand-in that counts the questions in tests.
 protocol RouteLookup: AnyObject {
     /// The kernel's decisions for these queries; one without an answer is missing. `outputIndexes`: the index of
     /// each output interface the queries name (every one of them is there).
-    func decide(
-        _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
-    ) -> [RouteQuery: RouteDecision]
+    func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers
     /// The gateway's neighbour entry if the kernel has resolved it.
     func neighbour(_ gateway: GatewayKey) -> Neighbour?
     /// Asks the kernel to resolve the gateway.
@@ -29,7 +31,7 @@ protocol RouteLookup: AnyObject {
 extension RouteLookup {
     /// The kernel's decisions, a query for an output interface asked with that interface's index now; one whose
     /// interface does not exist goes nowhere, unasked (a socket bound to a vanished device cannot send).
-    func decide(_ asked: some Collection<RouteQuery>, in state: KernelState) -> [RouteQuery: RouteDecision] {
+    func decide(_ asked: some Collection<RouteQuery>, in state: KernelState) -> RouteAnswers {
         let named = Set(asked.lazy.compactMap(\.outputInterface))
         guard !named.isEmpty else { return decide(asked, outputIndexes: [:]) }
         var indexes: [String: Int32] = [:]
@@ -42,7 +44,7 @@ extension RouteLookup {
             }
         }
         var answers = decide(known, outputIndexes: indexes)
-        for query in missing { answers[query] = .unroutable }
+        answers.append(contentsOf: missing.map { ($0, .unroutable) })
         return answers
     }
 
@@ -51,21 +53,27 @@ extension RouteLookup {
     /// a packet that has its source already, and `connect()` picks the source before it routes. The first source
     /// the kernel routes (in address order) gives the probe's answer. Costs nothing while IPv6 is routed without
     /// a source, the common case.
-    func askUnroutedProbesWithSources(_ answers: inout [RouteQuery: RouteDecision], in state: KernelState) {
-        let unrouted = RouteQuery.internetProbes(.ipv6).filter { answers[$0] == .unroutable }
+    func askUnroutedProbesWithSources(_ answers: inout RouteAnswers, in state: KernelState) {
+        // Found in one pass over the answers: an IPv6 probe is rare among a thousand flows' answers.
+        let unrouted = answers.indices.filter {
+            answers[$0].decision == .unroutable && answers[$0].query.destination.family == .ipv6
+                && RouteQuery.isInternetProbe(answers[$0].query)
+        }
         guard !unrouted.isEmpty else { return }
         let sources = state.addresses.filter { $0.family == .ipv6 && $0.isUsable }.map(\.address).sorted()
         guard !sources.isEmpty else { return }
-        let sourced = unrouted.flatMap { probe in
-            sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
+        let sourced = unrouted.flatMap { position in
+            let probe = answers[position].query
+            return sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
         }
-        let found = decide(sourced, outputIndexes: [:])
-        for probe in unrouted {
+        let found = Dictionary(decide(sourced, outputIndexes: [:]), uniquingKeysWith: { first, _ in first })
+        for position in unrouted {
+            let probe = answers[position].query
             let routed = sources.lazy.compactMap { source -> RouteDecision? in
                 let decision = found[RouteQuery(destination: probe.destination, source: source, uid: probe.uid)]
                 return decision?.interfaceIndex == nil ? nil : decision
             }.first
-            if let routed { answers[probe] = routed }
+            if let routed { answers[position].decision = routed }
         }
     }
 

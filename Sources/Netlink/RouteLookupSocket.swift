@@ -64,10 +64,8 @@ final class RouteLookupSocket {
     /// The kernel's decisions for many queries: requests sent `batchSize` to a datagram, the replies read back in
     /// bulk, matched by sequence number. A query the kernel did not answer (a failure, a timeout) is missing.
     /// `outputIndexes`: the current index of each output interface the queries name.
-    func decide(
-        _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
-    ) -> [RouteQuery: RouteDecision] {
-        var answers: [RouteQuery: RouteDecision] = [:]
+    func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
+        var answers: RouteAnswers = []
         answers.reserveCapacity(queries.count)
         var pending = Array(queries)[...]
         while !pending.isEmpty {
@@ -94,7 +92,7 @@ final class RouteLookupSocket {
     /// Reads replies until every request in `waiting` is answered or none is queued, up to `slotCount` datagrams
     /// per system call: one recv per reply cost a fifth of a flow look-up.
     private func readReplies(
-        into answers: inout [RouteQuery: RouteDecision], waiting: inout WaitingReplies,
+        into answers: inout RouteAnswers, waiting: inout WaitingReplies,
         outputIndexes: [String: Int32]
     ) {
         var truncated: [RouteQuery] = []
@@ -102,7 +100,7 @@ final class RouteLookupSocket {
         defer {
             for query in truncated {
                 let index = query.outputInterface.flatMap { outputIndexes[$0] }
-                if let decision = decide(query, outputIndex: index) { answers[query] = decision }
+                if let decision = decide(query, outputIndex: index) { answers.append((query, decision)) }
             }
         }
         while !waiting.isEmpty {
@@ -136,7 +134,7 @@ final class RouteLookupSocket {
                     if headers[index].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 {
                         truncated.append(query)
                     } else if case .decision(let decision) = RouteLookupMessage.reply(bytes, sequence: sequence) {
-                        answers[query] = decision
+                        answers.append((query, decision))
                     }
                 }
             }

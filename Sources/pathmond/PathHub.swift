@@ -364,7 +364,8 @@ final class PathHub: Sendable {
 
         mutating func encode(_ value: Published) -> [UInt8] {
             guard case .flow(let status) = value else { return Self.reply(value) }
-            if let known = flows.first(where: { $0.status == status }) { return known.reply }
+            // Compared in place: a copied entry was three retains and releases.
+            for index in flows.indices where flows[index].status == status { return flows[index].reply }
             let reply = Self.reply(value)
             if flows.count < Self.remembered { flows.append((status, reply)) }
             return reply

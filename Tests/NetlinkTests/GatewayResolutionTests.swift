@@ -13,11 +13,9 @@ import Testing
         var answer = GatewayResolution.requested
         var known: Neighbour?
         var asked: [RouteQuery] = []
-        func decide(
-            _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
-        ) -> [RouteQuery: RouteDecision] {
+        func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
             asked += queries
-            return [:]
+            return []
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { known }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution {

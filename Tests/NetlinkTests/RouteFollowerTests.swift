@@ -13,14 +13,9 @@ import Testing
         var asked: [RouteQuery] = []
         /// Queries it leaves unanswered, as a kernel whose reply was lost.
         var silent: Set<RouteQuery> = []
-        func decide(
-            _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
-        ) -> [RouteQuery: RouteDecision] {
+        func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
             asked += queries
-            return Dictionary(
-                uniqueKeysWithValues: queries.filter { !silent.contains($0) }.map {
-                    ($0, .via(interfaceIndex: 2, gateway: nil))
-                })
+            return queries.filter { !silent.contains($0) }.map { ($0, .via(interfaceIndex: 2, gateway: nil)) }
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
@@ -125,15 +120,12 @@ import Testing
     @Test func unroutedIPv6ProbesAreAskedFromEachSource() {
         final class SourceSpecific: RouteLookup {
             var asked: [RouteQuery] = []
-            func decide(
-                _ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]
-            ) -> [RouteQuery: RouteDecision] {
+            func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
                 asked += queries
-                return Dictionary(
-                    uniqueKeysWithValues: queries.map { query in
-                        let routed = query.source == IPAddress("2001:db8::2")! || query.destination.family == .ipv4
-                        return (query, routed ? .via(interfaceIndex: 2, gateway: nil) : .unroutable)
-                    })
+                return queries.map { query in
+                    let routed = query.source == IPAddress("2001:db8::2")! || query.destination.family == .ipv4
+                    return (query, routed ? .via(interfaceIndex: 2, gateway: nil) : .unroutable)
+                }
             }
             func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
             func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
