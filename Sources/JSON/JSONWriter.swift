@@ -48,9 +48,7 @@ public enum JSONWriter {
         // Most strings need no escape (names, addresses, states): copied as one buffer then, since the view's own
         // iteration cost a dozen instructions a byte.
         let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                return false
-            }
+            guard needsNoEscape(utf8) else { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
@@ -75,6 +73,11 @@ public enum JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether UTF-8 text is a string literal's content as it is: no quote, backslash or control character.
+    public static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

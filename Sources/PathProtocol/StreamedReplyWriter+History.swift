@@ -29,11 +29,11 @@ extension StreamedReplyWriter {
         out.raw(",\"cause\":")
         write(entry.cause, to: &out)
         out.raw(",\"monotonicUsec\":")
-        out.raw(String(entry.monotonicUsec))
+        out.integer(entry.monotonicUsec)
         out.raw(",\"realtimeUsec\":")
-        out.raw(String(entry.realtimeUsec))
+        out.integer(entry.realtimeUsec)
         out.raw(",\"sequence\":")
-        out.raw(String(entry.sequence))
+        out.integer(entry.sequence)
         out.raw("}")
     }
 
@@ -82,7 +82,7 @@ extension StreamedReplyWriter {
         }
         if let uid = cause.uid {
             out.raw(",\"uid\":")
-            out.raw(String(uid))
+            out.integer(uid)
         }
         out.raw("}")
     }

@@ -89,7 +89,7 @@ public enum StreamedReplyWriter {
             out.raw(",")
         }
         out.raw("\"index\":")
-        out.integer(Int(interface.index))
+        out.integer(interface.index)
         out.raw(",\"isConstrained\":")
         out.bool(interface.isConstrained)
         out.raw(",\"isExpensive\":")
@@ -136,50 +136,5 @@ public enum StreamedReplyWriter {
         out.raw(",\"isViable\":")
         out.bool(status.isViable)
         out.raw("}")
-    }
-}
-
-/// A growing buffer of JSON text.
-struct JSONBytes {
-    private(set) var bytes: [UInt8] = []
-
-    init() { bytes.reserveCapacity(512) }
-
-    /// Appends text that is already JSON.
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    mutating func bool(_ value: Bool) {
-        value ? raw("true") : raw("false")
-    }
-
-    mutating func integer(_ value: Int) {
-        raw(String(value))
-    }
-
-    /// An array of string literals.
-    mutating func strings(_ values: [String]) {
-        raw("[")
-        for (position, value) in values.enumerated() {
-            if position > 0 { raw(",") }
-            string(value)
-        }
-        raw("]")
-    }
-
-    /// A string literal, escaped as every JSON the daemon writes (`JSONWriter`).
-    mutating func string(_ value: String) {
-        JSONWriter.appendString(value, to: &bytes)
-    }
-
-    /// The text and the NUL that ends a Varlink message: the buffer itself, not a copy of it.
-    consuming func terminated() -> [UInt8] {
-        bytes.append(0)
-        return bytes
     }
 }

@@ -39,31 +39,34 @@ public struct WireLinkQuality: Codable, Sendable, Hashable {
 }
 
 extension StreamedReplyWriter {
-    /// A link quality object, keys in sorted order as VarlinkCodec writes them (byte order).
+    /// A link quality object, keys in sorted order as VarlinkCodec writes them (byte order). Keys are literals
+    /// written as they are: concatenated with their separator, each was a String built per key and per path.
     static func write(_ quality: WireLinkQuality, to out: inout JSONBytes) {
-        var separator = "{"
-        func number(_ key: String, _ value: (some BinaryInteger)?) {
+        var separator: StaticString = "{"
+        func key(_ name: StaticString) {
+            out.raw(separator)
+            out.raw(name)
+            separator = ","
+        }
+        func number(_ name: StaticString, _ value: (some BinaryInteger)?) {
             guard let value else { return }
-            out.raw(separator + "\"" + key + "\":")
-            out.raw(String(value))
-            separator = ","
+            key(name)
+            out.integer(value)
         }
-        number("accessTechnologies", quality.accessTechnologies)
-        number("expectedThroughputKbps", quality.expectedThroughputKbps)
+        number("\"accessTechnologies\":", quality.accessTechnologies)
+        number("\"expectedThroughputKbps\":", quality.expectedThroughputKbps)
         if let fullDuplex = quality.fullDuplex {
-            out.raw(separator + "\"fullDuplex\":")
+            key("\"fullDuplex\":")
             out.bool(fullDuplex)
-            separator = ","
         }
-        out.raw(separator + "\"grade\":")
+        key("\"grade\":")
         out.string(quality.grade)
-        separator = ","
-        number("signalDBm", quality.signalDBm)
-        number("signalQualityPercent", quality.signalQualityPercent)
-        out.raw(",\"source\":")
+        number("\"signalDBm\":", quality.signalDBm)
+        number("\"signalQualityPercent\":", quality.signalQualityPercent)
+        key("\"source\":")
         out.string(quality.source)
-        number("speedMbps", quality.speedMbps)
-        number("transmitBitrateKbps", quality.transmitBitrateKbps)
+        number("\"speedMbps\":", quality.speedMbps)
+        number("\"transmitBitrateKbps\":", quality.transmitBitrateKbps)
         out.raw("}")
     }
 }

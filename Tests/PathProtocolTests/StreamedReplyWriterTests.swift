@@ -19,6 +19,20 @@ import Testing
         }
     }
 
+    /// Replies far longer than the writer's first buffer (a kilobyte): grown as they are written, and still the
+    /// codec's bytes, whichever piece crosses the end.
+    @Test func longRepliesMatchTheCodecByteForByte() {
+        var random = SplitMix(seed: 0x6c6f_6e67)
+        for count in 10..<40 {
+            let path = randomPath(&random, interfaceCount: count)
+            let expected = VarlinkCodec().encodeReply(Methods.PathReply(path: path), continues: true)
+            #expect(expected.count > 1024)
+            let written = StreamedReplyWriter.pathReply(path, continues: true)
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))")
+            if written != expected { return }
+        }
+    }
+
     @Test func flowRepliesMatchTheCodecByteForByte() {
         var random = SplitMix(seed: 0x666c_6f77)
         for _ in 0..<2_000 {
@@ -88,8 +102,8 @@ import Testing
         return wire
     }
 
-    private func randomPath(_ random: inout SplitMix) -> WirePath {
-        let interfaces = (0..<Int(random.next() % 4)).map { _ in
+    private func randomPath(_ random: inout SplitMix, interfaceCount: Int? = nil) -> WirePath {
+        let interfaces = (0..<(interfaceCount ?? Int(random.next() % 4))).map { _ in
             PathInterface(
                 index: Int32(truncatingIfNeeded: random.next()), name: randomText(&random),
                 kind: InterfaceKind.allCases[Int(random.next() % UInt64(InterfaceKind.allCases.count))],

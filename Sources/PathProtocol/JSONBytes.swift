@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+import JSON
+
+/// A growing buffer of JSON text, for the replies written on every change (`StreamedReplyWriter`). Each piece is
+/// copied into room made beforehand: appended to an array, every key cost a hundred and fifty instructions of
+/// capacity checks around its copy, a third of encoding a path.
+struct JSONBytes {
+    /// The text is the first `count` bytes; the rest is room, doubled when a piece does not fit.
+    private var storage: [UInt8]
+    private var count = 0
+
+    init(capacity: Int = 1024) { storage = [UInt8](repeating: 0, count: capacity) }
+
+    /// Appends text that is already JSON.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func bool(_ value: Bool) {
+        value ? raw("true") : raw("false")
+    }
+
+    /// A number's decimal digits, written in place (a String per number was an allocation).
+    mutating func integer(_ value: some BinaryInteger) {
+        if value < 0 { raw("-") }
+        var magnitude = UInt64(value.magnitude)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// An array of string literals.
+    mutating func strings(_ values: [String]) {
+        raw("[")
+        for (position, value) in values.enumerated() {
+            if position > 0 { raw(",") }
+            string(value)
+        }
+        raw("]")
+    }
+
+    /// A string literal, escaped as every JSON the daemon writes (`JSONWriter`).
+    mutating func string(_ value: String) {
+        var value = value
+        let plain = value.withUTF8 { utf8 in
+            guard JSONWriter.needsNoEscape(utf8) else { return false }
+            raw("\"")
+            append(utf8)
+            raw("\"")
+            return true
+        }
+        guard !plain else { return }
+        var escaped: [UInt8] = []
+        JSONWriter.appendString(value, to: &escaped)
+        escaped.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// The text written.
+    var bytes: [UInt8] { Array(storage[..<count]) }
+
+    /// The text and the NUL that ends a Varlink message: the buffer itself, cut to length, not a copy of it.
+    consuming func terminated() -> [UInt8] {
+        raw("\0")
+        storage.removeLast(storage.count - count)
+        return storage
+    }
+
+    private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard let source = piece.baseAddress else { return }
+        let end = count + piece.count
+        if end > storage.count {
+            storage.append(contentsOf: repeatElement(0, count: max(storage.count, piece.count)))
+        }
+        storage.withUnsafeMutableBufferPointer { room in
+            (room.baseAddress! + count).update(from: source, count: piece.count)
+        }
+        count = end
+    }
+}
