@@ -17,7 +17,8 @@ public enum StreamedReplyWriter {
 
     /// `{"continues":true,"parameters":{"status":{...}}}` and its NUL.
     public static func flowReply(_ status: WireFlowStatus) -> [UInt8] {
-        var out = JSONBytes()
+        // About 90 bytes, more with a better interface's addresses: room grows if needed.
+        var out = JSONBytes(capacity: 160)
         out.raw("{\"continues\":true,\"parameters\":{\"status\":")
         write(status, to: &out)
         out.raw("}}")
