@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Locking
 import Logging
 import PathModel
 import Testing
@@ -11,16 +10,6 @@ import Testing
 /// its answers turn out unchanged. Before, every slice derived all flows (the first subscriber waited for a
 /// thousand derivations), and a flow derived early from its old answers could be sent twice.
 @Suite struct AwaitedFlowTests {
-    final class FlowSubscriber: Subscriber, Sendable {
-        let interest: Interest
-        let statuses = Locked<[FlowStatus]>([])
-        init(_ flow: Flow) { interest = .flow(flow) }
-        func deliver(_ update: Update) {
-            guard case .flow(let status) = update.value else { return }
-            statuses.withLock { $0.append(status) }
-        }
-    }
-
     static let link = Link(
         index: 2, name: "eth0", flags: [.up, .running, .lowerUp], operState: .up, linkKind: nil, hardwareType: 1,
         device: .unknown)
@@ -39,7 +28,7 @@ import Testing
             })
         hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
         hub.apply([.routeDecisions(viaEth0)])
-        let subscriber = FlowSubscriber(flow)
+        let subscriber = RecordingFlowSubscriber(flow)
         let first = hub.subscribe(subscriber)
         guard case .flow(let initial) = first?.value else { throw Failure.notAFlow }
         #expect(initial.isViable)
@@ -49,11 +38,11 @@ import Testing
         down.flags = [.up]
         down.operState = .down
         hub.apply([.linkChanged(down)], awaiting: AwaitingQueries(queries))
-        #expect(subscriber.statuses.withLock { $0 }.isEmpty)
+        #expect(subscriber.statuses.isEmpty)
 
         // The last slice changed no answer (the kernel still says eth0): the flow is derived all the same.
         hub.apply([], awaiting: [])
-        let statuses = subscriber.statuses.withLock { $0 }
+        let statuses = subscriber.statuses
         #expect(statuses.count == 1 && statuses.first?.isViable == false, "\(statuses)")
     }
 
@@ -64,7 +53,7 @@ import Testing
         let flow = Self.flow
         let other = RouteQuery(destination: IPAddress("198.51.100.1")!)
         hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
-        let subscriber = FlowSubscriber(flow)
+        let subscriber = RecordingFlowSubscriber(flow)
         guard case .flow(let initial) = hub.subscribe(subscriber)?.value else { throw Failure.notAFlow }
         #expect(initial.isViable)
 
@@ -75,9 +64,9 @@ import Testing
         down.operState = .down
         hub.apply([.linkChanged(down)], awaiting: AwaitingQueries(order, from: 1))
         hub.apply([], awaiting: AwaitingQueries(order, from: 2))
-        #expect(subscriber.statuses.withLock { $0 }.isEmpty, "its last query is still to come")
+        #expect(subscriber.statuses.isEmpty, "its last query is still to come")
         hub.apply([], awaiting: AwaitingQueries(order, from: 3))
-        let statuses = subscriber.statuses.withLock { $0 }
+        let statuses = subscriber.statuses
         #expect(statuses.count == 1 && statuses.first?.isViable == false, "\(statuses)")
     }
 
@@ -91,7 +80,7 @@ import Testing
         hub.apply([
             .snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address, second], routes: [Self.route]))
         ])
-        let subscribers = [FlowSubscriber(Self.flow), FlowSubscriber(neighbour)]
+        let subscribers = [RecordingFlowSubscriber(Self.flow), RecordingFlowSubscriber(neighbour)]
         for subscriber in subscribers {
             guard case .flow(let initial) = hub.subscribe(subscriber)?.value else { throw Failure.notAFlow }
             #expect(initial.isViable)
@@ -101,7 +90,7 @@ import Testing
         let nowhere = Dictionary(queries.map { ($0, RouteDecision.unroutable) }) { first, _ in first }
         hub.apply([.routeDecisions(nowhere)], answered: queries)
         for subscriber in subscribers {
-            let statuses = subscriber.statuses.withLock { $0 }
+            let statuses = subscriber.statuses
             #expect(statuses.map(\.isViable) == [false], "\(statuses)")
         }
     }

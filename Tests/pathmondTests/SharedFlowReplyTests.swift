@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Locking
 import Logging
 import PathModel
 import PathProtocol
@@ -10,13 +9,6 @@ import Testing
 /// An update writes each distinct flow status once and shares its bytes between the flows that have it: every
 /// subscriber still gets the reply of its own status, whichever flow's reply was written first.
 @Suite struct SharedFlowReplyTests {
-    final class FlowSubscriber: Subscriber, Sendable {
-        let interest: Interest
-        let updates = Locked<[Update]>([])
-        init(_ flow: Flow) { interest = .flow(flow) }
-        func deliver(_ update: Update) { updates.withLock { $0.append(update) } }
-    }
-
     static let link = Link(
         index: 2, name: "eth0", flags: [.up, .running, .lowerUp], operState: .up, linkKind: nil, hardwareType: 1,
         device: .unknown)
@@ -43,7 +35,9 @@ import Testing
         let viaEth0 = RouteDecision.via(interfaceIndex: 2, gateway: IPAddress("192.0.2.1")!)
         hub.apply([.routeDecisions(decisions([gaining], .unroutable))])
 
-        let subscribers = [FlowSubscriber(losing[0]), FlowSubscriber(gaining), FlowSubscriber(losing[1])]
+        let subscribers = [
+            RecordingFlowSubscriber(losing[0]), RecordingFlowSubscriber(gaining), RecordingFlowSubscriber(losing[1]),
+        ]
         var initial: [Bool] = []
         for subscriber in subscribers {
             guard case .flow(let status) = hub.subscribe(subscriber)?.value else { throw Failure.notAFlow }
