@@ -2,8 +2,8 @@
 import JSON
 
 /// A growing buffer of JSON text, for the replies written on every change (`StreamedReplyWriter`). Each piece is
-/// copied into room made beforehand: appended to an array, every key cost a hundred and fifty instructions of
-/// capacity checks around its copy, a third of encoding a path.
+/// copied into room made beforehand: appended to an array, a key cost about 165 instructions of capacity and
+/// uniqueness checks around its copy (more than half of encoding a path), written into room about 110.
 struct JSONBytes {
     /// The text is the first `count` bytes; the rest is room, doubled when a piece does not fit.
     private var storage: [UInt8]
@@ -14,11 +14,6 @@ struct JSONBytes {
     /// Appends text that is already JSON.
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
-    }
-
-    mutating func raw(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
     }
 
     mutating func bool(_ value: Bool) {
