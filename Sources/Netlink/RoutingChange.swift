@@ -51,7 +51,7 @@ struct RoutingChange {
     init(prefixes: some Sequence<(address: IPAddress, length: Int)>) {
         for prefix in prefixes {
             guard !isEverything else { break }
-            append((0..<prefix.address.byteCount).map { prefix.address[byte: $0] }, length: prefix.length)
+            append(prefix.address.bytes, length: prefix.length)
         }
     }
 

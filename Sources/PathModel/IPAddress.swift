@@ -29,8 +29,13 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         self.low = low
     }
 
-    /// 4 bytes for IPv4, 16 for IPv6, in network order.
-    public var bytes: [UInt8] { (0..<byteCount).map { self[byte: $0] } }
+    /// 4 bytes for IPv4, 16 for IPv6, in network order (`storeBytes` into a new array).
+    public var bytes: [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+            storeBytes(into: UnsafeMutableRawBufferPointer(buffer), toByteOffset: 0)
+            count = byteCount
+        }
+    }
 
     /// How many bytes the address has: 4 or 16.
     public var byteCount: Int { family == .ipv4 ? 4 : 16 }
