@@ -45,6 +45,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's getopt_long (its header is outside Swift's Glibc module): the daemon's command line.
         .systemLibrary(name: "CGetopt"),
+        // The command line as execve gave it (argc and argv from an ELF constructor), not /proc/self/cmdline, which
+        // Swift's CommandLine reads and which is another process's or missing where /proc is not the caller's.
+        .target(
+            name: "CProgramArguments",
+            cSettings: [.enableWarning("all"), .enableWarning("extra"), .treatAllWarnings(as: .error)]),
+        .target(name: "ProgramArguments", dependencies: ["CProgramArguments"], swiftSettings: strict),
         // GLib's GIO and json-glib, for the GIO module only (C, loaded into GLib processes).
         .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CJSONGLib", pkgConfig: "json-glib-1.0", providers: [.apt(["libjson-glib-dev"])]),
@@ -101,7 +107,7 @@ let package = Package(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "Locking", "PathMonitor", "StateFiles", "CGetopt",
+                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments",
                 // No swift-argument-parser: the daemon parses with getopt_long (issue 25: binary size).
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -113,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "pathctl",
             dependencies: [
-                "Locking", "PathMonitor", "PathModel", "PathProtocol",
+                "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

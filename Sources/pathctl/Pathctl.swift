@@ -2,6 +2,7 @@
 import ArgumentParser
 import PathMonitor
 import PathProtocol
+import ProgramArguments
 
 #if canImport(Glibc)
     import Glibc
@@ -32,8 +33,13 @@ struct Pathctl: ParsableCommand {
 
     /// Normalises the command line first (see `GlobalArguments`), then parses and runs as usual.
     static func main() {
+        // A gate that cannot know what it was asked must not answer: 0 would run the unit it guards.
+        guard let arguments = ProgramArguments.afterName() else {
+            printError("pathctl: no command line to read (started with an empty argv): refusing to guess one")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         let outcome = GlobalArguments.normalize(
-            Array(CommandLine.arguments.dropFirst()), verbs: verbs.map { $0._commandName },
+            arguments, verbs: verbs.map { $0._commandName },
             defaultVerb: Status._commandName, standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
         switch outcome {
         case .run(let arguments):

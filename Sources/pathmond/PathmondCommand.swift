@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Logging
 import PathModel
+import ProgramArguments
 import SDEvent
 import SystemPackage
 
@@ -18,8 +19,14 @@ struct PathmondCommand {
 
     static func main() {
         let options: DaemonCommandLine
+        // Without its command line pathmond would serve the default socket and state directory, or run as the
+        // dispatcher's opposite: it says so and stops instead.
+        guard let arguments = ProgramArguments.afterName() else {
+            printToStandardError("Error: no command line to read (started with an empty argv)")
+            exit(DaemonCommandLine.usageExitCode)
+        }
         do {
-            switch try DaemonCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
+            switch try DaemonCommandLine.parse(arguments) {
             case .help: return print(DaemonCommandLine.helpText)
             case .version: return print(version)
             case .run(let parsed): options = parsed
