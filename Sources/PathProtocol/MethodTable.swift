@@ -67,9 +67,10 @@ extension Methods {
     ]
 
     /// The errors any call may get, whatever its method: a message that cannot be read, a connection over the
-    /// limit, an unknown method or interface, and "upgrade" (which pathmond offers for no method).
+    /// limit, an unknown method or interface, "upgrade" (which pathmond offers for no method), and a configuration
+    /// file refused at start (every call until it is fixed).
     public static let connectionErrors: [VarlinkError.Kind] = [
-        .protocolError, .limitReached, .methodNotFound, .interfaceNotFound, .invalidParameter,
+        .protocolError, .limitReached, .methodNotFound, .interfaceNotFound, .invalidParameter, .configurationRefused,
     ]
 
     /// The table entry for a fully qualified method name.

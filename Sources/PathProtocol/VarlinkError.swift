@@ -27,6 +27,9 @@ public enum VarlinkError: Error, Sendable, Hashable {
     case policyNotSaved(reason: String)
     /// A limit that keeps the daemon fair to everyone was reached (clients in total, ...); try again later.
     case limitReached(reason: String)
+    /// io.pathmond.ConfigurationRefused: pathmond refuses its configuration file (FILE:LINE: why) and answers every
+    /// call with this until it is fixed.
+    case configurationRefused(reason: String)
     /// An error name this library does not know, with its parameters as text.
     case other(name: String)
 
@@ -45,6 +48,7 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case noSuchNetwork = "io.pathmond.NoSuchNetwork"
         case policyNotSaved = "io.pathmond.PolicyNotSaved"
         case limitReached = "io.pathmond.LimitReached"
+        case configurationRefused = "io.pathmond.ConfigurationRefused"
     }
 
     /// Which known error this is; nil for `.other`.
@@ -63,6 +67,7 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .noSuchNetwork: return .noSuchNetwork
         case .policyNotSaved: return .policyNotSaved
         case .limitReached: return .limitReached
+        case .configurationRefused: return .configurationRefused
         case .other: return nil
         }
     }
@@ -80,7 +85,7 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .methodNotFound(let method): return ErrorParameters(method: method)
         case .invalidParameter(let parameter): return ErrorParameters(parameter: parameter)
         case .protocolError(let reason), .pathmondPermissionDenied(let reason), .policyNotSaved(let reason),
-            .limitReached(let reason):
+            .limitReached(let reason), .configurationRefused(let reason):
             return ErrorParameters(reason: reason)
         case .noSuchInterface(let interface), .networkNotIdentified(let interface):
             return ErrorParameters(interface: interface)
@@ -106,6 +111,7 @@ public enum VarlinkError: Error, Sendable, Hashable {
         case .noSuchNetwork: self = .noSuchNetwork(key: parameters.key ?? "")
         case .policyNotSaved: self = .policyNotSaved(reason: parameters.reason ?? "")
         case .limitReached: self = .limitReached(reason: parameters.reason ?? "")
+        case .configurationRefused: self = .configurationRefused(reason: parameters.reason ?? "")
         case nil: self = .other(name: name)
         }
     }
@@ -146,6 +152,7 @@ extension VarlinkError: CustomStringConvertible {
         case .noSuchNetwork(let key): return "no setting is remembered for \(key)"
         case .policyNotSaved(let reason): return "the policy could not be saved: \(reason)"
         case .limitReached(let reason): return "pathmond is at a limit: \(reason)"
+        case .configurationRefused(let reason): return "pathmond refuses its configuration: \(reason)"
         case .permissionDenied, .expectedMore, .other: return name
         }
     }

@@ -28,5 +28,9 @@ extension VarlinkInterfaces {
         # came while another streamed on the connection (a streaming call owns its connection).
         # The connection is closed after this error.
         error ProtocolError (reason: string)
+
+        # pathmond refuses its configuration file (reason: FILE:LINE: why) and answers every call with this
+        # error until the file is fixed and pathmond reloaded or restarted.
+        error ConfigurationRefused (reason: string)
         """
 }

@@ -102,7 +102,7 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 /// Turns a client error into a plain message on stderr and a non-zero exit (69, EX_UNAVAILABLE, when the
-/// daemon cannot be reached).
+/// daemon cannot be reached or serves nothing because it refuses its configuration).
 func fail(_ error: PathmondClientError) -> ExitCode {
     printError("pathctl: " + HumanText.escaped("\(error)"))
     switch error {
@@ -110,6 +110,9 @@ func fail(_ error: PathmondClientError) -> ExitCode {
         printError("Start it with 'systemctl start pathmond', or name its socket with --socket or $PATHMOND_SOCKET.")
         return ExitCode(69)
     case .permissionDenied, .disconnected, .timedOut: return ExitCode(69)
+    case .remote(.configurationRefused):
+        printError("Fix the file (pathmond --check-config says why), then run 'systemctl reload pathmond'.")
+        return ExitCode(69)
     case .remote(.pathmondPermissionDenied): return ExitCode(77)
     default: return ExitCode.failure
     }

@@ -63,16 +63,29 @@ struct PathmondCommand {
         }
         if options.dispatcher { return try runDispatcher(logger: Logger(label: "pathmond-dispatcher")) }
         let loader = ConfigurationLoader(explicitPath: options.config)
+        var daemonOptions = daemonOptions
+        daemonOptions.inheritedSocket = inheritedListeningSocket(path: options.socket)
         let configuration: Configuration
         do {
             let (loaded, warnings) = try loader.load()
             for warning in warnings { logger.warning("\(warning)") }
             configuration = loaded
         } catch {
-            // Once, at err, with FILE:LINE; no usage text (the command line was fine), and an exit status the unit
-            // does not restart on.
-            logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
-            throw DaemonExit(status: Self.configurationExitCode)
+            guard let listener = daemonOptions.inheritedSocket else {
+                // Once, at err, with FILE:LINE; no usage text (the command line was fine), and an exit status the
+                // unit does not restart on.
+                logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
+                throw DaemonExit(status: Self.configurationExitCode)
+            }
+            // systemd's socket: held and answered with the refusal, not left to start pathmond again for every
+            // client until the start limit fails it (`RefusedConfigurationServer`).
+            logger.error(
+                "configuration refused, not serving (every call is refused until the file is fixed and pathmond reloaded): \(error)",
+                metadata: error.journalMetadata)
+            let refusing = try RefusedConfigurationServer(
+                listener: listener, loader: loader, refused: error, logger: logger)
+            guard let fixed = try refusing.serveUntilFixed(notifier: SystemdNotifier()) else { return }
+            configuration = fixed
         }
         try Daemon(options: daemonOptions, configuration: configuration, loader: loader, logger: logger).run()
     }

@@ -74,3 +74,52 @@ import Testing
         return path
     }
 }
+
+/// A configuration refused under socket activation (issue 39): pathmond keeps the socket it was passed and answers
+/// every client with the refusal, instead of exiting and leaving the socket unit to start it again per client until
+/// systemd's start limit fails the socket; a reload that finds the file fixed serves on the same socket at once.
+@Suite(.serialized) struct RefusedConfigurationSocketTests {
+    @Test func theSocketIsHeldAndAnsweredUntilAReloadFindsTheFileFixed() throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.delete() }
+        try namespace.addWiredUplink(routed: true)
+        let daemon = try Daemon(in: namespace)
+        defer { daemon.cleanUp() }
+        let file = daemon.directory.appending(path: "pathmond.conf").path
+        try Data("[history]\nentries = ten\n".utf8).write(to: URL(filePath: file))
+        let pathctl = "timeout 20 \(product("pathctl")) --socket \(daemon.socketPath)"
+        // One shell runs the activator (which becomes pathmond on the first connection) and the clients, so pathmond
+        // is always stopped and every client is bounded in time.
+        let script = """
+            \(namespace.exec.joined(separator: " ")) systemd-socket-activate --listen \(daemon.socketPath) \
+                \(product("pathmond")) --config \(file) --socket \(daemon.socketPath) \
+                --state-dir \(daemon.stateDirectory) --resolv-conf \(daemon.resolvConfPath) --no-system-bus \
+                >\(daemon.logPath) 2>&1 &
+            activator=$!
+            for i in $(seq 100); do [ -S \(daemon.socketPath) ] && break; sleep 0.05; done
+            for client in 1 2 3 4 5 6; do \(pathctl) check --unmetered; echo "client $client: $?"; done
+            kill -0 $activator && echo "still running"
+            printf '[history]\\nentries = 10\\n\\n[history]\\n' >\(file)
+            kill -HUP $activator; sleep 0.5
+            \(pathctl) status; echo "still refused: $?"
+            printf '[history]\\nentries = 10\\n' >\(file)
+            kill -HUP $activator
+            \(pathctl) status; echo "fixed: $?"
+            kill $activator; wait $activator; echo "stopped: $?"
+            """
+        let result = try runCommand(["bash", "-c", script], check: false)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        for client in 1...6 { #expect(lines.contains("client \(client): 69"), "\(result.output)") }
+        #expect(
+            result.errorOutput.contains("pathctl: pathmond refuses its configuration: \(file):2: "),
+            "\(result.errorOutput)")
+        #expect(lines.contains("still running"), "pathmond left the socket: \(daemon.log)")
+        #expect(lines.contains("still refused: 69"), "\(result.output)")
+        #expect(result.errorOutput.contains("\(file):4: "), "the new refusal is the one answered")
+        #expect(lines.contains("fixed: 0"), "\(result.output)\(result.errorOutput)\(daemon.log)")
+        #expect(lines.contains { $0.hasPrefix("Path: satisfied via eth0") }, "\(result.output)")
+        #expect(lines.contains("stopped: 0"), "\(result.output)")
+        #expect(daemon.log.contains("configuration refused, not serving"), "\(daemon.log)")
+        #expect(daemon.log.contains("configuration accepted on reload"), "\(daemon.log)")
+    }
+}

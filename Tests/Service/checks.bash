@@ -382,6 +382,7 @@ run_checks() {
     check_metrics
     check_crash
     check_stop_and_socket
+    check_refused_start
     check_limits
     check_apt_gate
     check_dispatcher

@@ -97,7 +97,7 @@ final class Daemon {
             maximum: ConnectionLimit.fittingDescriptorLimit(requested: options.maxClients),
             maximumPerUser: options.maxClientsPerUser, logger: logger)
         let server = VarlinkServer(
-            socketPath: options.socket, inheritedSocket: inheritedListeningSocket(path: options.socket),
+            socketPath: options.socket, inheritedSocket: options.inheritedSocket,
             router: router, connectionLimit: limit,
             interestLimit: InterestLimit(maximumPerUser: options.maxWatchesPerUser, logger: logger),
             mainLoop: loop, trimLoop: policyLoop, logger: logger)

@@ -20,6 +20,9 @@ struct DaemonOptions: Sendable {
     /// The system bus's D-Bus address; nil: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket.
     var systemBus: String?
     var usesSystemBus = true
+    /// The listening socket systemd passed (socket activation), read once at start (`inheritedListeningSocket`
+    /// unsets the variables that name it); nil: the server binds `socket` itself.
+    var inheritedSocket: Int32?
     /// What GetInfo and the metrics say this daemon is.
     var version = PathmondCommand.version
 }
