@@ -35,9 +35,11 @@ public struct JSONReader {
     /// Nesting deeper than a document could need is garbage; the limit keeps recursion off the stack's edge.
     private let maximumDepth: Int
     public static let defaultMaximumDepth = 32
-    /// Up to this many members an object's names are checked for a repeat by comparing with each earlier one (no
-    /// allocation: Varlink calls and replies have a handful); past it, through a set.
-    static let linearDuplicateCheckLimit = 12
+    /// Up to this many members an object's names are checked for a repeat by comparing with each earlier one: no
+    /// allocation and no hashing, and cheaper than a set up to about 30 members (a 30-member object took 5.0 µs so,
+    /// 6.2 µs through a set, 3.5 µs unchecked; a call's envelope 0.89 µs, unchanged). Calls have a handful and a
+    /// path or an interface 10 to 25; past the limit, names go through a set.
+    static let linearDuplicateCheckLimit = 32
 
     public init(_ bytes: [UInt8], maximumDepth: Int = JSONReader.defaultMaximumDepth) {
         self.bytes = bytes
@@ -108,7 +110,10 @@ public struct JSONReader {
             if members.count < Self.linearDuplicateCheckLimit {
                 isRepeated = members.contains { $0.0 == name }
             } else {
-                if names.isEmpty { names = Set(members.lazy.map(\.0)) }
+                if names.isEmpty {
+                    names.reserveCapacity(4 * members.count)
+                    names.formUnion(members.lazy.map(\.0))
+                }
                 isRepeated = !names.insert(name).inserted
             }
             guard !isRepeated else {
