@@ -22,11 +22,11 @@ struct Exec: ParsableCommand {
             (a roam through a phone's hotspot) stops nothing. The command starts once the condition counts as \
             holding. When it stops counting, the command's process group is paused with SIGSTOP and continued \
             with SIGCONT when the condition holds again; with --stop it gets SIGTERM instead and is started again \
-            later, unless it exits by itself (with any status but 143, the one that says SIGTERM ended it, also \
-            on that SIGTERM): then it has finished. While pathmond cannot be reached the command stays as it is. SIGINT, SIGTERM and SIGHUP sent \
-            to pathctl go to the command. The exit status is the command's (128 + N if signal N ended it). The \
-            command runs in a process group of its own, so on a terminal it is in the background: it cannot read \
-            from the terminal.
+            later, but if it exits rather than dying of that SIGTERM (any status but 143, 128 + SIGTERM), it has \
+            finished and is not started again. While pathmond cannot be reached the command stays as it is. \
+            SIGINT, SIGTERM and SIGHUP sent to pathctl go to the command. The exit status is the command's \
+            (128 + N if signal N ended it). The command runs in a process group of its own, so on a terminal it \
+            is in the background: it cannot read from the terminal.
 
             pathctl does not read pathmond.conf: the settle and grace times are the built-in defaults of its \
             [discretionary] section (\(TimeSpan.format(SystemPolicyGate.Timing.standard.settle)) and \
