@@ -1,21 +1,45 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Where and why the bytes stopped being JSON.
 public struct JSONSyntaxError: Error, Sendable, Hashable {
-    /// Offset of the offending byte from the start of the input; the input's length if it ended too early.
+    /// What is wrong, for a caller that acts on one kind of damage and not another.
+    public enum Kind: Sendable, Hashable {
+        /// Not JSON at all: a stray byte, an unterminated string, nesting too deep.
+        case malformed
+        /// An object names this member twice. RFC 8259 leaves such an object's meaning to the reader (the first
+        /// wins in one, the last in another), so two readers of one message could act on different values.
+        case duplicateMember(String)
+    }
+
+    /// Offset of the offending byte from the start of the input; the input's length if it ended too early. For a
+    /// duplicate member, its name's opening quote.
     public var offset: Int
     public var reason: String
+    public var kind: Kind
+
+    public init(offset: Int, reason: String, kind: Kind = .malformed) {
+        self.offset = offset
+        self.reason = reason
+        self.kind = kind
+    }
 }
 
 /// A strict RFC 8259 reader over bytes, the one JSON reader of the daemon's side (no Foundation there: issue 25).
 /// Hand-written so that a damaged policy file can be read up to the damage (its recovering decoder drives
 /// `parseValue` element by element and keeps what was whole), and so that a hostile client's call is bounded: in
-/// nesting (`maximumDepth`) as in size (the caller's framing).
+/// nesting (`maximumDepth`) as in size (the caller's framing). An object that names a member twice is refused
+/// (``JSONSyntaxError/Kind/duplicateMember(_:)``): every reader of outside bytes, the GIO module's included, refuses
+/// it, so none can act on a value another reader of the same bytes did not see.
 public struct JSONReader {
     private let bytes: [UInt8]
     public private(set) var offset = 0
     /// Nesting deeper than a document could need is garbage; the limit keeps recursion off the stack's edge.
     private let maximumDepth: Int
     public static let defaultMaximumDepth = 32
+    /// Up to this many members an object's names are checked for a repeat by comparing with each earlier one: no
+    /// allocation and no hashing, and cheaper than a set up to about 30 members (a 30-member object took 5.0 µs so,
+    /// 6.2 µs through a set, 3.5 µs unchecked; a call's envelope 0.89 µs, unchanged). Calls have a handful and a
+    /// path or an interface 10 to 25; past the limit, names go through a set.
+    static let linearDuplicateCheckLimit = 32
 
     public init(_ bytes: [UInt8], maximumDepth: Int = JSONReader.defaultMaximumDepth) {
         self.bytes = bytes
@@ -77,9 +101,25 @@ public struct JSONReader {
         try expect(UInt8(ascii: "{"), "\"{\"")
         var members: [(String, JSONValue)] = []
         if consume(UInt8(ascii: "}")) { return .object(members) }
+        var names: Set<String> = []
         repeat {
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let nameOffset = offset
             let name = try parseString()
+            let isRepeated: Bool
+            if members.count < Self.linearDuplicateCheckLimit {
+                isRepeated = members.contains { $0.0 == name }
+            } else {
+                if names.isEmpty {
+                    names.reserveCapacity(4 * members.count)
+                    names.formUnion(members.lazy.map(\.0))
+                }
+                isRepeated = !names.insert(name).inserted
+            }
+            guard !isRepeated else {
+                throw JSONSyntaxError(
+                    offset: nameOffset, reason: "a member name repeated in an object", kind: .duplicateMember(name))
+            }
             try expect(UInt8(ascii: ":"), "\":\"")
             members.append((name, try parseValue(depth: depth + 1)))
         } while consume(UInt8(ascii: ","))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/// A parsed JSON value. Objects keep their members in file order, duplicates included, so that the policy decoder
-/// can tell a repeated field from a single one instead of letting the last silently win.
+/// A parsed JSON value. Objects keep their members in file order. `JSONReader` refuses an object that repeats a
+/// name, but one built otherwise (the policy file's salvage of a damaged file) may repeat it, so `members(named:)`
+/// gives every one and a decoder can tell a repeated field from a single one instead of letting one silently win.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)

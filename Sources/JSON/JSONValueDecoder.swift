@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Decodes a `Decodable` value from JSON without Foundation, reading it with `JSONReader` (strict RFC 8259,
 /// nesting bounded). Errors are the standard library's `DecodingError`, with JSONDecoder's coding paths: a field
-/// of the wrong type names its own path, a missing one its parent's. Where an object repeats a member the first
-/// one counts, as with JSONDecoder. An integer is read from the number's text, so a UInt64 loses nothing, and a
-/// number that does not fit the type is an error, never rounded or wrapped.
+/// of the wrong type names its own path, a missing one its parent's. Bytes with an object that repeats a member are
+/// not read at all (the reader refuses them), where JSONDecoder lets the first count. An integer is read from the
+/// number's text, so a UInt64 loses nothing, and a number that does not fit the type is an error, never rounded or
+/// wrapped.
 public struct JSONValueDecoder: Sendable {
     public var maximumDepth: Int
 

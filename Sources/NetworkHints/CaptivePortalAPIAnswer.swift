@@ -23,17 +23,16 @@ extension CaptivePortalAPIStatus {
         do {
             document = try JSONReader.parse(bytes, maximumDepth: maximumDepth)
         } catch {
+            if case .duplicateMember(let name) = error.kind { throw .duplicateMember(name) }
             throw .syntax(offset: error.offset, reason: error.reason)
         }
         guard case .object(let members) = document else {
             let start = bytes.firstIndex { ![0x20, 0x0a, 0x0d, 0x09].contains($0) } ?? bytes.count
             throw .syntax(offset: start, reason: "expected an object")
         }
-        var seen: Set<String> = []
         var captive: Bool?
         var status = CaptivePortalAPIStatus(isCaptive: false)
         for (name, value) in members {
-            guard seen.insert(name).inserted else { throw .duplicateMember(name) }
             switch name {
             case "captive":
                 guard case .bool(let flag) = value else { throw .wrongType(member: name, expected: "a boolean") }

@@ -139,6 +139,51 @@ nesting_within_limit (const char *message, gsize length)
   return TRUE;
 }
 
+/* json-glib keeps the last of a repeated member, where pathmond's own reader refuses the message (and a reader
+ * that keeps the first would see another value): a reply that names a member twice means what each reader makes of
+ * it, so it is refused here too, as garbage. json-glib 1.6 (Debian 12) has no strict mode, but its parser emits
+ * object-start as an object begins, object-member once it has set each member (json_object_set_member, which
+ * replaces a repeated one) and object-end when the object is whole: one count per open object, innermost last,
+ * and a member whose setting did not grow its object repeats an earlier name. */
+typedef struct
+{
+  GArray *counts;
+  gboolean repeated;
+} MemberCheck;
+
+static void
+member_check_object_start (G_GNUC_UNUSED JsonParser *parser, gpointer data)
+{
+  MemberCheck *check = data;
+  guint none = 0;
+  g_array_append_val (check->counts, none);
+}
+
+static void
+member_check_object_member (G_GNUC_UNUSED JsonParser *parser, JsonObject *object,
+                            G_GNUC_UNUSED const char *name, gpointer data)
+{
+  MemberCheck *check = data;
+  /* Every object starts before its first member; a parser that did otherwise is not trusted either. */
+  if (check->counts->len == 0)
+    {
+      check->repeated = TRUE;
+      return;
+    }
+  guint *count = &g_array_index (check->counts, guint, check->counts->len - 1);
+  *count += 1;
+  if (json_object_get_size (object) != *count)
+    check->repeated = TRUE;
+}
+
+static void
+member_check_object_end (G_GNUC_UNUSED JsonParser *parser, G_GNUC_UNUSED JsonObject *object, gpointer data)
+{
+  MemberCheck *check = data;
+  if (check->counts->len > 0)
+    g_array_set_size (check->counts, check->counts->len - 1);
+}
+
 gboolean
 pathmond_path_state_parse_reply (const char *message, gsize length, PathmondPathState *state,
                                  gboolean *continues, GError **error)
@@ -148,7 +193,12 @@ pathmond_path_state_parse_reply (const char *message, gsize length, PathmondPath
     return malformed (error, "an empty message");
   if (!nesting_within_limit (message, length))
     return malformed (error, "nested too deep");
+  g_autoptr (GArray) counts = g_array_sized_new (FALSE, FALSE, sizeof (guint), MAXIMUM_DEPTH);
+  MemberCheck check = { .counts = counts, .repeated = FALSE };
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  g_signal_connect (parser, "object-start", G_CALLBACK (member_check_object_start), &check);
+  g_signal_connect (parser, "object-member", G_CALLBACK (member_check_object_member), &check);
+  g_signal_connect (parser, "object-end", G_CALLBACK (member_check_object_end), &check);
   g_autoptr (GError) parse_error = NULL;
   if (!json_parser_load_from_data (parser, message, (gssize) length, &parse_error))
     {
@@ -156,6 +206,8 @@ pathmond_path_state_parse_reply (const char *message, gsize length, PathmondPath
                    parse_error != NULL ? parse_error->message : "(no reason given)");
       return FALSE;
     }
+  if (check.repeated)
+    return malformed (error, "an object names a member twice");
   JsonNode *root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return malformed (error, "not a JSON object");

@@ -10,18 +10,28 @@ import PathMonitor
 #endif
 
 /// `pathctl exec --while unmetered -- CMD ARGS...`: runs a command only while the path meets a condition, paused
-/// (or, with `--stop`, ended and started again) while it does not. The decisions are `GatedRun`'s; this verb feeds
-/// it pathmond's paths, the command's exit and pathctl's signals, and carries out what it says.
+/// (or, with `--stop`, ended and started again) while it does not, the condition damped by the system policy's settle
+/// and grace times. The decisions are `GatedRun`'s; this verb feeds it pathmond's paths, the time, the command's exit
+/// and pathctl's signals, and carries out what it says.
 struct Exec: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a command only while the path meets a condition.",
         discussion: """
-            The command starts once the condition holds. When it stops holding, the command's process group is \
-            paused with SIGSTOP and continued with SIGCONT when it holds again; with --stop it gets SIGTERM \
-            instead and is started again later. While pathmond cannot be reached the command stays as it is. \
+            The condition is damped as pathmond's system policy damps its targets: it counts as holding once it \
+            has held for the settle time, and as failing once it has failed for the grace time, so a short dip \
+            (a roam through a phone's hotspot) stops nothing. The command starts once the condition counts as \
+            holding. When it stops counting, the command's process group is paused with SIGSTOP and continued \
+            with SIGCONT when the condition holds again; with --stop it gets SIGTERM instead and is started again \
+            later, but if it exits rather than dying of that SIGTERM (any status but 143, 128 + SIGTERM), it has \
+            finished and is not started again. While pathmond cannot be reached the command stays as it is. \
             SIGINT, SIGTERM and SIGHUP sent to pathctl go to the command. The exit status is the command's \
             (128 + N if signal N ended it). The command runs in a process group of its own, so on a terminal it \
             is in the background: it cannot read from the terminal.
+
+            pathctl does not read pathmond.conf: the settle and grace times are the built-in defaults of its \
+            [discretionary] section (\(TimeSpan.format(SystemPolicyGate.Timing.standard.settle)) and \
+            \(TimeSpan.format(SystemPolicyGate.Timing.standard.grace))), whatever the file sets, unless --settle \
+            and --grace say otherwise.
             """)
 
     /// What must hold for the command to run.
@@ -49,8 +59,26 @@ struct Exec: ParsableCommand {
     @Option(name: .customLong("while"), help: "The condition: unmetered, not-constrained or online.")
     var condition: Condition
 
-    @Flag(help: "End the command with SIGTERM when the condition stops holding, and start it again later.")
+    @Flag(
+        help: """
+            End the command with SIGTERM when the condition stops holding, and start it again later (unless it \
+            exits by itself: then it has finished).
+            """)
     var stop = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How long the condition must hold before it counts (default: "
+                + "\(TimeSpan.format(SystemPolicyGate.Timing.standard.settle))).",
+            valueName: "duration"))
+    var settle: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How long the condition must fail before it counts (default: "
+                + "\(TimeSpan.format(SystemPolicyGate.Timing.standard.grace))).",
+            valueName: "duration"))
+    var grace: String?
 
     @Argument(parsing: .captureForPassthrough, help: "The command and its arguments, after --.")
     var command: [String] = []
@@ -58,6 +86,19 @@ struct Exec: ParsableCommand {
     mutating func validate() throws {
         if command.first == "--" { command.removeFirst() }
         guard !command.isEmpty else { throw ValidationError("give the command after --, e.g. -- rsync -a src dst") }
+        for (name, value) in [("settle", settle), ("grace", grace)] {
+            if let value, TimeSpan.parse(value) == nil {
+                throw ValidationError("--\(name) wants a duration such as 3s, 500ms or 1min, not \"\(value)\"")
+            }
+        }
+    }
+
+    /// The settle and grace times: the options', or the `[discretionary]` defaults.
+    var timing: SystemPolicyGate.Timing {
+        let standard = SystemPolicyGate.Timing.standard
+        return SystemPolicyGate.Timing(
+            settle: settle.flatMap(TimeSpan.parse) ?? standard.settle,
+            grace: grace.flatMap(TimeSpan.parse) ?? standard.grace)
     }
 
     func run() throws {
@@ -70,11 +111,16 @@ struct Exec: ParsableCommand {
         let arguments = command
         let events = EventQueue<GatedRun.Event>()
         let condition = condition
+        let clock = ContinuousClock()
+        let origin = clock.now
+        let now = { @Sendable in origin.duration(to: clock.now) }
         let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
         monitor.start(queue: DispatchQueue(label: "pathctl.exec")) { update in
+            switch update {
+            case .path(let path): events.post(.condition(holds: condition.holds(for: path), at: now()))
             // pathmond away (restarting, say): the command stays as it is until a path says otherwise.
-            guard case .path(let path) = update else { return }
-            events.post(.condition(holds: condition.holds(for: path)))
+            case .unavailable: events.post(.condition(holds: nil, at: now()))
+            }
         }
         defer { monitor.cancel() }
         let signals = [SIGINT, SIGTERM, SIGHUP].map { number in
@@ -86,10 +132,11 @@ struct Exec: ParsableCommand {
         }
         defer { signals.forEach { $0.cancel() } }
 
-        var run = GatedRun(mode: stop ? .restart : .pause)
+        var run = GatedRun(mode: stop ? .restart : .pause, timing: timing)
         var child: ChildProcess?
         while true {
-            for action in run.handle(events.next()) {
+            let event = events.next(within: run.nextDecision.map { $0 - now() }) ?? .timer(at: now())
+            for action in run.handle(event) {
                 switch action {
                 case .start:
                     do {
@@ -121,9 +168,15 @@ final class EventQueue<Event: Sendable>: Sendable {
         available.signal()
     }
 
-    /// The oldest event, waiting for one if there is none.
-    func next() -> Event {
-        available.wait()
+    /// The oldest event, waiting for one if there is none, at most `timeout` (nil: for ever); nil if none came.
+    func next(within timeout: Duration? = nil) -> Event? {
+        if let timeout {
+            let (seconds, attoseconds) = max(.zero, timeout).components
+            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+            guard available.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else { return nil }
+        } else {
+            available.wait()
+        }
         return events.withLock { $0.removeFirst() }
     }
 }

@@ -143,10 +143,42 @@ import Testing
         }
     }
 
-    @Test func theFirstOfRepeatedMembersCounts() throws {
-        let decoded = try JSONValueDecoder().decode([String: Int].self, from: Array(#"{"a":1,"b":2,"a":3}"#.utf8))
-        #expect(decoded == ["a": 1, "b": 2])
-        #expect(try JSONDecoder().decode([String: Int].self, from: Data(#"{"a":1,"b":2,"a":3}"#.utf8)) == decoded)
+    /// An object that names a member twice means what each reader makes of it (JSONDecoder and pathmond's old
+    /// reader kept the first, json-glib keeps the last): it is refused, typed, wherever the repeat is, however the
+    /// names are spelled, in a small object (compared one by one) as in a large one (through a set).
+    @Test(arguments: [
+        (#"{"a":1,"b":2,"a":3}"#, 13, "a"),
+        (#"{"method":"io.pathmond.GetPath","method":"io.pathmond.SetConstrained"}"#, 32, "method"),
+        (#"{"parameters":{"requirements":{"family":"ipv4","family":"ipv6"}}}"#, 47, "family"),
+        (#"[{"x":[{"k":1,"k":1}]}]"#, 14, "k"),
+        (#"{"a":1,"a":2}"#, 7, "a"),
+        (#"{"":1,"":2}"#, 6, ""),
+        (JSONCodingTests.largeObject(repeating: 0), 311, "m0"),
+        (JSONCodingTests.largeObject(repeating: 31), 311, "m31"),
+        (JSONCodingTests.largeObject(repeating: 39), 311, "m39"),
+    ])
+    func repeatedMembersAreRefused(text: String, offset: Int, name: String) {
+        let error = #expect(throws: JSONSyntaxError.self) { try JSONReader.parse(Array(text.utf8)) }
+        #expect(error?.kind == .duplicateMember(name), "\(text)")
+        #expect(error?.offset == offset, "\(text)")
+        #expect(throws: DecodingError.self) {
+            try JSONValueDecoder().decode([String: Int].self, from: Array(text.utf8))
+        }
+    }
+
+    /// Forty members "m0" to "m39" of one-digit values (past the reader's linear check), then `"m\(index)":0`
+    /// repeating one of them.
+    static func largeObject(repeating index: Int) -> String {
+        "{" + (0..<40).map { #""m\#($0)":\#($0 % 10)"# }.joined(separator: ",") + #","m\#(index)":0}"#
+    }
+
+    @Test func objectsOfManyDistinctMembersAreRead() throws {
+        let text = "{" + (0..<80).map { #""m\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        guard case .object(let members) = try JSONReader.parse(Array(text.utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.map(\.0) == (0..<80).map { "m\($0)" })
     }
 
     static let malformed = [
@@ -206,9 +238,9 @@ import Testing
         #expect(try Self.foundationBytes(Nothing()) == Array("{}".utf8))
     }
 
-    /// A parsed document written back: the same text, members in document order, repeats kept.
+    /// A parsed document written back: the same text, members in document order.
     @Test func writerWritesWhatTheReaderRead() throws {
-        let text = #"{"b":[1,-2.5e3,true,null,{"x":"y\n"}],"a":{},"a":[],"s":"é/\\"}"#
+        let text = #"{"b":[1,-2.5e3,true,null,{"x":"y\n"}],"a":{},"c":[],"s":"é/\\"}"#
         var bytes: [UInt8] = []
         JSONWriter.append(try JSONReader.parse(Array(text.utf8)), to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == text)

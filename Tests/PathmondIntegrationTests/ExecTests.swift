@@ -4,8 +4,9 @@ import Glibc
 import Testing
 
 /// `pathctl exec --while unmetered -- CMD`: the command runs on a cheap path, is stopped (state T) while the path
-/// is expensive and runs again when it is cheap; with --stop it is ended and started anew; its exit status is
-/// pathctl's; a SIGTERM to pathctl reaches it.
+/// is expensive and runs again when it is cheap; with --stop it is ended and started anew, unless it exits by
+/// itself; its exit status is pathctl's; a SIGTERM to pathctl reaches it. A flap shorter than the grace time stops
+/// nothing. Tests of what follows a change run undamped (`--settle 0 --grace 0`).
 @Suite(.serialized) struct ExecTests {
     /// A wired uplink (cheap) and a cellular one (expensive, `ww*`) whose route takes over when eth0's goes.
     static func scenario() throws -> Scenario {
@@ -52,11 +53,14 @@ import Testing
         }
     }
 
+    /// Every change counts at once.
+    static let undamped = ["--settle", "0", "--grace", "0"]
+
     @Test func theCommandIsStoppedWhileExpensiveAndRunsAgainWhenCheap() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
         _ = try await scenario.client.log.nextPath { $0.status == .satisfied && !$0.isExpensive }
-        let pathctl = try Self.exec(scenario, ["--while", "unmetered", "--", "sleep", "1000"])
+        let pathctl = try Self.exec(scenario, Self.undamped + ["--while", "unmetered", "--", "sleep", "1000"])
         defer { if pathctl.isRunning { kill(pathctl.processIdentifier, SIGKILL) } }
         try await eventually("sleep runs") { Self.children(of: pathctl.processIdentifier).first?.state == "S" }
         let sleeper = try #require(Self.children(of: pathctl.processIdentifier).first?.pid)
@@ -84,7 +88,8 @@ import Testing
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }
         _ = try await scenario.client.log.nextPath { $0.status == .satisfied && !$0.isExpensive }
-        let pathctl = try Self.exec(scenario, ["--while", "unmetered", "--stop", "--", "sleep", "1000"])
+        let pathctl = try Self.exec(
+            scenario, Self.undamped + ["--while", "unmetered", "--stop", "--", "sleep", "1000"])
         defer { if pathctl.isRunning { kill(pathctl.processIdentifier, SIGKILL) } }
         try await eventually("sleep runs") { Self.children(of: pathctl.processIdentifier).count == 1 }
         let first = try #require(Self.children(of: pathctl.processIdentifier).first?.pid)
@@ -104,18 +109,70 @@ import Testing
         defer { #expect(scenario.tearDown() == 0) }
         _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
         let result = try runCommand(
-            [
-                product("pathctl"), "exec", "--socket", scenario.daemon.socketPath, "--while", "online", "--", "sh",
-                "-c",
-                "exit 7",
-            ], check: false)
+            [product("pathctl"), "exec", "--socket", scenario.daemon.socketPath] + Self.undamped
+                + ["--while", "online", "--", "sh", "-c", "exit 7"], check: false)
         #expect(result.status == 7, "\(result.errorOutput)")
         let missing = try runCommand(
-            [
-                product("pathctl"), "exec", "--socket", scenario.daemon.socketPath, "--while", "online", "--",
-                "/nonexistent/command",
-            ], check: false)
+            [product("pathctl"), "exec", "--socket", scenario.daemon.socketPath] + Self.undamped
+                + ["--while", "online", "--", "/nonexistent/command"], check: false)
         #expect(missing.status == 127)
         #expect(missing.errorOutput.contains("cannot run /nonexistent/command"))
+    }
+
+    /// A one-second flap to the expensive path and back, with the default times (3 s settle, 30 s grace, the
+    /// system policy's): the command is never stopped (or, with --stop, never ended), where it once was 13 ms
+    /// after the flip.
+    @Test(arguments: [[], ["--stop"]])
+    func aFlapShorterThanTheGraceStopsNothing(_ flags: [String]) async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && !$0.isExpensive }
+        let pathctl = try Self.exec(scenario, ["--while", "unmetered"] + flags + ["--", "sleep", "1000"])
+        defer { if pathctl.isRunning { kill(pathctl.processIdentifier, SIGKILL) } }
+        try await eventually("sleep runs after the settle time") {
+            Self.children(of: pathctl.processIdentifier).first?.state == "S"
+        }
+        let sleeper = try #require(Self.children(of: pathctl.processIdentifier).first?.pid)
+
+        try Self.makeExpensive(scenario)
+        _ = try await scenario.client.log.nextPath { $0.isExpensive }
+        var states: [Character] = []
+        let back = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < back {
+            states += Self.children(of: pathctl.processIdentifier).map(\.state)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try Self.makeCheap(scenario)
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && !$0.isExpensive }
+        let settled = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < settled {
+            states += Self.children(of: pathctl.processIdentifier).map(\.state)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!states.isEmpty && states.allSatisfy { $0 == "S" }, "\(states)")
+        #expect(Self.children(of: pathctl.processIdentifier).map(\.pid) == [sleeper], "the same command throughout")
+    }
+
+    /// With --stop, a command that exits on pathctl's SIGTERM without being killed by it (status 0, or 3) has
+    /// finished: pathctl exits with its status and never starts it again, where it once started it afresh.
+    @Test(arguments: [Int32(0), 3])
+    func withStopACommandThatExitsOnTheSignalHasFinished(_ status: Int32) async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && !$0.isExpensive }
+        let runs = FileManager.default.temporaryDirectory.appending(path: "pathmond-exec-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: runs) }
+        let script = "trap 'exit \(status)' TERM; echo run >> \"$0\"; while :; do sleep 0.1; done"
+        let pathctl = try Self.exec(
+            scenario, Self.undamped + ["--while", "unmetered", "--stop", "--", "sh", "-c", script, runs])
+        defer { if pathctl.isRunning { kill(pathctl.processIdentifier, SIGKILL) } }
+        try await eventually("the command runs") { FileManager.default.fileExists(atPath: runs) }
+
+        try Self.makeExpensive(scenario)
+        try await eventually("pathctl ends with the command") { !pathctl.isRunning }
+        #expect(pathctl.terminationStatus == status)
+        try Self.makeCheap(scenario)
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied && !$0.isExpensive }
+        #expect(try String(contentsOfFile: runs, encoding: .utf8) == "run\n", "run once")
     }
 }

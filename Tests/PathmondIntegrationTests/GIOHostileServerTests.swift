@@ -50,10 +50,13 @@ import Testing
         return try JSONDecoder().decode(Report.self, from: Data(line.utf8))
     }
 
-    /// Replies that can never be a path. `-after-path` sends them after a valid, expensive path.
+    /// Replies that can never be a path, or that are one path to one reader and another to the next (`duplicate-`: a
+    /// member named twice, the first expensive, the last cheap). `-after-path` sends them after a valid, expensive
+    /// path.
     static let badReplies = [
         "nul", "garbage", "non-object", "number", "string", "null", "wrong-types", "missing-path",
-        "path-not-object", "error", "error-not-string", "deep", "over-limit", "endless",
+        "path-not-object", "error", "error-not-string", "deep", "over-limit", "endless", "duplicate-path",
+        "duplicate-member",
     ]
 
     /// During get_default(): init() fails and GIO falls through to a built-in backend; the process lives.
@@ -193,6 +196,7 @@ import Testing
             ("survive", "deep-after-path"), ("survive", "over-limit-after-path"), ("survive", "endless-after-path"),
             ("survive", "error-after-path"), ("survive", "ended-after-path"), ("flood", "flood"),
             ("crash-loop", "crash-loop"), ("no-loop", "serve"), ("survive", "large"),
+            ("survive", "duplicate-path-after-path"),
         ]
         for (index, (mode, scenario)) in runs.enumerated() {
             let directory = work.appending(path: "run-\(index)")

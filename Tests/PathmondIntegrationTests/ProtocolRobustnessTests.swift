@@ -130,6 +130,39 @@ import Testing
         #expect(scenario.daemon.isRunning)
     }
 
+    /// A call that names a member twice means what each reader makes of it (JSONDecoder's first, json-glib's last):
+    /// wherever the repeat is, it is a protocol error and that connection is closed; a watcher goes on.
+    @Test func repeatedMembersAreAProtocolErrorThatClosesOnlyThatConnection() async throws {
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        _ = try await scenario.client.log.nextPath { $0.unsatisfiedReason == .noDefaultRoute }
+        let watcher = try RawClient(socketPath: socket)
+        try watcher.send(Array(#"{"method":"io.pathmond.WatchPath","more":true}"#.utf8) + [0])
+        #expect(try watcher.receive()["continues"] as? Bool == true)
+
+        let calls = [
+            #"{"method":"io.pathmond.GetPath","method":"org.varlink.service.GetInfo"}"#,
+            #"{"method":"io.pathmond.GetPath","parameters":{"requirements":{"family":"ipv4","family":"ipv6"}}}"#,
+            #"{"method":"io.pathmond.GetPath","parameters":{},"parameters":{}}"#,
+            #"{"method":"io.pathmond.GetPath","\u006dethod":"io.pathmond.GetPath"}"#,
+        ]
+        for call in calls {
+            let client = try RawClient(socketPath: socket)
+            let reply = try client.call(call)
+            #expect(reply["error"] as? String == "io.pathmond.ProtocolError", "\(call): \(reply)")
+            #expect(client.isClosedByPeer(), "\(call)")
+        }
+
+        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0")
+        var status: String?
+        while status != "satisfied", let update = try watcher.receive(timeout: .seconds(10)) {
+            status = ((update["parameters"] as? [String: Any])?["path"] as? [String: Any])?["status"] as? String
+        }
+        #expect(status == "satisfied", "the watcher follows the path on")
+        #expect(scenario.daemon.isRunning)
+    }
+
     @Test func stalledReaderDoesNotHoldUpOthers() async throws {
         let scenario = try Self.scenario()
         defer { #expect(scenario.tearDown() == 0) }

@@ -20,18 +20,18 @@ import threading
 import time
 
 
-def path(expensive=False, satisfied=True, continues=True):
-    message = {
-        "parameters": {
-            "path": {
-                "status": "satisfied" if satisfied else "unsatisfied",
-                "isExpensive": expensive,
-                "isConstrained": False,
-                "supportsIPv4": True,
-                "supportsIPv6": False,
-            }
-        }
+def path_object(expensive=False, satisfied=True):
+    return {
+        "status": "satisfied" if satisfied else "unsatisfied",
+        "isExpensive": expensive,
+        "isConstrained": False,
+        "supportsIPv4": True,
+        "supportsIPv6": False,
     }
+
+
+def path(expensive=False, satisfied=True, continues=True):
+    message = {"parameters": {"path": path_object(expensive, satisfied)}}
     if continues:
         message["continues"] = True
     return json.dumps(message).encode() + b"\0"
@@ -78,6 +78,11 @@ PAYLOADS = {
     "ended": path(expensive=True, continues=False) + path(expensive=True),
     "over-limit": b'{"parameters":{"path":{"status":"satisfied","padding":"' + b"x" * (LIMIT + 1024) + b'"}}}\0',
     "endless": b"{" + b" " * (LIMIT + 1024 * 1024),
+    # An object that names a member twice: the first says expensive, the last (json-glib's pick) cheap.
+    "duplicate-path": b'{"parameters":{"path":' + json.dumps(path_object(expensive=True)).encode() + b',"path":'
+    + json.dumps(path_object()).encode() + b'},"continues":true}\0',
+    "duplicate-member": b'{"parameters":{"path":{"status":"satisfied","isExpensive":true,"isExpensive":false,'
+    b'"supportsIPv4":true}},"continues":true}\0',
     "large": large_path(),
 }
 
