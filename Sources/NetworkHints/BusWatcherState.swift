@@ -27,6 +27,9 @@ final class BusWatcherState<State>: @unchecked Sendable {
         _modify { yield &loopBound.value }
     }
 
+    /// The loop the state is bound to (its timers run there).
+    var loop: SDEventLoop { loopBound.loop }
+
     private var loopBound: LoopBound<State> {
         guard let state = bound.load() else {
             preconditionFailure("a bus watcher used before a SystemBusWatch took it")

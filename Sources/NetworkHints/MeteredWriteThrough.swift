@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 /// What pathmond does to NetworkManager's metered setting of each interface (`[networkmanager] write-metered`),
 /// decided purely: pathmond's reasons and NetworkManager's devices in, actions out; `NetworkManagerMeteredWriter`
 /// performs them on the bus and reports back.
@@ -36,8 +38,15 @@ public struct MeteredWriteThrough: Sendable, Equatable {
     /// Interfaces with a call on the way: decided again only once it has finished.
     private(set) var pending: Set<String> = []
     /// Interfaces where NetworkManager said yes or no itself, or the write failed: left alone until pathmond's
-    /// reason goes away.
+    /// reason goes away, or, for a failed write, until `retry`.
     private(set) var declined: Set<String> = []
+    /// Writes that failed (refused by NetworkManager or polkit, or the call failed), by interface, with how many in a
+    /// row: unlike a value set in NetworkManager, tried again after `retries`' wait, so that an authorization that
+    /// appears later (polkitd started after pathmond, a rule installed) is used without a new reason.
+    private(set) var failures: [String: Int] = [:]
+
+    /// The wait before a failed write is tried again: quick at first, then at most a minute apart.
+    public static let retries = RetryBackoff(first: .seconds(2), longest: .seconds(60))
 
     public init() {}
 
@@ -51,6 +60,7 @@ public struct MeteredWriteThrough: Sendable, Equatable {
     {
         var actions: [Action] = []
         declined = declined.filter { enabled && wanted.contains($0) }
+        failures = failures.filter { enabled && wanted.contains($0.key) }
         for name in Set(written.keys).union(wanted).sorted() where !pending.contains(name) {
             let device = devices[name]
             if var entry = written[name] {
@@ -86,9 +96,22 @@ public struct MeteredWriteThrough: Sendable, Equatable {
         pending.remove(name)
         if madeChange, let original {
             written[name] = Entry(original: original)
+            failures[name] = nil
         } else {
             declined.insert(name)
+            failures[name] = original == nil ? failures[name, default: 0] + 1 : nil
         }
+    }
+
+    /// How long to wait before the failed write on `name` is tried again; nil when none failed there.
+    public func retryDelay(for name: String) -> Duration? {
+        failures[name].map { Self.retries.delay(afterFailures: $0) }
+    }
+
+    /// The wait for a failed write is over: the next `decide` writes again if pathmond's reason still holds. A value
+    /// NetworkManager holds itself stays declined.
+    public mutating func retry(_ name: String) {
+        if failures[name] != nil { declined.remove(name) }
     }
 
     /// A restore finished (or was found unnecessary): the interface is NetworkManager's alone again.

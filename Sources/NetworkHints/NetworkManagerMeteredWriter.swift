@@ -32,6 +32,8 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
 
     private struct State {
         var connection: BusConnection?
+        /// Pending retries of failed writes, by interface.
+        var retries: [String: SDEventSource] = [:]
         /// Set by `restoreAllNow`: pathmond is stopping and writes nothing more.
         var isStopped = false
         var writeThrough = MeteredWriteThrough()
@@ -52,6 +54,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
 
     func detach() {
         bound.value.connection = nil
+        bound.value.retries = [:]
     }
 
     /// What was written and decided; on the connection's loop.
@@ -77,6 +80,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
     /// Gives back everything written, waiting for each answer: at stop, before the connection closes.
     public func restoreAllNow() {
         bound.value.isStopped = true
+        bound.value.retries = [:]
         guard let connection = bound.value.connection else { return }
         for (name, original) in bound.value.writeThrough.writtenOriginals.sorted(by: { $0.key < $1.key }) {
             do {
@@ -113,6 +117,7 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
             case .failure(let error):
                 bound.value.writeThrough.wrote(name, original: nil, madeChange: false)
                 report(Report(kind: .failed, interface: name, before: nil, after: .yes, detail: "\(error)"))
+                scheduleRetry(name)
                 onDiscountChange()
             case .success(let (device, applied, metered, version)):
                 guard metered == .unknown else {
@@ -133,12 +138,26 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
                     if let error {
                         self.report(
                             Report(kind: .failed, interface: name, before: .unknown, after: .yes, detail: "\(error)"))
+                        self.scheduleRetry(name)
                     } else {
                         self.report(Report(kind: .wrote, interface: name, before: .unknown, after: .yes, detail: ""))
                     }
                     self.onDiscountChange()
                 }
             }
+        }
+    }
+
+    /// A refused write is tried again after `MeteredWriteThrough.retries`' wait: `onDiscountChange` makes the daemon
+    /// decide again with what it finds then (nothing is written if pathmond's reason has gone meanwhile).
+    private func scheduleRetry(_ name: String) {
+        guard let delay = bound.value.writeThrough.retryDelay(for: name) else { return }
+        bound.value.retries[name] = try? bound.loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            bound.value.retries[name] = nil
+            guard bound.value.connection != nil, !bound.value.isStopped else { return }
+            bound.value.writeThrough.retry(name)
+            onDiscountChange()
         }
     }
 

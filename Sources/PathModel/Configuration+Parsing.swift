@@ -81,7 +81,7 @@ struct ConfigurationParser {
     var metricsTextfile: String?
     var discretionarySettle: Duration?
     var discretionaryGrace: Duration?
-    var networkManagerWriteMetered = false
+    var networkManagerWriteMetered = true
     var captivePortalCheckAPI = false
 
     /// Reads one line (`number` is 1-based).

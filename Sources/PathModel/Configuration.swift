@@ -26,8 +26,9 @@
 /// grace = 30s                  # how long it must be expensive (offline) before the system policy says so
 ///
 /// [networkmanager]
-/// write-metered = false        # make NetworkManager's active connection say metered where pathmond finds the
-///                              # path expensive or constrained (in memory only; off by default)
+/// write-metered = true         # make NetworkManager's active connection say metered where pathmond finds the
+///                              # path expensive or constrained (in memory only; on by default: where programs
+///                              # read metered now, unattended-upgrades 2.13, snapd, Qt)
 ///
 /// [captive-portal]
 /// check-api = false            # ask the portal API the network announced (RFC 8908, HTTPS only; off by default)
@@ -57,7 +58,8 @@ public struct Configuration: Sendable, Hashable {
     public var discretionarySettle: Duration?
     /// `[discretionary] grace`; nil: ``SystemPolicyGate/Timing/standard``'s.
     public var discretionaryGrace: Duration?
-    /// `[networkmanager] write-metered`: pathmond's verdicts written through to NetworkManager's Metered.
+    /// `[networkmanager] write-metered`: pathmond's verdicts written through to NetworkManager's Metered; on unless
+    /// the file turns it off (it does nothing where NetworkManager does not run).
     public var networkManagerWriteMetered: Bool
     /// `[captive-portal] check-api`: pathmond asks the captive-portal API a network announces (RFC 8908).
     public var captivePortalCheckAPI = false
@@ -66,7 +68,7 @@ public struct Configuration: Sendable, Hashable {
     public init(
         overrides: [InterfaceOverride] = [], warnings: [ConfigurationWarning] = [], adminGroup: String? = nil,
         historyEntries: Int? = nil, metricsTextfile: String? = nil, discretionarySettle: Duration? = nil,
-        discretionaryGrace: Duration? = nil, networkManagerWriteMetered: Bool = false
+        discretionaryGrace: Duration? = nil, networkManagerWriteMetered: Bool = true
     ) {
         self.overrides = overrides
         self.warnings = warnings

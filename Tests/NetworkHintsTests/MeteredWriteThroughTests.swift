@@ -73,13 +73,38 @@ import Testing
         #expect(state.writtenOriginals.isEmpty)
     }
 
-    @Test func aFailedWriteIsNotRetriedUntilTheReasonReturns() {
+    @Test func aFailedWriteWaitsForItsRetryOrTheReasonToReturn() {
         var state = MeteredWriteThrough()
         _ = state.decide(enabled: true, wanted: ["eth0"], devices: ["eth0": .guessNo])
         state.wrote("eth0", original: nil, madeChange: false)
         #expect(state.decide(enabled: true, wanted: ["eth0"], devices: ["eth0": .guessNo]).isEmpty)
         _ = state.decide(enabled: true, wanted: [], devices: ["eth0": .guessNo])
+        #expect(state.retryDelay(for: "eth0") == nil, "no reason, nothing to retry")
         #expect(
             state.decide(enabled: true, wanted: ["eth0"], devices: ["eth0": .guessNo]) == [.write(interface: "eth0")])
+    }
+
+    /// A refused write (polkit said no: pathmond's rule not there yet, polkitd not running) is tried again after a
+    /// wait that doubles up to a minute, with no new reason needed; a value NetworkManager holds itself is not.
+    @Test func aRefusedWriteIsTriedAgainAfterItsWait() {
+        var state = MeteredWriteThrough()
+        let devices: [String: NetworkManagerMetered] = ["eth0": .guessNo, "eth1": .no]
+        #expect(state.decide(enabled: true, wanted: ["eth0", "eth1"], devices: devices).count == 2)
+        state.wrote("eth0", original: nil, madeChange: false)
+        state.wrote("eth1", original: .no, madeChange: false)
+        #expect(state.retryDelay(for: "eth0") == .seconds(2))
+        #expect(state.retryDelay(for: "eth1") == nil, "NetworkManager's own no is not retried")
+        #expect(state.decide(enabled: true, wanted: ["eth0", "eth1"], devices: devices).isEmpty)
+        state.retry("eth0")
+        state.retry("eth1")
+        #expect(state.decide(enabled: true, wanted: ["eth0", "eth1"], devices: devices) == [.write(interface: "eth0")])
+        state.wrote("eth0", original: nil, madeChange: false)
+        #expect(state.retryDelay(for: "eth0") == .seconds(4), "twice as long after a second refusal in a row")
+        for _ in 0..<10 { state.wrote("eth0", original: nil, madeChange: false) }
+        #expect(state.retryDelay(for: "eth0") == .seconds(60), "at most a minute apart")
+        state.retry("eth0")
+        _ = state.decide(enabled: true, wanted: ["eth0"], devices: devices)
+        state.wrote("eth0", original: .unknown, madeChange: true)
+        #expect(state.retryDelay(for: "eth0") == nil, "written at last: the count starts over")
     }
 }

@@ -77,6 +77,56 @@ import Testing
         #expect(reports.entries.map(\.kind) == [.wrote, .restored, .leftAlone, .wrote, .restored])
         try networkManager.send("check eth0")
     }
+
+    /// NetworkManager refuses pathmond (polkit has no rule for it yet); once it authorizes, the write goes through
+    /// by itself within the retry's wait: no new reason, no new path change.
+    @Test func aRefusedWriteGoesThroughOnceAuthorized() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let networkManager = try StandIn("networkmanager", bus: bus)
+        defer { networkManager.stop() }
+        try networkManager.send("add eth0 4")
+        try networkManager.send("authorize off")
+        let loop = try SDEventLoop.startedOnNewThread(name: "writer-retry-test")
+        defer { loop.exit() }
+
+        let box = WatcherBox<NetworkManagerWatcher>()
+        let metered = Changes { box.watcher?.meteredInterfaces ?? [:] }
+        let watcher = NetworkManagerWatcher(onChange: { metered.continuation.yield() })
+        box.watcher = watcher
+        let reports = Reports()
+        let reported = Changes { reports.entries.map(\.kind) }
+        // As the daemon does on a discount change: decide again, on a later turn, with what it finds then.
+        let writerBox = Locked<NetworkManagerMeteredWriter?>(nil)
+        let writer = NetworkManagerMeteredWriter(
+            report: {
+                reports.append($0)
+                reported.continuation.yield()
+            },
+            onDiscountChange: {
+                loop.execute {
+                    let devices = watcher.meteredInterfaces
+                    writerBox.withLock { $0 }?.update(enabled: true, wanted: ["eth0"], devices: devices)
+                }
+            })
+        writerBox.withLock { $0 = writer }
+        let watch = SystemBusWatch(
+            address: bus.address, networkManager: watcher, modemManager: nil, meteredWriter: writer, loop: loop,
+            onProblem: { _ in })
+        watch.start()
+        defer { watch.stop() }
+        #expect(await metered.until { $0["eth0"] == .guessNo } != nil)
+        let shared = UncheckedTransfer(writer)
+        let devices = watcher.meteredInterfaces
+        loop.sync { shared.value.update(enabled: true, wanted: ["eth0"], devices: devices) }
+        #expect(await reported.until { $0 == [.failed] } != nil)
+        #expect(reports.entries.first?.detail.contains("Not authorized") == true, "\(reports.entries)")
+
+        try networkManager.send("authorize on")
+        #expect(await metered.until { $0["eth0"] == .yes } != nil, "written once authorized: \(reports.entries)")
+        #expect(await reported.until { $0.last == .wrote } != nil, "\(reports.entries)")
+        try networkManager.send("check eth0")
+    }
 }
 
 /// What the writer reported, in order.

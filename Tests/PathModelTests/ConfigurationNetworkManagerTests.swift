@@ -2,25 +2,33 @@
 import PathModel
 import Testing
 
-/// The sections of one boolean key, each off unless the file says so, a boolean, once: `[networkmanager]
-/// write-metered` and `[captive-portal] check-api` (which sends requests of pathmond's own).
+/// The sections of one boolean key, each a boolean, once: `[networkmanager] write-metered` (on unless the file
+/// turns it off: where NetworkManager runs, its Metered is where programs read metered) and `[captive-portal]
+/// check-api` (off unless the file says so: it sends requests of pathmond's own).
 @Suite struct ConfigurationNetworkManagerTests {
     /// A section, its key and the value it sets.
     struct BooleanSection: Sendable, CustomTestStringConvertible {
         let section: String
         let key: String
         let flag: @Sendable (Configuration) -> Bool
+        /// What a file that does not set the key gets.
+        let byDefault: Bool
         var testDescription: String { "[\(section)] \(key)" }
     }
 
     static let sections = [
-        BooleanSection(section: "networkmanager", key: "write-metered", flag: { $0.networkManagerWriteMetered }),
-        BooleanSection(section: "captive-portal", key: "check-api", flag: { $0.captivePortalCheckAPI }),
+        BooleanSection(
+            section: "networkmanager", key: "write-metered", flag: { $0.networkManagerWriteMetered },
+            byDefault: true),
+        BooleanSection(
+            section: "captive-portal", key: "check-api", flag: { $0.captivePortalCheckAPI },
+            byDefault: false),
     ]
 
-    @Test(arguments: sections) func offByDefault(_ section: BooleanSection) throws {
-        #expect(try section.flag(Configuration.parse("")) == false)
-        #expect(try section.flag(Configuration.parse("[\(section.section)]\n")) == false)
+    @Test(arguments: sections) func theDefaultHoldsUntilTheFileSetsIt(_ section: BooleanSection) throws {
+        #expect(try section.flag(Configuration.parse("")) == section.byDefault)
+        #expect(try section.flag(Configuration.parse("[\(section.section)]\n")) == section.byDefault)
+        #expect(section.flag(Configuration()) == section.byDefault, "the built-in configuration agrees")
     }
 
     @Test(
@@ -51,11 +59,14 @@ import Testing
     @Test(arguments: sections) func anUnknownKeyIsAWarning(_ section: BooleanSection) throws {
         let configuration = try Configuration.parse("[\(section.section)]\nwrite-dns = yes\n")
         #expect(configuration.warnings == [.unknownKey(line: 2, section: section.section, key: "write-dns")])
-        #expect(section.flag(configuration) == false)
+        #expect(section.flag(configuration) == section.byDefault)
     }
 
     @Test func theSectionsAreIndependent() throws {
-        let configuration = try Configuration.parse("[captive-portal]\ncheck-api = yes\n")
+        let configuration = try Configuration.parse(
+            "[captive-portal]\ncheck-api = yes\n[networkmanager]\nwrite-metered = no\n")
         #expect(configuration.captivePortalCheckAPI && !configuration.networkManagerWriteMetered)
+        let other = try Configuration.parse("[networkmanager]\nwrite-metered = no\n")
+        #expect(!other.captivePortalCheckAPI && !other.networkManagerWriteMetered)
     }
 }

@@ -3,12 +3,13 @@
 # identity (sourced after checks.bash, whose helpers they use).
 
 # NetworkManager in the root manages eth0 alone from a keyfile profile (a static address, the far namespace as the
-# gateway); no DNS, hostname or connectivity checks, no polkit (only root runs nmcli here). /sys is read-only for
+# gateway); no DNS, hostname or connectivity checks; polkit as on a host (root's nmcli needs none; the user pathmond
+# gets network-control from the package's rule). /sys is read-only for
 # it alone: a writable /sys makes it wait for udev, which a container does not run. Written before boot.
 network_manager_configure() { # network_manager_configure ROOT
     mkdir -p "$1/etc/NetworkManager/conf.d" "$1/etc/NetworkManager/system-connections" \
         "$1/etc/systemd/system/NetworkManager.service.d"
-    printf '%s\n' '[main]' auth-polkit=false dns=none rc-manager=unmanaged hostname-mode=none no-auto-default='*' \
+    printf '%s\n' '[main]' dns=none rc-manager=unmanaged hostname-mode=none no-auto-default='*' \
         '[keyfile]' unmanaged-devices=except:interface-name:eth0 '[connectivity]' enabled=false \
         >"$1/etc/NetworkManager/conf.d/pathmond-test.conf"
     # NetworkManager ignores a profile others can read.

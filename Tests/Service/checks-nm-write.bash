@@ -11,6 +11,21 @@ nm_manager_metered() {
     inside busctl --system get-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager \
         org.freedesktop.NetworkManager Metered 2>/dev/null
 }
+# unattended-upgrades 2.13's and snapd's own question, asked their way: the manager's Metered property read over the
+# system bus (Properties.Get), metered when it is 1 (yes) or 3 (guess yes). Prints yes or no.
+uu_metered() {
+    inside python3 -c '
+import dbus
+manager = dbus.SystemBus().get_object("org.freedesktop.NetworkManager", "/org/freedesktop/NetworkManager")
+metered = manager.Get("org.freedesktop.NetworkManager", "Metered", dbus_interface="org.freedesktop.DBus.Properties")
+print("yes" if metered in (1, 3) else "no")' 2>&1
+}
+snapd_metered() {
+    local value
+    value=$(nm_manager_metered | awk '{ print $2 }')
+    [ "$value" = 1 ] || [ "$value" = 3 ] && echo yes || echo no
+}
+polkit_rule=/usr/share/polkit-1/rules.d/pathmond.rules
 profile_sum() { inside sha256sum /etc/NetworkManager/system-connections/eth0.nmconnection | cut -d' ' -f1; }
 set_constrained() { inside pathctl set-constrained "$@" eth0 >/dev/null 2>&1; }
 
@@ -18,16 +33,26 @@ check_nm_write_through() {
     local profile initial output
     profile=$(profile_sum)
     initial=$(nm_metered)
-    printf '[networkmanager]\nwrite-metered = yes\n' | write_config
-    output=$(inside systemctl reload pathmond 2>&1) || fail "systemctl reload with [networkmanager]" "$output"
+    # On by default: an empty /etc/pathmond.conf, polkitd deciding for NetworkManager from the package's rule.
+    : | write_config
+    output=$(inside systemctl reload pathmond 2>&1) || fail "systemctl reload with an empty configuration" "$output"
 
     set_constrained
     if eventually 15 nm_metered_is yes; then
-        pass "write-metered: pathctl set-constrained eth0: nmcli GENERAL.METERED '$initial' -> yes; manager Metered: $(nm_manager_metered)"
+        pass "write-metered by default (polkitd and the package's rule): pathctl set-constrained eth0: nmcli GENERAL.METERED '$initial' -> yes; manager Metered: $(nm_manager_metered)"
     else
-        fail "write-metered: pathctl set-constrained eth0 makes nmcli GENERAL.METERED say yes" \
-            "GENERAL.METERED '$(nm_metered)' (was '$initial')" \
+        fail "write-metered by default: pathctl set-constrained eth0 makes nmcli GENERAL.METERED say yes" \
+            "GENERAL.METERED '$(nm_metered)' (was '$initial'); polkitd: $(inside systemctl is-active polkit)" \
             "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+    fi
+    local uu snapd
+    uu=$(uu_metered)
+    snapd=$(snapd_metered)
+    if [ "$uu" = yes ] && [ "$snapd" = yes ]; then
+        pass "unattended-upgrades 2.13's and snapd's read of NetworkManager's Metered say metered ($(nm_manager_metered))"
+    else
+        fail "unattended-upgrades 2.13's and snapd's read of NetworkManager's Metered say metered" \
+            "u-u: $uu; snapd: $snapd; manager Metered: $(nm_manager_metered)"
     fi
     # pathmond does not read its own write back: eth0 constrained, not expensive from NetworkManager.
     if eth0_field_is isConstrained true && eth0_field_is isExpensive false; then
@@ -75,7 +100,7 @@ check_nm_write_through() {
     fi
 
     # Turning it off gives it back.
-    : | write_config
+    printf '[networkmanager]\nwrite-metered = no\n' | write_config
     inside systemctl reload pathmond >/dev/null 2>&1
     if eventually 15 nm_metered_is "$initial"; then
         pass "write-metered turned off (reload): GENERAL.METERED back to '$initial'"
@@ -105,11 +130,39 @@ check_nm_write_through() {
     : | write_config
     inside systemctl reload pathmond >/dev/null 2>&1
     eventually 10 nm_metered_is "$initial"
+    check_nm_write_retried "$initial"
     if [ "$(profile_sum)" = "$profile" ]; then
         pass "after all of it the keyfile profile on disk is unchanged"
     else
         fail "the keyfile profile on disk is unchanged" "$(inside cat /etc/NetworkManager/system-connections/eth0.nmconnection)"
     fi
+}
+
+# Without the rule polkit refuses the user pathmond and the write fails; once the rule is back (polkitd rereads its
+# rules directory by itself), the write goes through within the retry's wait, with no new reason or path change.
+check_nm_write_retried() { # check_nm_write_retried INITIAL
+    local initial=$1 refused
+    inside mv "$polkit_rule" /root/pathmond.rules
+    sleep 1
+    set_constrained
+    refused() { inside journalctl --no-pager -o cat -u pathmond -n 20 | grep -m1 'cannot set NetworkManager'; }
+    if eventually 10 refused >/dev/null && nm_metered_is "$initial"; then
+        pass "without the polkit rule the write is refused and said: $(refused)"
+    else
+        fail "without the polkit rule the write is refused and said" "GENERAL.METERED '$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 5 --no-pager -o cat)"
+    fi
+    local start
+    start=$(now_ms)
+    inside mv /root/pathmond.rules "$polkit_rule"
+    if eventually 70 nm_metered_is yes; then
+        pass "the rule back: the refused write goes through by itself ($(elapsed "$start") ms, no new path change)"
+    else
+        fail "the rule back: the refused write goes through by itself" "GENERAL.METERED '$(nm_metered)'" \
+            "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+    fi
+    set_constrained --off
+    eventually 15 nm_metered_is "$initial"
 }
 
 # What a Qt 6 app reads: Tests/Service/qt-metered, QNetworkInformation's networkmanager backend (which follows the

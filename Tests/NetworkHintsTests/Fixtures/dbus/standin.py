@@ -137,12 +137,22 @@ class Device(PropertyObject):
         self.expected_shape = shape(self.applied)
         self.shape_problems = []
 
+    # What NetworkManager answers a caller polkit does not authorize for network-control (command "authorize off").
+    authorized = True
+
+    def check_authorized(self):
+        if not Device.authorized:
+            raise dbus.exceptions.DBusException(
+                "Not authorized to control networking.", name="org.freedesktop.NetworkManager.PermissionDenied")
+
     @dbus.service.method(NM_DEVICE, in_signature="u", out_signature="a{sa{sv}}t")
     def GetAppliedConnection(self, flags):
+        self.check_authorized()
         return self.applied, dbus.UInt64(self.version)
 
     @dbus.service.method(NM_DEVICE, in_signature="a{sa{sv}}tu", out_signature="")
     def Reapply(self, connection, version_id, flags):
+        self.check_authorized()
         if version_id != 0 and version_id != self.version:
             raise dbus.exceptions.DBusException(
                 "the applied connection changed", name="org.freedesktop.NetworkManager.Device.VersionIdMismatch")
@@ -215,6 +225,8 @@ class NetworkManager(PropertyObject):
             device.applied = dbus.Dictionary(connection, signature="sa{sv}")
             device.version += 1
             device.set_metered_from_applied()
+        elif words[0] == "authorize":
+            Device.authorized = words[1] == "on"
         elif words[0] == "check":
             problems = self.devices[words[1]].shape_problems
             if problems:
