@@ -14,6 +14,7 @@ container_reboot() {
 
 mark_expensive() { inside pathctl set-expensive eth0 "$@" >/dev/null 2>&1; }
 state_is() { [ "$(prop "$1" ActiveState)" = "$2" ]; } # state_is UNIT STATE
+prop_is() { [ "$(prop "$1" "$2")" = "$3" ]; }           # prop_is UNIT PROPERTY VALUE
 dispatcher_pid() { prop pathmond-dispatcher.service MainPID; }
 timing_changed() { inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'system policy timing changed'; }
 # Waits until UNIT reaches STATE, at most SECONDS; prints the milliseconds it took.
@@ -204,8 +205,27 @@ UNIT
     inside systemctl daemon-reload
 }
 
+# Turns the path cheap; the deferred UNIT runs once, within 20 s, and not again within 5 s, and leaves the list.
+runs_once_when_cheap() { # runs_once_when_cheap UNIT WHAT NOTE
+    local unit=$1 start took
+    start=$(now_ms)
+    discretionary_config no
+    if eventually 20 runs_are $unit.service 1; then
+        took=$(elapsed "$start")
+        sleep 5
+        if runs_are $unit.service 1 && ! is_deferred $unit.service; then
+            pass "cheap path: $2 ran once, $took ms after the path turned cheap ($3), and left the list"
+        else
+            fail "cheap path: $2 ran exactly once" "runs: $(runs_of $unit.service); $(deferred_json)"
+        fi
+    else
+        fail "cheap path: $2 runs" "runs: $(runs_of $unit.service); $(deferred_json)" \
+            "$(inside journalctl -u pathmond-dispatcher -n 8 --no-pager -o cat)"
+    fi
+}
+
 check_deferred_runs() {
-    local unit=pathmond-test-deferred took start output skips=0
+    local unit=pathmond-test-deferred output skips=0
     # check_targets marked eth0's network not expensive, which would win over the configuration: forget the mark.
     eventually 10 mark_expensive --auto
     discretionary_config yes
@@ -229,20 +249,7 @@ check_deferred_runs() {
     else
         fail "a root shell's pathctl check defers nothing; no run yet" "$output" "$(deferred_json)"
     fi
-    start=$(now_ms)
-    discretionary_config no
-    if eventually 20 runs_are $unit.service 1; then
-        took=$(elapsed "$start")
-        sleep 5
-        if runs_are $unit.service 1 && ! is_deferred $unit.service; then
-            pass "cheap path: the deferred unit ran once, $took ms after the path turned cheap (settle 1 s; $skips skips, one run), and left the list"
-        else
-            fail "cheap path: the deferred unit ran exactly once" "runs: $(runs_of $unit.service); $(deferred_json)"
-        fi
-    else
-        fail "cheap path: the deferred unit runs" "runs: $(runs_of $unit.service); $(deferred_json)" \
-            "$(inside journalctl -u pathmond-dispatcher -n 8 --no-pager -o cat)"
-    fi
+    runs_once_when_cheap $unit "the deferred unit" "settle 1 s; $skips skips, one run"
 }
 
 # Ten deferred units start in deferral order, spaced: not in the same second.
@@ -333,7 +340,7 @@ check_max_deferral() {
     fi
 }
 
-# Only root registers, lists or forgets; a corrupt state file is set aside.
+# Only root lists or forgets (the socket is open to all: SO_PEERCRED decides); a corrupt state file is set aside.
 check_deferral_access() {
     local unit=pathmond-test-deferred output status listing
     discretionary_config yes
@@ -348,20 +355,13 @@ check_deferral_access() {
     else
         fail "a non-root user cannot list or forget a deferral" "exit $status: $output; $(deferred_json)"
     fi
-    # The dispatcher checks the peer itself too (SO_PEERCRED), should the socket's modes ever let others in.
-    inside chmod 0711 /run/pathmond-dispatcher
-    inside chmod 0666 /run/pathmond-dispatcher/io.pathmond.Dispatcher
-    output=$(inside setpriv --reuid=65534 --regid=65534 --clear-groups pathctl deferred --forget $unit.service 2>&1)
-    status=$?
-    inside chmod 0700 /run/pathmond-dispatcher
-    inside chmod 0600 /run/pathmond-dispatcher/io.pathmond.Dispatcher
-    if [ $status = 77 ] && is_deferred $unit.service &&
-        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'refused a call from uid 65534'; then
-        pass "with the socket opened to all, the dispatcher still refuses nobody (SO_PEERCRED; exit $status; journal: $(
-            inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'refused a call'))"
+    if [ "$listing" = "755 root 666 root" ] &&
+        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'from uid 65534: only root may list or forget'; then
+        pass "the socket is open to all ($listing) and the dispatcher refuses nobody's Forget itself (SO_PEERCRED; journal: $(
+            inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'only root may list or forget'))"
     else
-        fail "with the socket opened to all, the dispatcher still refuses nobody (SO_PEERCRED)" \
-            "exit $status: $output; $(deferred_json)"
+        fail "the socket is open to all and the dispatcher refuses nobody (SO_PEERCRED)" "socket $listing" \
+            "$(inside journalctl -u pathmond-dispatcher -n 5 --no-pager -o cat)"
     fi
     if inside pathctl deferred --forget $unit.service >/dev/null && ! is_deferred $unit.service; then
         pass "root forgets a deferral with pathctl deferred --forget"
@@ -381,6 +381,80 @@ check_deferral_access() {
     inside sh -c 'rm -f /var/lib/pathmond-dispatcher/deferrals.json.corrupt-*'
     discretionary_config no
     inside sh -c 'rm -rf /var/lib/pathmond-test-runs /etc/systemd/system/pathmond-test-*'
+    inside systemctl daemon-reload
+}
+
+# A unit with User=nobody defers without "+": its ExecCondition= process (the unit's ControlPID, as nobody)
+# registers it, and it runs exactly once when the path turns cheap. Refused, as before or newly possible now that
+# the socket is open: a transient scope as nobody, a service calling from ExecStart= (outside its condition), a shell
+# in the condition that does not exec pathctl, and another user's process placed in a unit's cgroup while that unit
+# runs its condition.
+check_user_deferral() {
+    local unit=pathmond-test-user output claims=()
+    discretionary_config yes
+    eventually 15 state_is pathmond-unmetered.target inactive
+    inside mkdir -p /var/lib/pathmond-test-runs
+    inside chmod 1777 /var/lib/pathmond-test-runs
+    user_unit() { # user_unit NAME EXEC_CONDITION EXEC_START
+        inside sh -c "cat >/etc/systemd/system/$1.service" <<UNIT
+[Service]
+Type=oneshot
+User=nobody
+${2:+ExecCondition=$2}
+ExecStart=$3
+UNIT
+    }
+    user_unit $unit "/usr/bin/pathctl check --unmetered" "/bin/sh -c 'date +%%s.%%N >>/var/lib/pathmond-test-runs/$unit.service'"
+    user_unit pathmond-test-outside "" "/usr/bin/pathctl check --unmetered"
+    user_unit pathmond-test-shell "/bin/sh -c '/usr/bin/pathctl check --unmetered; exit 1'" /bin/true
+    user_unit pathmond-test-slow "/bin/sleep 30" /bin/true
+    inside systemctl daemon-reload
+    inside systemctl start $unit.service
+    inside systemctl start $unit.service
+    output=$(inside journalctl -u $unit.service -o cat | grep -m1 'pathctl: the run')
+    if is_deferred $unit.service && skips_at_least $unit.service 2 && runs_are $unit.service 0; then
+        pass "User=nobody with ExecCondition=/usr/bin/pathctl check --unmetered (no +): skipped and deferred ($(
+            skips_of $unit.service) skips); its journal: $output"
+    else
+        fail "User=nobody without +: skipped and deferred" "$(deferred_json)" \
+            "$(inside journalctl -u $unit.service -n 6 --no-pager -o cat)" \
+            "$(inside journalctl -u pathmond-dispatcher -n 6 --no-pager -o cat)"
+    fi
+
+    # The adversary's calls, all on the expensive path. Each starts from a transient service (inside the
+    # container's cgroup tree, where a process can be moved; systemd sets its INVOCATION_ID, so pathctl says why).
+    claim() { inside systemd-run --quiet --wait --pipe --collect sh -c "$1" 2>&1 | tail -n1; }
+    claims+=("a transient scope as nobody: $(claim 'exec systemd-run --scope --uid=nobody --quiet /usr/bin/pathctl check --unmetered')")
+    inside systemctl start pathmond-test-outside.service 2>/dev/null
+    claims+=("ExecStart= as nobody: $(inside journalctl -u pathmond-test-outside.service -o cat | grep -m1 'not deferred')")
+    inside systemctl start pathmond-test-shell.service
+    claims+=("a shell in ExecCondition= as nobody: $(inside journalctl -u pathmond-test-shell.service -o cat | grep -m1 'not deferred')")
+    inside systemctl start --no-block pathmond-test-slow.service
+    if eventually 10 prop_is pathmond-test-slow.service SubState condition; then
+        local cgroup who
+        cgroup=/sys/fs/cgroup$(prop pathmond-test-slow.service ControlGroup)
+        for who in 65534 1000; do
+            claims+=("uid $who moved into pathmond-test-slow.service during its condition: $(claim "echo \$\$ \
+                >$cgroup/cgroup.procs && exec setpriv --reuid=$who --regid=$who --clear-groups /usr/bin/pathctl check --unmetered")")
+        done
+    else
+        claims+=("pathmond-test-slow.service never reached its condition: $(prop pathmond-test-slow.service SubState)")
+    fi
+    inside systemctl stop pathmond-test-slow.service
+    local json
+    json=$(deferred_json)
+    if [ "${#claims[@]}" = 5 ] && ! echo "$json" | grep -q -e scope -e pathmond-test-outside -e pathmond-test-shell \
+        -e pathmond-test-slow && [ "$(printf '%s\n' "${claims[@]}" | grep -c 'not deferred')" -ge 4 ]; then
+        pass "refused, each saying why: $(printf '%s; ' "${claims[@]}")"
+    else
+        fail "the adversary's claims are refused" "$json" "${claims[@]}"
+    fi
+
+    runs_once_when_cheap $unit "the User=nobody unit" "deferred without +"
+    for name in $unit pathmond-test-outside pathmond-test-shell pathmond-test-slow; do
+        inside rm -f /etc/systemd/system/$name.service
+    done
+    inside rm -rf /var/lib/pathmond-test-runs
     inside systemctl daemon-reload
 }
 
