@@ -178,6 +178,7 @@ discretionary_restore() {
 runs_of() { inside sh -c "cat /var/lib/pathmond-test-runs/$1 2>/dev/null | wc -l"; } # runs_of UNIT
 deferred_json() { inside pathctl deferred --json=short 2>/dev/null; }
 is_deferred() { deferred_json | grep -q "\"unit\":\"$1\""; }
+not_deferred() { ! is_deferred "$1"; }
 skips_of() { deferred_json | python3 -c '
 import json, sys
 print(next((d["skips"] for d in json.load(sys.stdin)["deferred"] if d["unit"] == sys.argv[1]), 0))' "$1" 2>/dev/null; }
@@ -450,6 +451,28 @@ UNIT
         fail "the adversary's claims are refused" "$json" "${claims[@]}"
     fi
 
+    # Units systemd no longer has leave the list at once: a transient unit when it is garbage-collected after its
+    # skipped run (UnitRemoved), a unit whose file is deleted at the daemon-reload.
+    user_unit pathmond-test-deleted "/usr/bin/pathctl check --unmetered" /bin/true
+    inside systemctl daemon-reload
+    inside systemctl start pathmond-test-deleted.service
+    inside systemd-run --quiet --wait --unit=pathmond-test-transient --uid=nobody \
+        -p ExecCondition="/usr/bin/pathctl check --unmetered" /bin/true 2>/dev/null
+    local deleted_was
+    deleted_was=$(is_deferred pathmond-test-deleted.service && echo deferred)
+    inside rm -f /etc/systemd/system/pathmond-test-deleted.service
+    inside systemctl daemon-reload
+    dispatcher_said() { inside journalctl -u pathmond-dispatcher -o cat | grep -q "$1"; }
+    if [ "$deleted_was" = deferred ] && eventually 10 not_deferred pathmond-test-deleted.service &&
+        not_deferred pathmond-test-transient.service &&
+        dispatcher_said 'run of pathmond-test-transient.service deferred' &&
+        dispatcher_said 'dropped 1 deferred run: .*pathmond-test-transient.service'; then
+        pass "a deferred transient unit leaves the list when systemd collects it, a unit whose file is deleted at the daemon-reload: $(
+            inside journalctl -u pathmond-dispatcher -o cat | grep 'dropped 1 deferred run' | tail -n2 | paste -sd'|')"
+    else
+        fail "deferrals of units systemd no longer has are dropped" "deleted unit: ${deleted_was:-not deferred}; $(
+            deferred_json)" "$(inside journalctl -u pathmond-dispatcher -n 8 --no-pager -o cat)"
+    fi
     runs_once_when_cheap $unit "the User=nobody unit" "deferred without +"
     for name in $unit pathmond-test-outside pathmond-test-shell pathmond-test-slow; do
         inside rm -f /etc/systemd/system/$name.service
