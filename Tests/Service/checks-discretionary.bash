@@ -432,11 +432,13 @@ UNIT
     claims+=("a shell in ExecCondition= as nobody: $(inside journalctl -u pathmond-test-shell.service -o cat | grep -m1 'not deferred')")
     inside systemctl start --no-block pathmond-test-slow.service
     if eventually 10 prop_is pathmond-test-slow.service SubState condition; then
-        local cgroup who
-        cgroup=/sys/fs/cgroup$(prop pathmond-test-slow.service ControlGroup)
+        # The unit's cgroup directory as the container sees it, found by name: ControlGroup is relative to the
+        # container's systemd, whose root need not be the root of the /sys/fs/cgroup mounted in the container.
+        local who
         for who in 65534 1000; do
             claims+=("uid $who moved into pathmond-test-slow.service during its condition: $(claim "echo \$\$ \
-                >$cgroup/cgroup.procs && exec setpriv --reuid=$who --regid=$who --clear-groups /usr/bin/pathctl check --unmetered")")
+                >\$(find /sys/fs/cgroup -maxdepth 8 -type d -name pathmond-test-slow.service | head -n1)/cgroup.procs &&
+                exec setpriv --reuid=$who --regid=$who --clear-groups /usr/bin/pathctl check --unmetered")")
         done
     else
         claims+=("pathmond-test-slow.service never reached its condition: $(prop pathmond-test-slow.service SubState)")
@@ -462,7 +464,8 @@ UNIT
     deleted_was=$(is_deferred pathmond-test-deleted.service && echo deferred)
     inside rm -f /etc/systemd/system/pathmond-test-deleted.service
     inside systemctl daemon-reload
-    dispatcher_said() { inside journalctl -u pathmond-dispatcher -o cat | grep -q "$1"; }
+    # grep reads it all: with -q it would stop at the first match, and pipefail would see journalctl's SIGPIPE.
+    dispatcher_said() { inside journalctl -u pathmond-dispatcher -o cat | grep "$1" >/dev/null; }
     if [ "$deleted_was" = deferred ] && eventually 10 not_deferred pathmond-test-deleted.service &&
         not_deferred pathmond-test-transient.service &&
         dispatcher_said 'run of pathmond-test-transient.service deferred' &&
