@@ -33,12 +33,19 @@ public struct DeferralBook: Sendable, Hashable {
     /// The most units that may wait at once: far above the timers of any real system; the oldest are kept.
     public static let capacity = 1000
 
-    /// The waiting units, oldest deferral first.
+    /// The waiting units, oldest deferral first; never more than `capacity`.
     public private(set) var deferrals: [Deferral]
 
+    /// A book of `deferrals` (oldest first, as a state file holds them): a unit's first entry counts, and of more
+    /// than `capacity` units the oldest are kept, as `register` keeps them. Whatever a file held, the book is never
+    /// fuller than one the dispatcher could have filled itself.
     public init(deferrals: [Deferral] = []) {
         var seen = Set<String>()
-        self.deferrals = deferrals.filter { seen.insert($0.unit).inserted }
+        var kept: [Deferral] = []
+        for deferral in deferrals where kept.count < Self.capacity && seen.insert(deferral.unit).inserted {
+            kept.append(deferral)
+        }
+        self.deferrals = kept
     }
 
     /// A run of `unit` was skipped at `now`. With `maximumDeferral`, a unit that has waited at least that long

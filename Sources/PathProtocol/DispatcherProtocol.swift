@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 
-/// The root-only Varlink interface of pathmond's dispatcher (`pathmond --dispatcher`), on
+/// The Varlink interface of pathmond's dispatcher (`pathmond --dispatcher`), on
 /// /run/pathmond-dispatcher/io.pathmond.Dispatcher: `pathctl check` registers a skipped run there, `pathctl
-/// deferred` lists and forgets them. Only uid 0 is served (SO_PEERCRED), and the unit a run belongs to is found
-/// from the caller's cgroup, never from a parameter.
+/// deferred` lists and forgets them. The unit a run belongs to is found from the caller's cgroup, never from a
+/// parameter; any user may defer, as the ExecCondition= process systemd runs for that unit now (its ControlPID);
+/// only root (SO_PEERCRED) may list and forget.
 public enum DispatcherProtocol {
-    /// Where the dispatcher listens (mode 0600 in a 0700 directory, both root's).
+    /// Where the dispatcher listens (mode 0666 in a 0755 directory, both root's).
     public static let socketPath = "/run/pathmond-dispatcher/io.pathmond.Dispatcher"
     public static let interface = "io.pathmond.Dispatcher"
 
@@ -23,9 +24,10 @@ public enum DispatcherProtocol {
 
     /// Errors, by their full names.
     public enum ErrorName {
-        /// The caller is not root.
+        /// The caller is not root, and only root may call this method (ListDeferred, Forget).
         public static let permissionDenied = "io.pathmond.Dispatcher.PermissionDenied"
-        /// The caller does not run as a service's `ExecCondition=` command (a shell, a script in ExecStart=).
+        /// The caller does not run as a service's `ExecCondition=` command (a shell, a script in ExecStart=, a
+        /// scope, another process of the service): parameters `Refusal`.
         public static let notACondition = "io.pathmond.Dispatcher.NotACondition"
         /// `Forget` of a unit that has no deferral.
         public static let noSuchDeferral = "io.pathmond.Dispatcher.NoSuchDeferral"
@@ -34,6 +36,12 @@ public enum DispatcherProtocol {
         /// A method this dispatcher does not have, or parameters it cannot read.
         public static let methodNotFound = "org.varlink.service.MethodNotFound"
         public static let invalidParameter = "org.varlink.service.InvalidParameter"
+    }
+
+    /// The parameters of a refusal: why, in a sentence the caller prints (to the unit's journal).
+    public struct Refusal: Codable, Sendable, Hashable {
+        public var reason: String?
+        public init(reason: String?) { self.reason = reason }
     }
 
     public struct DeferParameters: Codable, Sendable, Hashable {
@@ -78,7 +86,8 @@ public enum DispatcherProtocol {
         public init(unit: String) { self.unit = unit }
     }
 
-    /// The dispatcher's state file: a version and the waiting units, oldest first.
+    /// The dispatcher's state file: a version and the waiting units, oldest first. A dispatcher reads a file of a
+    /// newer version too (what it does not know is ignored): a downgrade keeps the runs.
     public struct StateFile: Codable, Sendable, Hashable {
         public var version: Int
         public var deferred: [WireDeferral]

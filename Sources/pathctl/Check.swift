@@ -18,9 +18,10 @@ struct Check: ParsableCommand {
             Exit statuses: 0 the conditions hold; 1 the path is unsatisfied; 2 it is expensive (--unmetered); \
             3 it is constrained (--unmetered, --not-constrained); 69 pathmond cannot be reached; 64 a usage error. \
             None is 255, so systemd's ExecCondition= skips the unit rather than failing it, also when pathmond \
-            is not running. Run by root as a service's ExecCondition= command, an expensive or constrained path \
-            also defers the run: pathmond-dispatcher starts the unit once when the path turns cheap (see \
-            'pathctl deferred'). A unit with User= writes ExecCondition=+/usr/bin/pathctl check ... for that.
+            is not running. Run as a service's ExecCondition= command (as root or as the unit's User=), an \
+            expensive or constrained path also defers the run: pathmond-dispatcher starts the unit once when the \
+            path turns cheap (see 'pathctl deferred'). A run that cannot be deferred says why on stderr (the \
+            unit's journal).
             """)
 
     @OptionGroup var options: ConnectionOptions
@@ -62,11 +63,13 @@ struct Check: ParsableCommand {
         throw failure.exitCode
     }
 
-    /// On an expensive or constrained path, run by root: registers the caller's unit with pathmond-dispatcher, which
-    /// finds the unit from this process's cgroup (a shell or a script is refused, silently). True when the unit has
+    /// On an expensive or constrained path: registers the caller's unit with pathmond-dispatcher, which finds the
+    /// unit from this process's cgroup and checks with systemd that this process is its ExecCondition= command. A
+    /// refusal is printed when this runs in a unit (systemd's $INVOCATION_ID): the unit's journal then says why its
+    /// run is not deferred; a shell's `pathctl check` defers nothing and says nothing more. True when the unit has
     /// waited longer than --max-deferral, so that the run goes ahead now.
     private func deferRun() -> Bool {
-        guard geteuid() == 0 else { return false }
+        let inUnit = getenv("INVOCATION_ID") != nil
         let cap = maxDeferral.flatMap(TimeSpan.parse).map { $0.components.seconds }
         let reply: DispatcherProtocol.DeferReply
         do {
@@ -74,8 +77,21 @@ struct Check: ParsableCommand {
                 .deferRun, DispatcherProtocol.DeferParameters(maxDeferralSeconds: cap),
                 as: DispatcherProtocol.DeferReply.self)
         } catch {
-            if case .remote(DispatcherProtocol.ErrorName.notACondition) = error { return false }
-            if !quiet { printError("pathctl: the run is not deferred: \(error)") }
+            var refused = false
+            switch error {
+            case .refused, .remote(DispatcherProtocol.ErrorName.notACondition): refused = true
+            default: break
+            }
+            // Said in a unit (to its journal), or to root as before; a user's shell hears nothing of the dispatcher.
+            guard !quiet, inUnit || (!refused && geteuid() == 0) else { return false }
+            if case .permissionDenied = error {
+                // A dispatcher from before users could defer: its socket is root's alone.
+                printError(
+                    "pathctl: the run is not deferred: this pathmond-dispatcher accepts only root; use "
+                        + "ExecCondition=+/usr/bin/pathctl check ...")
+            } else {
+                printError("pathctl: the run is not deferred: \(error)")
+            }
             return false
         }
         let waited = TimeSpan.format(.seconds(max(0, Int64(time(nil)) - reply.deferral.since)))

@@ -6,18 +6,21 @@ import PathProtocol
     import Glibc
 #endif
 
-/// One call to pathmond's dispatcher (`DispatcherProtocol`), root's alone: a blocking connection, one call, one
-/// reply, closed. Five seconds at most for each step.
+/// One call to pathmond's dispatcher (`DispatcherProtocol`): a blocking connection, one call, one reply, closed.
+/// Five seconds at most for each step. Any user may defer its unit's run (as that unit's ExecCondition= command);
+/// only root may list or forget.
 struct DispatcherClient {
     var socketPath = DispatcherProtocol.socketPath
 
     enum Failure: Error, CustomStringConvertible {
         /// The socket is missing or refuses: the dispatcher is not running (or not installed).
         case notRunning
-        /// Only root may use it.
+        /// Only root may list or forget (or, from an older dispatcher, use it at all).
         case permissionDenied
         /// The dispatcher answered with an error.
         case remote(String)
+        /// The dispatcher refused, and said why.
+        case refused(reason: String)
         case broken(String)
 
         var description: String {
@@ -25,7 +28,8 @@ struct DispatcherClient {
             case .notRunning:
                 return "pathmond-dispatcher is not running (systemctl start pathmond-dispatcher)"
             case .permissionDenied:
-                return "only root may register, list or forget deferred runs"
+                return "only root may list or forget deferred runs"
+            case .refused(let reason): return reason
             case .remote(let name):
                 switch name {
                 case DispatcherProtocol.ErrorName.notACondition:
@@ -76,7 +80,13 @@ struct DispatcherClient {
         }
         let body = Array(frame.prefix { $0 != 0 })
         if let header = try? codec.decode(VarlinkReplyHeader.self, from: body), let error = header.error {
-            throw error == DispatcherProtocol.ErrorName.permissionDenied ? .permissionDenied : .remote(error)
+            if error == DispatcherProtocol.ErrorName.permissionDenied { throw .permissionDenied }
+            if let refusal = try? codec.decode(VarlinkReply<DispatcherProtocol.Refusal>.self, from: body),
+                let reason = refusal.parameters?.reason
+            {
+                throw .refused(reason: reason)
+            }
+            throw .remote(error)
         }
         do {
             guard let parameters = try codec.decode(VarlinkReply<Reply>.self, from: body).parameters else {

@@ -67,4 +67,15 @@ import Testing
         let book = DeferralBook(deferrals: [.init(unit: "a", since: 1), .init(unit: "a", since: 2)])
         #expect(book.deferrals == [.init(unit: "a", since: 1)])
     }
+
+    /// A list longer than the capacity (a state file) keeps the oldest units, and a full book refuses new ones.
+    @Test func loadingCutsToCapacityKeepingTheOldest() {
+        let units = DeferralBook.capacity * 5
+        var book = DeferralBook(
+            deferrals: (0..<(units * 2)).map { .init(unit: "u\($0 % units)", since: Int64($0)) })
+        #expect(book.deferrals.count == DeferralBook.capacity)
+        #expect(book.deferrals.first?.unit == "u0")
+        #expect(book.deferrals.last?.unit == "u\(DeferralBook.capacity - 1)")
+        #expect(book.register(unit: "new", at: 1) == nil)
+    }
 }

@@ -14,6 +14,7 @@ container_reboot() {
 
 mark_expensive() { inside pathctl set-expensive eth0 "$@" >/dev/null 2>&1; }
 state_is() { [ "$(prop "$1" ActiveState)" = "$2" ]; } # state_is UNIT STATE
+prop_is() { [ "$(prop "$1" "$2")" = "$3" ]; }           # prop_is UNIT PROPERTY VALUE
 dispatcher_pid() { prop pathmond-dispatcher.service MainPID; }
 timing_changed() { inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'system policy timing changed'; }
 # Waits until UNIT reaches STATE, at most SECONDS; prints the milliseconds it took.
@@ -177,6 +178,7 @@ discretionary_restore() {
 runs_of() { inside sh -c "cat /var/lib/pathmond-test-runs/$1 2>/dev/null | wc -l"; } # runs_of UNIT
 deferred_json() { inside pathctl deferred --json=short 2>/dev/null; }
 is_deferred() { deferred_json | grep -q "\"unit\":\"$1\""; }
+not_deferred() { ! is_deferred "$1"; }
 skips_of() { deferred_json | python3 -c '
 import json, sys
 print(next((d["skips"] for d in json.load(sys.stdin)["deferred"] if d["unit"] == sys.argv[1]), 0))' "$1" 2>/dev/null; }
@@ -204,8 +206,27 @@ UNIT
     inside systemctl daemon-reload
 }
 
+# Turns the path cheap; the deferred UNIT runs once, within 20 s, and not again within 5 s, and leaves the list.
+runs_once_when_cheap() { # runs_once_when_cheap UNIT WHAT NOTE
+    local unit=$1 start took
+    start=$(now_ms)
+    discretionary_config no
+    if eventually 20 runs_are $unit.service 1; then
+        took=$(elapsed "$start")
+        sleep 5
+        if runs_are $unit.service 1 && ! is_deferred $unit.service; then
+            pass "cheap path: $2 ran once, $took ms after the path turned cheap ($3), and left the list"
+        else
+            fail "cheap path: $2 ran exactly once" "runs: $(runs_of $unit.service); $(deferred_json)"
+        fi
+    else
+        fail "cheap path: $2 runs" "runs: $(runs_of $unit.service); $(deferred_json)" \
+            "$(inside journalctl -u pathmond-dispatcher -n 8 --no-pager -o cat)"
+    fi
+}
+
 check_deferred_runs() {
-    local unit=pathmond-test-deferred took start output skips=0
+    local unit=pathmond-test-deferred output skips=0
     # check_targets marked eth0's network not expensive, which would win over the configuration: forget the mark.
     eventually 10 mark_expensive --auto
     discretionary_config yes
@@ -229,20 +250,7 @@ check_deferred_runs() {
     else
         fail "a root shell's pathctl check defers nothing; no run yet" "$output" "$(deferred_json)"
     fi
-    start=$(now_ms)
-    discretionary_config no
-    if eventually 20 runs_are $unit.service 1; then
-        took=$(elapsed "$start")
-        sleep 5
-        if runs_are $unit.service 1 && ! is_deferred $unit.service; then
-            pass "cheap path: the deferred unit ran once, $took ms after the path turned cheap (settle 1 s; $skips skips, one run), and left the list"
-        else
-            fail "cheap path: the deferred unit ran exactly once" "runs: $(runs_of $unit.service); $(deferred_json)"
-        fi
-    else
-        fail "cheap path: the deferred unit runs" "runs: $(runs_of $unit.service); $(deferred_json)" \
-            "$(inside journalctl -u pathmond-dispatcher -n 8 --no-pager -o cat)"
-    fi
+    runs_once_when_cheap $unit "the deferred unit" "settle 1 s; $skips skips, one run"
 }
 
 # Ten deferred units start in deferral order, spaced: not in the same second.
@@ -333,7 +341,7 @@ check_max_deferral() {
     fi
 }
 
-# Only root registers, lists or forgets; a corrupt state file is set aside.
+# Only root lists or forgets (the socket is open to all: SO_PEERCRED decides); a corrupt state file is set aside.
 check_deferral_access() {
     local unit=pathmond-test-deferred output status listing
     discretionary_config yes
@@ -348,20 +356,13 @@ check_deferral_access() {
     else
         fail "a non-root user cannot list or forget a deferral" "exit $status: $output; $(deferred_json)"
     fi
-    # The dispatcher checks the peer itself too (SO_PEERCRED), should the socket's modes ever let others in.
-    inside chmod 0711 /run/pathmond-dispatcher
-    inside chmod 0666 /run/pathmond-dispatcher/io.pathmond.Dispatcher
-    output=$(inside setpriv --reuid=65534 --regid=65534 --clear-groups pathctl deferred --forget $unit.service 2>&1)
-    status=$?
-    inside chmod 0700 /run/pathmond-dispatcher
-    inside chmod 0600 /run/pathmond-dispatcher/io.pathmond.Dispatcher
-    if [ $status = 77 ] && is_deferred $unit.service &&
-        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'refused a call from uid 65534'; then
-        pass "with the socket opened to all, the dispatcher still refuses nobody (SO_PEERCRED; exit $status; journal: $(
-            inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'refused a call'))"
+    if [ "$listing" = "755 root 666 root" ] &&
+        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'from uid 65534: only root may list or forget'; then
+        pass "the socket is open to all ($listing) and the dispatcher refuses nobody's Forget itself (SO_PEERCRED; journal: $(
+            inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'only root may list or forget'))"
     else
-        fail "with the socket opened to all, the dispatcher still refuses nobody (SO_PEERCRED)" \
-            "exit $status: $output; $(deferred_json)"
+        fail "the socket is open to all and the dispatcher refuses nobody (SO_PEERCRED)" "socket $listing" \
+            "$(inside journalctl -u pathmond-dispatcher -n 5 --no-pager -o cat)"
     fi
     if inside pathctl deferred --forget $unit.service >/dev/null && ! is_deferred $unit.service; then
         pass "root forgets a deferral with pathctl deferred --forget"
@@ -381,6 +382,100 @@ check_deferral_access() {
     inside sh -c 'rm -f /var/lib/pathmond-dispatcher/deferrals.json.corrupt-*'
     discretionary_config no
     inside sh -c 'rm -rf /var/lib/pathmond-test-runs /etc/systemd/system/pathmond-test-*'
+    inside systemctl daemon-reload
+}
+
+# A unit with User=nobody defers without "+": its ExecCondition= process (the unit's ControlPID, as nobody)
+# registers it, and it runs exactly once when the path turns cheap. Refused, as before or newly possible now that
+# the socket is open: a transient scope as nobody, a service calling from ExecStart= (outside its condition), a shell
+# in the condition that does not exec pathctl, and another user's process in a unit's cgroup while that unit runs
+# its condition.
+check_user_deferral() {
+    local unit=pathmond-test-user output claims=()
+    discretionary_config yes
+    eventually 15 state_is pathmond-unmetered.target inactive
+    inside mkdir -p /var/lib/pathmond-test-runs
+    inside chmod 1777 /var/lib/pathmond-test-runs
+    user_unit() { # user_unit NAME EXEC_CONDITION EXEC_START
+        inside sh -c "cat >/etc/systemd/system/$1.service" <<UNIT
+[Service]
+Type=oneshot
+User=nobody
+${2:+ExecCondition=$2}
+ExecStart=$3
+UNIT
+    }
+    user_unit $unit "/usr/bin/pathctl check --unmetered" "/bin/sh -c 'date +%%s.%%N >>/var/lib/pathmond-test-runs/$unit.service'"
+    user_unit pathmond-test-outside "" "/usr/bin/pathctl check --unmetered"
+    user_unit pathmond-test-shell "/bin/sh -c '/usr/bin/pathctl check --unmetered; exit 1'" /bin/true
+    # A root unit (no User=) whose condition runs a process of uid 1000: that process is in the unit's cgroup while
+    # it runs its condition, but is not the condition process. (Moving a process into a unit's cgroup from outside
+    # would show the same; it fails with EIO in this test's containers, on a host with the hybrid cgroup layout.)
+    user_unit pathmond-test-other \
+        "/bin/sh -c 'setpriv --reuid=1000 --regid=1000 --clear-groups /usr/bin/pathctl check --unmetered; exit 1'" \
+        /bin/true
+    inside sed -i '/^User=nobody$/d' /etc/systemd/system/pathmond-test-other.service
+    inside systemctl daemon-reload
+    inside systemctl start $unit.service
+    inside systemctl start $unit.service
+    output=$(inside journalctl -u $unit.service -o cat | grep -m1 'pathctl: the run')
+    if is_deferred $unit.service && skips_at_least $unit.service 2 && runs_are $unit.service 0; then
+        pass "User=nobody with ExecCondition=/usr/bin/pathctl check --unmetered (no +): skipped and deferred ($(
+            skips_of $unit.service) skips); its journal: $output"
+    else
+        fail "User=nobody without +: skipped and deferred" "$(deferred_json)" \
+            "$(inside journalctl -u $unit.service -n 6 --no-pager -o cat)" \
+            "$(inside journalctl -u pathmond-dispatcher -n 6 --no-pager -o cat)"
+    fi
+
+    # The adversary's calls, all on the expensive path; systemd sets each one's INVOCATION_ID, so pathctl says why.
+    # The scope is made from a transient service, inside the container's own cgroup tree.
+    claims+=("a transient scope as nobody: $(inside systemd-run --quiet --wait --pipe --collect \
+        systemd-run --scope --uid=nobody --quiet /usr/bin/pathctl check --unmetered 2>&1 | tail -n1)")
+    inside systemctl start pathmond-test-outside.service 2>/dev/null
+    claims+=("ExecStart= as nobody: $(inside journalctl -u pathmond-test-outside.service -o cat | grep -m1 'not deferred')")
+    inside systemctl start pathmond-test-shell.service
+    claims+=("a shell in ExecCondition= as nobody: $(inside journalctl -u pathmond-test-shell.service -o cat | grep -m1 'not deferred')")
+    inside systemctl start pathmond-test-other.service
+    claims+=("uid 1000 in root's pathmond-test-other.service during its condition: $(
+        inside journalctl -u pathmond-test-other.service -o cat | grep -m1 'not deferred')")
+    local json
+    json=$(deferred_json)
+    if ! echo "$json" | grep -q -e scope -e pathmond-test-outside -e pathmond-test-shell -e pathmond-test-other &&
+        [ "$(printf '%s\n' "${claims[@]}" | grep -c 'not deferred')" = 4 ]; then
+        pass "refused, each saying why: $(printf '%s; ' "${claims[@]}")"
+    else
+        fail "the adversary's claims are refused" "$json" "${claims[@]}"
+    fi
+
+    # Units systemd no longer has leave the list at once: a transient unit when it is garbage-collected after its
+    # skipped run (UnitRemoved), a unit whose file is deleted at the daemon-reload.
+    user_unit pathmond-test-deleted "/usr/bin/pathctl check --unmetered" /bin/true
+    inside systemctl daemon-reload
+    inside systemctl start pathmond-test-deleted.service
+    inside systemd-run --quiet --wait --unit=pathmond-test-transient --uid=nobody \
+        -p ExecCondition="/usr/bin/pathctl check --unmetered" /bin/true 2>/dev/null
+    local deleted_was
+    deleted_was=$(is_deferred pathmond-test-deleted.service && echo deferred)
+    inside rm -f /etc/systemd/system/pathmond-test-deleted.service
+    inside systemctl daemon-reload
+    # grep reads it all: with -q it would stop at the first match, and pipefail would see journalctl's SIGPIPE.
+    dispatcher_said() { inside journalctl -u pathmond-dispatcher -o cat | grep "$1" >/dev/null; }
+    if [ "$deleted_was" = deferred ] && eventually 10 not_deferred pathmond-test-deleted.service &&
+        not_deferred pathmond-test-transient.service &&
+        dispatcher_said 'run of pathmond-test-transient.service deferred' &&
+        dispatcher_said 'dropped 1 deferred run: .*pathmond-test-transient.service'; then
+        pass "a deferred transient unit leaves the list when systemd collects it, a unit whose file is deleted at the daemon-reload: $(
+            inside journalctl -u pathmond-dispatcher -o cat | grep 'dropped 1 deferred run' | tail -n2 | paste -sd'|')"
+    else
+        fail "deferrals of units systemd no longer has are dropped" "deleted unit: ${deleted_was:-not deferred}; $(
+            deferred_json)" "$(inside journalctl -u pathmond-dispatcher -n 8 --no-pager -o cat)"
+    fi
+    runs_once_when_cheap $unit "the User=nobody unit" "deferred without +"
+    for name in $unit pathmond-test-outside pathmond-test-shell pathmond-test-other; do
+        inside rm -f /etc/systemd/system/$name.service
+    done
+    inside rm -rf /var/lib/pathmond-test-runs
     inside systemctl daemon-reload
 }
 

@@ -392,6 +392,7 @@ run_checks() {
     check_deferral_survives
     check_max_deferral
     check_deferral_access
+    check_user_deferral
     check_shipped_dropin
     check_upgrade_and_remove
     check_purge

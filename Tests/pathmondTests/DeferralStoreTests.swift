@@ -39,7 +39,7 @@ import Testing
         #expect(try Self.asideFiles(store).isEmpty)
     }
 
-    @Test(arguments: ["{not json", "{\"version\":2,\"deferred\":[]}", "[]", "{\"version\":1}", ""])
+    @Test(arguments: ["{not json", "{\"version\":0,\"deferred\":[]}", "[]", "{\"version\":1}", ""])
     func unreadableFileIsSetAside(_ text: String) throws {
         let store = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: store.directory) }
@@ -47,5 +47,34 @@ import Testing
         #expect(store.load() == DeferralBook())
         #expect(try Self.asideFiles(store).count == 1)
         #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+
+    /// A downgrade: the file a newer dispatcher wrote (version 2, with a field this one does not know) is read, not
+    /// set aside, and its runs are kept.
+    @Test func newerVersionIsReadNotSetAside() throws {
+        let store = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
+        let text = """
+            {"version":2,"deferred":[{"unit":"a.service","since":10,"skips":2,"reason":"expensive"},\
+            {"unit":"b.service","since":20,"skips":1}],"checked":1800000000}
+            """
+        try text.write(toFile: store.path, atomically: false, encoding: .utf8)
+        let book = store.load()
+        #expect(book.deferrals == [.init(unit: "a.service", since: 10, skips: 2), .init(unit: "b.service", since: 20)])
+        #expect(try Self.asideFiles(store).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: store.path))
+    }
+
+    /// A file of more units than the book holds: the oldest `capacity` are kept (the file's order is the age order).
+    @Test func longFileIsCutToCapacityKeepingTheOldest() throws {
+        let store = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
+        let entries = (0..<10_000).map { "{\"since\":\($0),\"skips\":1,\"unit\":\"u\($0).service\"}" }
+        try "{\"deferred\":[\(entries.joined(separator: ","))],\"version\":1}\n".write(
+            toFile: store.path, atomically: false, encoding: .utf8)
+        let book = store.load()
+        #expect(book.deferrals.count == DeferralBook.capacity)
+        #expect(book.deferrals.first?.unit == "u0.service")
+        #expect(book.deferrals.last?.unit == "u\(DeferralBook.capacity - 1).service")
     }
 }

@@ -191,8 +191,9 @@ struct DaemonCommandLine: Equatable, Sendable {
                                   through systemd, after the settle and grace times of
                                   [discretionary] in the configuration.
           --dispatcher-socket <dispatcher-socket>
-                                  With --dispatcher: the root-only socket where
-                                  deferred runs are registered and listed. (default:
+                                  With --dispatcher: the socket where units'
+                                  conditions register deferred runs and root lists
+                                  them. (default:
                                   /run/pathmond-dispatcher/io.pathmond.Dispatcher)
           --dispatcher-state-dir <dispatcher-state-dir>
                                   With --dispatcher: where the deferred runs are kept

@@ -12,13 +12,15 @@ import SystemPackage
 /// The dispatcher's deferred runs on disk: `deferrals.json` in its state directory, replaced atomically and synced
 /// on every change, so that a deferral survives a restart and a reboot. A file that cannot be read is set aside as
 /// `deferrals.json.corrupt-<time>` (logged at err) and the dispatcher starts with none: a damaged file must not keep
-/// it from starting, and the one set aside is there for the administrator to look at.
+/// it from starting, and the one set aside is there for the administrator to look at. A file of a newer version is
+/// read, not set aside (a downgrade keeps the runs); one of more than `DeferralBook.capacity` units keeps the oldest.
 struct DeferralStore {
     let directory: String
     let logger: Logger
     var path: String { directory + "/deferrals.json" }
-    /// Far above `DeferralBook.capacity` entries of about 100 bytes.
-    static let maximumSize = 1 << 20
+    /// Far above `DeferralBook.capacity` entries of about 100 bytes (tens of thousands of entries: a longer list is
+    /// read, and cut to the capacity).
+    static let maximumSize = 4 << 20
 
     func load() -> DeferralBook {
         let bytes: [UInt8]
@@ -31,14 +33,30 @@ struct DeferralStore {
         }
         do {
             let file = try VarlinkCodec().decode(DispatcherProtocol.StateFile.self, from: bytes)
-            guard file.version == DispatcherProtocol.StateFile.currentVersion else {
-                setAside(
-                    "has version \(file.version), this dispatcher reads \(DispatcherProtocol.StateFile.currentVersion)")
+            let current = DispatcherProtocol.StateFile.currentVersion
+            guard file.version >= current else {
+                setAside("has version \(file.version), this dispatcher reads \(current)")
                 return DeferralBook()
             }
+            if file.version > current {
+                // A downgrade: the newer dispatcher's file still names the units and since when they wait (fields
+                // it added are not read), and its runs must not be lost.
+                let message =
+                    "\(path) has version \(file.version), newer than this dispatcher's \(current): its deferred runs "
+                    + "are read, and the file is written as version \(current) at the next change"
+                logger.notice("\(message)")
+            }
             let book = DeferralBook(deferrals: file.deferred.map(\.deferral))
+            if file.deferred.count > book.deferrals.count {
+                let message =
+                    "\(path) lists \(file.deferred.count) deferred runs: the \(book.deferrals.count) oldest distinct "
+                    + "units are kept (at most \(DeferralBook.capacity))"
+                logger.warning("\(message)")
+            }
             if !book.deferrals.isEmpty {
-                logger.notice("deferred runs loaded", metadata: ["units": "\(book.deferrals.map(\.unit))"])
+                logger.notice(
+                    "deferred runs loaded",
+                    metadata: ["count": "\(book.deferrals.count)", "units": "\(book.deferrals.prefix(20).map(\.unit))"])
             }
             return book
         } catch {

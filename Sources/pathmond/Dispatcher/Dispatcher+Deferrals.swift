@@ -9,9 +9,11 @@ import SDEvent
 #endif
 
 /// Deferred runs: `pathctl check` in a unit's `ExecCondition=` found the path metered and registered the unit; the
-/// dispatcher starts each registered unit once when the (damped) path turns cheap, oldest first, `spacing` apart.
+/// dispatcher starts each registered unit once when the (damped) path turns cheap, oldest first, `spacing` apart;
+/// the deferrals of units systemd no longer has are dropped as soon as it says so.
 extension Dispatcher {
-    /// The time between two deferred starts: ten deferred units must not start in the same second.
+    /// The time between two deferred starts: ten deferred units must not start in the same second. Only starts are
+    /// spaced: a deferral dropped on the way costs no wait.
     static let spacing = Duration.seconds(2)
 
     /// Wall-clock seconds: a deferral's age must survive a reboot.
@@ -27,59 +29,13 @@ extension Dispatcher {
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Answers one call on the dispatcher's socket.
-    func answer(_ call: DispatcherServer.DispatcherCall) -> [UInt8] {
-        let codec = VarlinkCodec()
-        func failure(_ name: String, _ parameters: [String: String] = [:]) -> [UInt8] {
-            codec.encode(VarlinkReply(parameters: parameters, error: name))
+    func registerDeferral(unit: String, maximumDeferral: Duration?) -> DeferralBook.Outcome? {
+        var outcome = book.register(unit: unit, at: Self.wallSeconds(), maximumDeferral: maximumDeferral)
+        if outcome == nil {
+            // Full: units systemd no longer has make room first.
+            dropIfGone(book.deferrals.map(\.unit))
+            outcome = book.register(unit: unit, at: Self.wallSeconds(), maximumDeferral: maximumDeferral)
         }
-        guard call.peerUserID == 0 else {
-            logger.warning("refused a call from uid \(call.peerUserID): only root may use the dispatcher")
-            return failure(DispatcherProtocol.ErrorName.permissionDenied)
-        }
-        guard let header = try? codec.decode(VarlinkCall.self, from: call.frame),
-            let method = DispatcherProtocol.Method(rawValue: header.method)
-        else { return failure(DispatcherProtocol.ErrorName.methodNotFound) }
-        switch method {
-        case .deferRun:
-            let parameters: DispatcherProtocol.DeferParameters?
-            do {
-                parameters = try codec.parameters(DispatcherProtocol.DeferParameters.self, from: call.frame)
-            } catch {
-                return failure(DispatcherProtocol.ErrorName.invalidParameter, ["parameter": "maxDeferralSeconds"])
-            }
-            // The unit is the caller's own, from its cgroup; and only while systemd runs its conditions.
-            guard let unit = DispatcherServer.unit(ofProcess: call.peerProcessID), unit.hasSuffix(".service"),
-                units.subState(of: unit) == "condition"
-            else { return failure(DispatcherProtocol.ErrorName.notACondition) }
-            let cap = parameters?.maxDeferralSeconds.map { Duration.seconds($0) }
-            guard let outcome = registerDeferral(unit: unit, maximumDeferral: cap) else {
-                return failure(DispatcherProtocol.ErrorName.tooManyDeferrals)
-            }
-            switch outcome {
-            case .deferred(let deferral):
-                return codec.encodeReply(DispatcherProtocol.DeferReply(deferral: .init(deferral), runAnyway: false))
-            case .capPassed(let deferral):
-                return codec.encodeReply(DispatcherProtocol.DeferReply(deferral: .init(deferral), runAnyway: true))
-            }
-        case .listDeferred:
-            return codec.encodeReply(
-                DispatcherProtocol.ListDeferredReply(deferred: book.deferrals.map(DispatcherProtocol.WireDeferral.init))
-            )
-        case .forget:
-            guard let parameters = try? codec.parameters(DispatcherProtocol.ForgetParameters.self, from: call.frame)
-            else { return failure(DispatcherProtocol.ErrorName.invalidParameter, ["parameter": "unit"]) }
-            guard book.remove(unit: parameters.unit) else {
-                return failure(DispatcherProtocol.ErrorName.noSuchDeferral)
-            }
-            store?.save(book)
-            logger.notice("deferred run of \(parameters.unit) forgotten (pathctl deferred --forget)")
-            return codec.encodeReply(NoParameters())
-        }
-    }
-
-    private func registerDeferral(unit: String, maximumDeferral: Duration?) -> DeferralBook.Outcome? {
-        let outcome = book.register(unit: unit, at: Self.wallSeconds(), maximumDeferral: maximumDeferral)
         switch outcome {
         case .deferred(let deferral):
             logger.notice(
@@ -111,21 +67,73 @@ extension Dispatcher {
         deferredRunTimer = try? loop.schedule(after: delay) { dispatcher.value.startNextDeferred() }
     }
 
+    /// Starts the oldest deferred unit systemd still has; the next one `spacing` later. Units systemd no longer
+    /// has are dropped on the way without a wait (at most `dropsPerTurn` a turn of the loop), and so is one whose
+    /// start fails: only a start that was queued is spaced.
     private func startNextDeferred() {
         deferredRunTimer = nil
-        guard gate.isUnmetered == true, lastVerdict??.isUnmetered == true, let deferral = book.next else { return }
-        book.remove(unit: deferral.unit)
-        store?.save(book)
-        let waited = TimeSpan.format(.seconds(max(0, Self.wallSeconds() - deferral.since)))
-        do {
-            let job = try units.perform(.start, unit: deferral.unit)
-            logger.notice(
-                "the path is cheap: starting \(deferral.unit), deferred \(waited) ago (\(deferral.skips) skipped runs)",
-                metadata: ["job": "\(job)"])
-        } catch {
-            // A unit since removed, say: dropped, not retried for ever.
-            logger.error("cannot start the deferred run of \(deferral.unit): \(error); its deferral is dropped")
+        var dropped: [String] = []
+        defer { if !dropped.isEmpty { logDropped(dropped, why: "systemd no longer has them") } }
+        while gate.isUnmetered == true, lastVerdict??.isUnmetered == true, let deferral = book.next {
+            guard dropped.count < Self.dropsPerTurn else {
+                store?.save(book)
+                scheduleDeferredRuns()
+                return
+            }
+            book.remove(unit: deferral.unit)
+            if units.exists(deferral.unit) == false {
+                dropped.append(deferral.unit)
+                continue
+            }
+            // Saved before the start: a crash right after it must not run the unit a second time.
+            store?.save(book)
+            let waited = TimeSpan.format(.seconds(max(0, Self.wallSeconds() - deferral.since)))
+            do {
+                let job = try units.perform(.start, unit: deferral.unit)
+                logger.notice(
+                    "the path is cheap: starting \(deferral.unit), deferred \(waited) ago (\(deferral.skips) skipped runs)",
+                    metadata: ["job": "\(job)"])
+                scheduleDeferredRuns(after: Self.spacing)
+            } catch {
+                // A unit since removed or masked, say: dropped, not retried for ever, and the next goes at once.
+                logger.error("cannot start the deferred run of \(deferral.unit): \(error); its deferral is dropped")
+                scheduleDeferredRuns()
+            }
+            return
         }
-        scheduleDeferredRuns(after: Self.spacing)
+        if !dropped.isEmpty { store?.save(book) }
+    }
+
+    /// How many unknown units one turn of the loop drops before the next turn (each is a call to systemd).
+    static let dropsPerTurn = 100
+
+    /// Follows systemd: drops at once the deferrals of units it no longer has, and again whenever it unloads a
+    /// deferred unit (a transient unit garbage-collected, a unit file deleted) or finishes a daemon-reload.
+    func followUnits() {
+        let dispatcher = UncheckedTransfer(self)
+        units.watchUnitRemovals { unit in
+            if let unit {
+                dispatcher.value.dropIfGone([unit])
+            } else {
+                dispatcher.value.dropIfGone(dispatcher.value.book.deferrals.map(\.unit))
+            }
+        }
+        dropIfGone(book.deferrals.map(\.unit))
+    }
+
+    /// Drops the deferrals among `candidates` whose units systemd says it does not have (not those it cannot say
+    /// about: a bus that fails keeps them).
+    func dropIfGone(_ candidates: [String]) {
+        let waiting = Set(book.deferrals.map(\.unit))
+        let gone = candidates.filter { waiting.contains($0) && units.exists($0) == false }
+        guard !gone.isEmpty else { return }
+        for unit in gone { book.remove(unit: unit) }
+        store?.save(book)
+        logDropped(gone, why: "systemd no longer has them (no unit file, or a transient unit that is gone)")
+    }
+
+    private func logDropped(_ units: [String], why: String) {
+        let shown = units.prefix(10).joined(separator: ", ") + (units.count > 10 ? ", …" : "")
+        logger.notice("dropped \(units.count) deferred run\(units.count == 1 ? "" : "s"): \(why): \(shown)")
     }
 }

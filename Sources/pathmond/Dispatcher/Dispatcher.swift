@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import DBus
 import Dispatch
 import Logging
 import PathModel
@@ -14,7 +13,8 @@ import SDEvent
 /// `pathmond-online.target` and `pathmond-unmetered.target` through systemd's manager on the system bus.
 ///
 /// It also keeps the runs `pathctl check` deferred on a metered path and starts them when the path turns cheap
-/// (`Dispatcher+Deferrals.swift`), serving them on a root-only socket (`DispatcherServer`).
+/// (`Dispatcher+Deferrals.swift`), registered on a socket any unit's condition may reach (`DispatcherServer`; who
+/// may register what is `Dispatcher+Callers.swift`).
 ///
 /// Runs in `pathmond --dispatcher` (pathmond-dispatcher.service, root): pathmond itself stays unprivileged, and this
 /// process holds no socket but its Varlink client connection to pathmond and its system bus connection.
@@ -26,7 +26,7 @@ final class Dispatcher {
     static let unmeteredTarget = "pathmond-unmetered.target"
 
     let loop: SDEventLoop
-    let units: UnitManager
+    let units: any UnitControl
     let logger: Logger
     private(set) var gate: SystemPolicyGate
     private var timer: SDEventSource?
@@ -39,11 +39,18 @@ final class Dispatcher {
     /// Pending start of the next deferred run (`Dispatcher+Deferrals.swift`).
     var deferredRunTimer: SDEventSource?
 
+    /// Refusals any local user can cause, at most one line a minute each: deferrals, and lists or forgets.
+    let refusals: ThrottledLog
+    let forbidden: ThrottledLog
+
     init(
-        loop: SDEventLoop, bus: BusConnection, timing: SystemPolicyGate.Timing, store: DeferralStore?, logger: Logger
+        loop: SDEventLoop, units: any UnitControl, timing: SystemPolicyGate.Timing, store: DeferralStore?,
+        logger: Logger
     ) {
         self.loop = loop
-        self.units = UnitManager(bus: bus)
+        self.units = units
+        self.refusals = ThrottledLog(logger: logger)
+        self.forbidden = ThrottledLog(logger: logger)
         self.logger = logger
         self.gate = SystemPolicyGate(timing: timing)
         self.store = store
@@ -57,8 +64,9 @@ final class Dispatcher {
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
-    /// Follows the path served on `socketPath`. Only on the loop.
+    /// Follows the path served on `socketPath`, and systemd's units. Only on the loop.
     func start(socketPath: String) {
+        followUnits()
         let monitor = NetworkPathMonitor(socketPath: socketPath, retryDelay: .seconds(1))
         let dispatcher = UncheckedTransfer(self)
         let loop = self.loop
@@ -90,7 +98,8 @@ final class Dispatcher {
         rearm()
     }
 
-    private func observe(_ verdict: SystemPolicyGate.Verdict?) {
+    /// A verdict on the path (from the monitor; tests call it directly). Only on the loop.
+    func observe(_ verdict: SystemPolicyGate.Verdict?) {
         if lastVerdict != .some(verdict) {
             lastVerdict = .some(verdict)
             logger.debug("path verdict", metadata: ["verdict": "\(verdict.map { "\($0)" } ?? "pathmond unreachable")"])

@@ -35,7 +35,7 @@ extension PathmondCommand {
             throw DaemonExit(status: 1)
         }
         let dispatcher = Dispatcher(
-            loop: loop, bus: bus, timing: configuration.systemPolicyTiming,
+            loop: loop, units: UnitManager(bus: bus), timing: configuration.systemPolicyTiming,
             store: DeferralStore(directory: options.dispatcherStateDir, logger: logger), logger: logger)
         let server = DispatcherServer(
             path: options.dispatcherSocket, loop: loop, logger: logger, handle: { dispatcher.answer($0) })
