@@ -137,6 +137,11 @@ final class PathHub: Sendable {
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
+    /// The index of the interface with this name now, if there is one.
+    func interfaceIndex(named name: String) -> Int32? {
+        interfaces.first { $0.link.name == name }?.link.index
+    }
+
     /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out. Nil: the
     /// first value comes through the fan-out too, once the kernel has been asked about the interest's routing
     /// user (a value derived now would be the system's, and wrong under a `uidrange` rule).
