@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import PathModel
+import PathMonitor
+import Testing
+
+/// Issue 40: a flow's viability and better path follow where its packets really go. The truth is real traffic:
+/// connected UDP sockets (bound with SO_BINDTODEVICE and not, IPv4 and IPv6) send a burst after every step, and
+/// the interface whose transmit counter moved is where the kernel sent them; a fresh unbound socket to the same
+/// peer is where a new connection goes (the better path). pathmond's `isViable`, `betterPathAvailable` and
+/// `betterInterface` must agree within a moment of each step.
+@Suite(.serialized) struct RealTrafficFlowTests {
+    /// Veth uplinks, the N-th of each pair numbered `network`: 10.N.0.2/24 and 2001:db8:N::2/64, their gateways
+    /// (.1, ::1) answering from the far side.
+    static func uplinks(_ namespace: NetworkNamespace, _ links: [(name: String, network: Int)]) throws {
+        for (name, network) in links {
+            try namespace.addVeth(name, peer: "\(name)-peer")
+            try namespace.ip("address add 10.\(network).0.2/24 dev \(name)")
+            try namespace.ip("address add 2001:db8:\(network)::2/64 dev \(name) nodad")
+            try namespace.farIP("address add 10.\(network).0.1/24 dev \(name)-peer")
+            try namespace.farIP("address add 2001:db8:\(network)::1/64 dev \(name)-peer nodad")
+        }
+    }
+
+    /// IPv4 and IPv6 defaults over `name` (network `network`) at `metric`, as `ip` arguments.
+    static func defaults(_ name: String, _ network: Int, metric: Int, verb: String = "add") -> [String] {
+        [
+            "route \(verb) default via 10.\(network).0.1 dev \(name) metric \(metric)",
+            "-6 route \(verb) default via 2001:db8:\(network)::1 dev \(name) metric \(metric)",
+        ]
+    }
+
+    static func run(_ namespace: NetworkNamespace, _ commands: [String]) throws {
+        for command in commands { try namespace.ip(command) }
+    }
+
+    /// A watched flow beside the real socket it describes.
+    struct TrafficFlow {
+        let socket: Int
+        let flow: Flow
+        let log: FlowLog
+        /// The flow's interface's index when it was watched: what the flow is (a rename keeps it).
+        let interfaceIndex: Int32
+
+        var label: String {
+            "\(flow.isBoundToInterface ? "bound" : "unbound") \(flow.localAddress.family) flow on \(flow.interfaceName)"
+        }
+    }
+
+    /// Watches one flow per socket, on the interface named for it.
+    static func watch(_ sockets: RealSockets, on interfaces: [String], _ scenario: Scenario) throws -> [TrafficFlow] {
+        let indexes = try RealSockets.transmitted(scenario.namespace).reduce(into: [String: Int32]()) {
+            $0[$1.value.name] = $1.key
+        }
+        return try sockets.sockets.indices.map { position in
+            let local = try #require(sockets.localAddresses[position], "socket \(position) connected")
+            let flow = Flow(
+                interfaceName: interfaces[position], localAddress: try #require(IPAddress(local)),
+                remoteAddress: IPAddress(sockets.sockets[position].remote),
+                isBoundToInterface: sockets.sockets[position].device != nil)
+            let log = FlowLog(
+                FlowMonitor(flow: flow, socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
+            return TrafficFlow(
+                socket: position, flow: flow, log: log,
+                interfaceIndex: try #require(indexes[interfaces[position]], "\(interfaces[position]) exists"))
+        }
+    }
+
+    /// What the traffic says pathmond must say of a flow; nil fields say nothing (traffic still queued, or no new
+    /// connection possible).
+    struct Expectation: CustomStringConvertible {
+        var isViable: Bool?
+        /// nil: not checked; .some(nil): no better path; .some(name): that interface is better.
+        var better: String??
+
+        func holds(for status: FlowStatus) -> Bool {
+            if let isViable, status.isViable != isViable { return false }
+            switch better {
+            case .none: return true
+            case .some(.none): return !status.betterPathAvailable
+            case .some(.some(let name)): return status.betterPathAvailable && status.betterInterface == name
+            }
+        }
+
+        var description: String {
+            let viability = isViable.map { $0 ? "viable" : "not viable" } ?? "viability unknown"
+            switch better {
+            case .none: return viability
+            case .some(.none): return "\(viability), nothing better"
+            case .some(.some(let name)): return "\(viability), better: \(name)"
+            }
+        }
+    }
+
+    /// Sends on the flow's socket and on a fresh one to its peer: what pathmond must say, and the outcomes.
+    static func expectation(
+        for flow: TrafficFlow, _ sockets: RealSockets
+    ) throws -> (Expectation, own: RealSockets.Outcome, fresh: RealSockets.Outcome) {
+        let own = try sockets.send(flow.socket)
+        let fresh = try sockets.send(flow.socket, fresh: true)
+        var expected = Expectation()
+        switch own {
+        case .sent(let index, _): expected.isViable = index == flow.interfaceIndex
+        case .refused: expected.isViable = false
+        case .unknown: break
+        }
+        if case .sent(let index, let name) = fresh {
+            if index != flow.interfaceIndex {
+                expected.better = .some(name)
+            } else if expected.isViable == true {
+                expected.better = .some(nil)
+            }
+        }
+        return (expected, own, fresh)
+    }
+
+    /// Each flow's disagreements with its traffic after pathmond had `within` to agree; counts the verdicts
+    /// the traffic settled in `settled` (by flow).
+    static func disagreements(
+        _ flows: [TrafficFlow], _ sockets: RealSockets, settled: inout [Int: Int], within: Duration = .seconds(2)
+    ) async throws -> [String] {
+        var problems: [String] = []
+        for flow in flows {
+            let (expected, own, fresh) = try expectation(for: flow, sockets)
+            if expected.isViable != nil { settled[flow.socket, default: 0] += 1 }
+            let deadline = ContinuousClock.now + within
+            var status = flow.log.monitor.currentStatus
+            while status.map({ !expected.holds(for: $0) }) ?? true, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                status = flow.log.monitor.currentStatus
+            }
+            guard let status, expected.holds(for: status) else {
+                let said =
+                    status.map {
+                        "\($0.isViable ? "viable" : "not viable"), better: \($0.betterInterface ?? "none")"
+                    } ?? "nothing"
+                problems.append(
+                    "\(flow.label): its socket \(own), a new one \(fresh): \(expected); pathmond says \(said)")
+                continue
+            }
+        }
+        return problems
+    }
+
+    /// Runs the steps, checking every flow against its traffic after each; every flow's traffic must settle its
+    /// viability in at least `minimumSettled` steps, or the test proves little.
+    static func follow(
+        _ steps: [(String, [String])], _ flows: [TrafficFlow], _ sockets: RealSockets, minimumSettled: Int
+    ) async throws {
+        var settled: [Int: Int] = [:]
+        for (name, commands) in steps {
+            try run(sockets.namespace, commands)
+            let problems = try await disagreements(flows, sockets, settled: &settled)
+            for problem in problems { Issue.record("\(name): \(problem)") }
+        }
+        for flow in flows {
+            #expect(settled[flow.socket, default: 0] >= minimumSettled, "\(flow.label): traffic settled too little")
+        }
+    }
+
+    /// Issue 40, 1: a UDP socket bound to eth2 and connected to 2606:4700:4700::1111 sends out of eth2, though
+    /// eth0's default has the lower metric: the kernel holds a bound socket to its device. RTM_GETROUTE with the
+    /// flow's source takes the output interface as a mere preference (eth0); without the source it is strict.
+    /// The bound IPv6 flow is viable while its socket sends, through a source rule's table too, and not once eth2
+    /// has no IPv6 route; the IPv4 and unbound flows beside it stay right.
+    @Test func aBoundIPv6FlowIsViableWhileItsSocketSends() async throws {
+        let scenario = try Scenario.start { try Self.uplinks($0, [("eth0", 0), ("eth2", 2)]) }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        try await NexthopScenarioTests.waitForCarrier(namespace, ["eth0", "eth2"])
+        try Self.run(namespace, Self.defaults("eth0", 0, metric: 100) + Self.defaults("eth2", 2, metric: 200))
+        let sockets = try RealSockets(
+            namespace,
+            [
+                .init(device: "eth2", local: "2001:db8:2::2", remote: "2606:4700:4700::1111"),
+                .init(device: "eth2", local: "10.2.0.2", remote: "1.1.1.1"),
+                .init(device: nil, local: nil, remote: "2606:4700:4700::1111"),
+            ])
+        defer { sockets.release() }
+        let flows = try Self.watch(sockets, on: ["eth2", "eth2", "eth0"], scenario)
+        defer { for flow in flows { flow.log.monitor.cancel() } }
+        // What RTM_GETROUTE answers: with the source, eth0; without it, eth2.
+        #expect(
+            try KernelMindTests.kernelDevice(namespace, "2606:4700:4700::1111 from 2001:db8:2::2 oif eth2") == "eth0")
+        #expect(try KernelMindTests.kernelDevice(namespace, "2606:4700:4700::1111 oif eth2") == "eth2")
+
+        let eth2IPv6Default = "-6 route add default via 2001:db8:2::1 dev eth2"
+        try await Self.follow(
+            [
+                ("as set up", []),
+                ("eth2's IPv6 default gone", ["-6 route del default via 2001:db8:2::1 dev eth2 metric 200"]),
+                ("eth2's IPv6 default back", ["\(eth2IPv6Default) metric 200"]),
+                (
+                    "eth2's IPv6 default only in the table a rule for its address selects",
+                    [
+                        "-6 route del default via 2001:db8:2::1 dev eth2 metric 200", "\(eth2IPv6Default) table 102",
+                        "-6 rule add from 2001:db8:2::2 table 102 pref 100",
+                    ]
+                ),
+                ("eth0's defaults gone", Self.defaults("eth0", 0, metric: 100, verb: "del")),
+            ], flows, sockets, minimumSettled: 4)
+    }
+
+    /// Issue 40, 2: a split-tunnel VPN (172.16.0.0/16 and fd00:16::/48 via vpn0, no default there). A new
+    /// connection to 172.16.5.5 goes by vpn0, so vpn0 is the better path for flows bound to eth0 or eth1 (though
+    /// the path for the internet does not list it), and nothing is better for the flow on vpn0 itself. Without
+    /// the tunnel's routes eth0 is better for the flow on eth1, and nothing for the one on eth0.
+    @Test func aSplitTunnelIsTheBetterPathToItsSubnets() async throws {
+        let scenario = try Scenario.start { try Self.uplinks($0, [("eth0", 0), ("eth1", 1)]) }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        let tunnel = try TunnelHolder(namespace, names: ["vpn0"], draining: true)
+        defer { tunnel.release() }
+        try await NexthopScenarioTests.waitForCarrier(namespace, ["eth0", "eth1"])
+        let tunnelRoutes = ["route add 172.16.0.0/16 dev vpn0", "-6 route add fd00:16::/48 dev vpn0"]
+        try Self.run(
+            namespace,
+            [
+                "link set vpn0 up", "address add 10.8.0.2/32 dev vpn0", "-6 address add fd00:8::2/128 dev vpn0 nodad",
+            ] + tunnelRoutes + Self.defaults("eth0", 0, metric: 100) + Self.defaults("eth1", 1, metric: 200))
+        let sockets = try RealSockets(
+            namespace,
+            [
+                .init(device: "eth1", local: "10.1.0.2", remote: "172.16.5.5"),
+                .init(device: "eth0", local: "10.0.0.2", remote: "172.16.5.5"),
+                .init(device: "eth1", local: "2001:db8:1::2", remote: "fd00:16::5"),
+                .init(device: nil, local: nil, remote: "172.16.5.5"),
+            ])
+        defer { sockets.release() }
+        let flows = try Self.watch(sockets, on: ["eth1", "eth0", "eth1", "vpn0"], scenario)
+        defer { for flow in flows { flow.log.monitor.cancel() } }
+        try await Self.follow(
+            [
+                ("as set up", []),
+                ("the tunnel's routes gone", tunnelRoutes.map { $0.replacingOccurrences(of: " add ", with: " del ") }),
+                ("the tunnel's routes back", tunnelRoutes),
+                ("eth1 preferred for the internet", Self.defaults("eth1", 1, metric: 50)),
+            ], flows, sockets, minimumSettled: 4)
+    }
+
+    /// Issue 40, 4: `ip link set eth1 name wan1` on an up interface. The flows on it (bound and not, both
+    /// families) keep sending by it: viable, nothing better, and once eth0 takes the internet, eth0 is better. The
+    /// flow bound to eth0 is told the current name of the interface a new connection takes: wan1.
+    @Test func aRenamedInterfaceKeepsItsFlows() async throws {
+        let scenario = try Scenario.start { try Self.uplinks($0, [("eth0", 0), ("eth1", 1)]) }
+        defer { #expect(scenario.tearDown() == 0) }
+        let namespace = scenario.namespace
+        try await NexthopScenarioTests.waitForCarrier(namespace, ["eth0", "eth1"])
+        try Self.run(namespace, Self.defaults("eth1", 1, metric: 50) + Self.defaults("eth0", 0, metric: 100))
+        let sockets = try RealSockets(
+            namespace,
+            [
+                .init(device: "eth1", local: "10.1.0.2", remote: "1.1.1.1"),
+                .init(device: "eth1", local: "2001:db8:1::2", remote: "2606:4700:4700::1111"),
+                .init(device: nil, local: nil, remote: "1.1.1.1"),
+                .init(device: nil, local: nil, remote: "2606:4700:4700::1111"),
+                .init(device: "eth0", local: "10.0.0.2", remote: "1.1.1.1"),
+            ])
+        defer { sockets.release() }
+        let flows = try Self.watch(sockets, on: ["eth1", "eth1", "eth1", "eth1", "eth0"], scenario)
+        defer { for flow in flows { flow.log.monitor.cancel() } }
+        try await Self.follow(
+            [
+                ("as set up", []),
+                ("eth1 renamed wan1", ["link set eth1 name wan1"]),
+                ("eth0 takes the internet", Self.defaults("eth0", 0, metric: 10)),
+                ("eth0 leaves it again", Self.defaults("eth0", 0, metric: 10, verb: "del")),
+                ("wan1 renamed eth9", ["link set wan1 name eth9"]),
+            ], flows, sockets, minimumSettled: 5)
+    }
+}
