@@ -117,8 +117,14 @@ final class RealSockets {
     }
 
     /// Sends a burst on socket `index` (`fresh`: on a new unbound socket to its peer, as a new connection would),
-    /// and reads where it went.
+    /// and reads where it went. A burst that said nothing is sent once more: the first datagrams to a gateway not
+    /// resolved yet wait for neighbour discovery (and the queue keeps only some of them).
     func send(_ index: Int, fresh: Bool = false) throws -> Outcome {
+        let outcome = try sendOnce(index, fresh: fresh)
+        return outcome == .unknown ? try sendOnce(index, fresh: fresh) : outcome
+    }
+
+    private func sendOnce(_ index: Int, fresh: Bool) throws -> Outcome {
         let before = try Self.transmitted(namespace)
         input.fileHandleForWriting.write(Data("\(fresh ? "fresh" : "own") \(index)\n".utf8))
         guard let reply = Self.readLine(output, &pending) else { return .unknown }
