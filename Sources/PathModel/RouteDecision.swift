@@ -109,16 +109,13 @@ extension RouteQuery {
         internetProbes(.ipv4, user: user) + internetProbes(.ipv6, user: user)
     }
 
-    /// Built once: asked after every change that covers them.
+    /// Built once: asked after every change that covers them. Written as text, as documented: written as bytes,
+    /// the first IPv6 probe had lost a byte and was 2606:4700:4700::11, which a multipath route may hash onto
+    /// another leg than the documented address (issue 40).
     private static let internetProbeAddresses: [[IPAddress]] = [
-        [[1, 1, 1, 1], [9, 9, 9, 9], [149, 112, 112, 112], [208, 67, 222, 222]].map { IPAddress(bytes: $0)! },
-        [
-            [0x26, 0x06, 0x47, 0, 0x47, 0] + [UInt8](repeating: 0, count: 9) + [0x11],
-            [0x20, 0x01, 0x48, 0x60, 0x48, 0x60] + [UInt8](repeating: 0, count: 8) + [0x88, 0x88],
-            [0x26, 0x20, 0, 0xfe] + [UInt8](repeating: 0, count: 11) + [0xfe],
-            [0x2a, 0, 0x14, 0x50, 0x40, 0x01] + [UInt8](repeating: 0, count: 9) + [1],
-        ].map { IPAddress(bytes: $0)! },  // 4 and 16 bytes: addresses of their family
-    ]
+        ["1.1.1.1", "9.9.9.9", "149.112.112.112", "208.67.222.222"].map { IPAddress($0)! },
+        ["2606:4700:4700::1111", "2001:4860:4860::8888", "2620:fe::fe", "2a00:1450:4001::1"].map { IPAddress($0)! },
+    ]  // canonical text of addresses: each parses
 }
 
 /// The kernel's answer to a `RouteQuery`.

@@ -98,4 +98,21 @@ import Testing
         ]
         #expect(asFlows.filter(RouteQuery.isInternetProbe).isEmpty)
     }
+
+    /// The probes are the documented addresses, in the documented order (docs/routing.md): the first is what a
+    /// tie goes to. The first IPv6 one was 2606:4700:4700::11, a byte short, and a multipath default hashed it onto
+    /// another leg than 2606:4700:4700::1111 (issue 40).
+    @Test func theProbesAreTheDocumentedAddresses() {
+        #expect(
+            RouteQuery.internetProbes(.ipv4).map(\.destination.description) == [
+                "1.1.1.1", "9.9.9.9", "149.112.112.112", "208.67.222.222",
+            ])
+        #expect(
+            RouteQuery.internetProbes(.ipv6).map(\.destination.description) == [
+                "2606:4700:4700::1111", "2001:4860:4860::8888", "2620:fe::fe", "2a00:1450:4001::1",
+            ])
+        #expect(
+            RouteQuery.internetProbes(user: 1000).map(\.destination) == RouteQuery.internetProbes(.ipv4).map(
+                \.destination) + RouteQuery.internetProbes(.ipv6).map(\.destination))
+    }
 }
