@@ -34,142 +34,6 @@ import Testing
         for command in commands { try namespace.ip(command) }
     }
 
-    /// A watched flow beside the real socket it describes.
-    struct TrafficFlow {
-        let socket: Int
-        let flow: Flow
-        let log: FlowLog
-        /// The flow's interface's index when it was watched: what the flow is (a rename keeps it).
-        let interfaceIndex: Int32
-
-        var label: String {
-            "\(flow.isBoundToInterface ? "bound" : "unbound") \(flow.localAddress.family) flow on \(flow.interfaceName)"
-        }
-    }
-
-    /// Watches one flow per socket, on the interface named for it.
-    static func watch(_ sockets: RealSockets, on interfaces: [String], _ scenario: Scenario) throws -> [TrafficFlow] {
-        let indexes = try RealSockets.transmitted(scenario.namespace).reduce(into: [String: Int32]()) {
-            $0[$1.value.name] = $1.key
-        }
-        return try sockets.sockets.indices.map { position in
-            let local = try #require(sockets.localAddresses[position], "socket \(position) connected")
-            let flow = Flow(
-                interfaceName: interfaces[position], localAddress: try #require(IPAddress(local)),
-                remoteAddress: IPAddress(sockets.sockets[position].remote),
-                isBoundToInterface: sockets.sockets[position].device != nil)
-            let log = FlowLog(
-                FlowMonitor(flow: flow, socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
-            return TrafficFlow(
-                socket: position, flow: flow, log: log,
-                interfaceIndex: try #require(indexes[interfaces[position]], "\(interfaces[position]) exists"))
-        }
-    }
-
-    /// What the traffic says pathmond must say of a flow; nil fields say nothing (traffic still queued, or no new
-    /// connection possible).
-    struct Expectation: CustomStringConvertible {
-        var isViable: Bool?
-        /// nil: not checked; .some(nil): no better path; .some(name): that interface is better.
-        var better: String??
-
-        func holds(for status: FlowStatus) -> Bool {
-            if let isViable, status.isViable != isViable { return false }
-            switch better {
-            case .none: return true
-            case .some(.none): return !status.betterPathAvailable
-            case .some(.some(let name)): return status.betterPathAvailable && status.betterInterface == name
-            }
-        }
-
-        var description: String {
-            let viability = isViable.map { $0 ? "viable" : "not viable" } ?? "viability unknown"
-            switch better {
-            case .none: return viability
-            case .some(.none): return "\(viability), nothing better"
-            case .some(.some(let name)): return "\(viability), better: \(name)"
-            }
-        }
-    }
-
-    /// Sends on the flow's socket and on a fresh one to its peer: what pathmond must say, and the outcomes.
-    static func expectation(
-        for flow: TrafficFlow, _ sockets: RealSockets
-    ) throws -> (Expectation, own: RealSockets.Outcome, fresh: RealSockets.Outcome) {
-        let own = try sockets.send(flow.socket)
-        let fresh = try sockets.send(flow.socket, fresh: true)
-        var expected = Expectation()
-        switch own {
-        case .sent(let index, _): expected.isViable = index == flow.interfaceIndex
-        case .refused: expected.isViable = false
-        case .unknown: break
-        }
-        if case .sent(let index, let name) = fresh {
-            if index != flow.interfaceIndex {
-                expected.better = .some(name)
-            } else if expected.isViable == true {
-                expected.better = .some(nil)
-            }
-        }
-        return (expected, own, fresh)
-    }
-
-    /// Each flow's disagreements with its traffic after pathmond had `within` to agree; counts the verdicts
-    /// the traffic settled in `settled` (by flow).
-    static func disagreements(
-        _ flows: [TrafficFlow], _ sockets: RealSockets, settled: inout [Int: Int], within: Duration = .seconds(2)
-    ) async throws -> [String] {
-        var problems: [String] = []
-        for flow in flows {
-            let (expected, own, fresh) = try expectation(for: flow, sockets)
-            if expected.isViable != nil { settled[flow.socket, default: 0] += 1 }
-            print("  \(flow.label): its socket \(own), a new one \(fresh)")
-            // Held for a moment, not merely met: a verdict made before the kernel's answers came (from the routes
-            // alone) may meet it by chance and be corrected once they do.
-            let deadline = ContinuousClock.now + within
-            var heldSince: ContinuousClock.Instant?
-            var status = flow.log.monitor.currentStatus
-            while ContinuousClock.now < deadline {
-                if let status, expected.holds(for: status) {
-                    let since = heldSince ?? .now
-                    heldSince = since
-                    if ContinuousClock.now - since >= .milliseconds(300) { break }
-                } else {
-                    heldSince = nil
-                }
-                try await Task.sleep(for: .milliseconds(20))
-                status = flow.log.monitor.currentStatus
-            }
-            guard let status, expected.holds(for: status) else {
-                let said =
-                    status.map {
-                        "\($0.isViable ? "viable" : "not viable"), better: \($0.betterInterface ?? "none")"
-                    } ?? "nothing"
-                problems.append(
-                    "\(flow.label): its socket \(own), a new one \(fresh): \(expected); pathmond says \(said)")
-                continue
-            }
-        }
-        return problems
-    }
-
-    /// Runs the steps, checking every flow against its traffic after each; every flow's traffic must settle its
-    /// viability in at least `minimumSettled` steps, or the test proves little.
-    static func follow(
-        _ steps: [(String, [String])], _ flows: [TrafficFlow], _ sockets: RealSockets, minimumSettled: Int
-    ) async throws {
-        var settled: [Int: Int] = [:]
-        for (name, commands) in steps {
-            try run(sockets.namespace, commands)
-            print("real traffic, \(name):")
-            let problems = try await disagreements(flows, sockets, settled: &settled)
-            for problem in problems { Issue.record("\(name): \(problem)") }
-        }
-        for flow in flows {
-            #expect(settled[flow.socket, default: 0] >= minimumSettled, "\(flow.label): traffic settled too little")
-        }
-    }
-
     /// Issue 40, 1: a UDP socket bound to eth2 and connected to 2606:4700:4700::1111 sends out of eth2, though
     /// eth0's default has the lower metric: the kernel holds a bound socket to its device. RTM_GETROUTE with the
     /// flow's source takes the output interface as a mere preference (eth0); without the source it is strict.
@@ -189,7 +53,7 @@ import Testing
                 .init(device: nil, local: nil, remote: "2606:4700:4700::1111"),
             ])
         defer { sockets.release() }
-        let flows = try Self.watch(sockets, on: ["eth2", "eth2", "eth0"], scenario)
+        let flows = try TrafficTruth.watch(sockets, on: ["eth2", "eth2", "eth0"], scenario)
         defer { for flow in flows { flow.log.monitor.cancel() } }
         // What RTM_GETROUTE answers: with the source, eth0; without it, eth2.
         #expect(
@@ -197,7 +61,7 @@ import Testing
         #expect(try KernelMindTests.kernelDevice(namespace, "2606:4700:4700::1111 oif eth2") == "eth2")
 
         let eth2IPv6Default = "-6 route add default via 2001:db8:2::1 dev eth2"
-        try await Self.follow(
+        try await TrafficTruth.follow(
             [
                 ("as set up", []),
                 ("eth2's IPv6 default gone", ["-6 route del default via 2001:db8:2::1 dev eth2 metric 200"]),
@@ -239,9 +103,9 @@ import Testing
                 .init(device: nil, local: nil, remote: "172.16.5.5"),
             ])
         defer { sockets.release() }
-        let flows = try Self.watch(sockets, on: ["eth1", "eth0", "eth1", "vpn0"], scenario)
+        let flows = try TrafficTruth.watch(sockets, on: ["eth1", "eth0", "eth1", "vpn0"], scenario)
         defer { for flow in flows { flow.log.monitor.cancel() } }
-        try await Self.follow(
+        try await TrafficTruth.follow(
             [
                 ("as set up", []),
                 ("the tunnel's routes gone", tunnelRoutes.map { $0.replacingOccurrences(of: " add ", with: " del ") }),
@@ -269,9 +133,9 @@ import Testing
                 .init(device: "eth0", local: "10.0.0.2", remote: "1.1.1.1"),
             ])
         defer { sockets.release() }
-        let flows = try Self.watch(sockets, on: ["eth1", "eth1", "eth1", "eth1", "eth0"], scenario)
+        let flows = try TrafficTruth.watch(sockets, on: ["eth1", "eth1", "eth1", "eth1", "eth0"], scenario)
         defer { for flow in flows { flow.log.monitor.cancel() } }
-        try await Self.follow(
+        try await TrafficTruth.follow(
             [
                 ("as set up", []),
                 ("eth1 renamed wan1", ["link set eth1 name wan1"]),

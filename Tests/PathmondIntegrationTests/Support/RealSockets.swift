@@ -40,13 +40,17 @@ final class RealSockets {
     private let output = Pipe()
     private var pending = Data()
 
+    /// How long a burst may wait for neighbour discovery before it says nothing.
+    var patience: Duration = .milliseconds(500)
+
     /// Datagrams per send: spontaneous packets (IPv6 router solicitations, MLD reports) move a counter by one or
     /// two, never by this many in the time a send takes.
     static let burst = 4
 
-    /// Argument per socket "DEVICE,LOCAL,REMOTE" ("-" for none). Lines in: "own N" sends a burst on socket N;
-    /// "fresh N" opens a new unbound socket to socket N's peer (a new connection), sends a burst on it and closes
-    /// it. Lines out: "sent COUNT ERRNO".
+    /// Argument per socket "DEVICE,LOCAL,REMOTE" ("-" for none). A local address is bound with IP_FREEBIND, so
+    /// that it need not exist yet; a socket whose connect failed (no route then) connects again before it sends.
+    /// Lines in: "own N" sends a burst on socket N; "fresh N" opens a new unbound socket to socket N's peer (a new
+    /// connection), sends a burst on it and closes it. Lines out: "sent COUNT ERRNO".
     private static let program = """
         import socket, sys
         held = []
@@ -57,22 +61,30 @@ final class RealSockets {
             if device != "-":
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, device.encode())
             if local != "-":
+                if family == socket.AF_INET6:
+                    s.setsockopt(socket.IPPROTO_IPV6, 78, 1)
+                else:
+                    s.setsockopt(socket.IPPROTO_IP, 15, 1)
                 s.bind((local, 0))
+            connected = True
             try:
                 s.connect((remote, 9))
-                print("local", s.getsockname()[0])
-            except OSError as error:
-                print("local -", error.errno)
-            held.append((s, family, remote))
+            except OSError:
+                connected = False
+            print("local", s.getsockname()[0] if connected or local != "-" else "-")
+            held.append([s, family, remote, connected])
         print("ready", flush=True)
         for line in sys.stdin:
             verb, index = line.split()
-            s, family, remote = held[int(index)]
+            s, family, remote, connected = held[int(index)]
             error = 0
-            if verb == "fresh":
-                s = socket.socket(family, socket.SOCK_DGRAM)
+            if verb == "fresh" or not connected:
+                if verb == "fresh":
+                    s = socket.socket(family, socket.SOCK_DGRAM)
                 try:
                     s.connect((remote, 9))
+                    if verb != "fresh":
+                        held[int(index)][3] = True
                 except OSError as failure:
                     error = failure.errno
             sent = 0
@@ -132,10 +144,14 @@ final class RealSockets {
         guard words.count == 3, let sent = Int(words[1]), let error = Int32(words[2]) else { return .unknown }
         if sent == 0 { return error == 0 ? .unknown : .refused(errno: error) }
         // A datagram waiting for the gateway's neighbour entry leaves once it resolves: a moment to do so.
-        let deadline = ContinuousClock.now + .milliseconds(500)
+        let deadline = ContinuousClock.now + patience
         while true {
             let after = try Self.transmitted(namespace)
-            let moved = after.filter { $0.value.packets - (before[$0.key]?.packets ?? 0) >= UInt64(sent) }
+            // Not lo: it counts what is delivered locally, such as the ICMP errors for datagrams whose gateway
+            // never answered.
+            let moved = after.filter {
+                $0.value.name != "lo" && $0.value.packets - (before[$0.key]?.packets ?? 0) >= UInt64(sent)
+            }
             if moved.count == 1, let (index, counter) = moved.first { return .sent(index: index, name: counter.name) }
             if moved.count > 1 || ContinuousClock.now >= deadline { return .unknown }
             Thread.sleep(forTimeInterval: 0.01)
