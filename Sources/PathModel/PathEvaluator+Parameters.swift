@@ -20,8 +20,11 @@ extension PathEvaluator {
     /// constraint, roaming, and an ultra-constrained interface only when opted in (what the path checks of an
     /// interface, less the family, which the caller judges for its own destination).
     static func allows(_ status: InterfaceStatus, _ parameters: PathParameters) -> Bool {
+        // Step by step, not over `allCases`: an array made for every flow a kernel's choice is judged for.
         (parameters.allowsUltraConstrained || !status.isUltraConstrained)
-            && NarrowingStep.allCases.allSatisfy { $0 == .family || $0.allows(status, parameters) }
+            && NarrowingStep.kindAndName.allows(status, parameters)
+            && NarrowingStep.expensive.allows(status, parameters)
+            && NarrowingStep.constrained.allows(status, parameters) && NarrowingStep.roaming.allows(status, parameters)
     }
 }
 
