@@ -49,8 +49,9 @@ final class RealSockets {
 
     /// Argument per socket "DEVICE,LOCAL,REMOTE" ("-" for none). A local address is bound with IP_FREEBIND, so
     /// that it need not exist yet; a socket whose connect failed (no route then) connects again before it sends.
-    /// Lines in: "own N" sends a burst on socket N; "fresh N" opens a new unbound socket to socket N's peer (a new
-    /// connection), sends a burst on it and closes it. Lines out: "sent COUNT ERRNO".
+    /// Lines in: "own N" sends a burst on socket N, never waiting for room in its send buffer; "fresh N" opens a
+    /// new unbound socket to socket N's peer (a new connection), sends a burst on it and closes it. Lines out:
+    /// "sent COUNT ERRNO".
     private static let program = """
         import socket, sys
         held = []
@@ -91,7 +92,7 @@ final class RealSockets {
             if error == 0:
                 for _ in range(\(burst)):
                     try:
-                        s.send(b"pathmond issue 40")
+                        s.send(b"pathmond issue 40", socket.MSG_DONTWAIT)
                         sent += 1
                     except OSError as failure:
                         error = failure.errno
@@ -142,7 +143,9 @@ final class RealSockets {
         guard let reply = Self.readLine(output, &pending) else { return .unknown }
         let words = reply.split(separator: " ")
         guard words.count == 3, let sent = Int(words[1]), let error = Int32(words[2]) else { return .unknown }
-        if sent == 0 { return error == 0 ? .unknown : .refused(errno: error) }
+        // EAGAIN, ENOBUFS: the send buffer is full of datagrams still queued for neighbour discovery (a send that
+        // waited for room could wait for ever).
+        if sent == 0 { return error == 0 || error == EAGAIN || error == ENOBUFS ? .unknown : .refused(errno: error) }
         // A datagram waiting for the gateway's neighbour entry leaves once it resolves: a moment to do so.
         let deadline = ContinuousClock.now + patience
         while true {
