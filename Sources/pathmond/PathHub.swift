@@ -137,9 +137,12 @@ final class PathHub: Sendable {
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
-    /// The index of the interface with this name now, if there is one.
-    func interfaceIndex(named name: String) -> Int32? {
-        interfaces.first { $0.link.name == name }?.link.index
+    /// The index of a flow's interface: the flow's own when an interface has it, else that of the interface with
+    /// the flow's name now, if there is one.
+    func interfaceIndex(of flow: Flow) -> Int32? {
+        let interfaces = interfaces
+        if let index = flow.interfaceIndex, interfaces.contains(where: { $0.link.index == index }) { return index }
+        return interfaces.first { $0.link.name == flow.interfaceName }?.link.index
     }
 
     /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out. Nil: the

@@ -40,7 +40,7 @@ import Testing
 
         static func start(
             _ links: [(name: String, network: Int)], tunnel: String? = nil, routes: [String],
-            sockets: [(RealSockets.Socket, on: String)]
+            sockets: [(RealSockets.Socket, on: String)], withIndexes: Bool = false
         ) async throws -> Setting {
             let scenario = try Scenario.start { try RealTrafficFlowTests.uplinks($0, links) }
             var holder: TunnelHolder?
@@ -49,7 +49,7 @@ import Testing
                 try await NexthopScenarioTests.waitForCarrier(scenario.namespace, links.map(\.name))
                 for route in routes { try scenario.namespace.ip(route) }
                 let real = try RealSockets(scenario.namespace, sockets.map(\.0))
-                let flows = try TrafficTruth.watch(real, on: sockets.map(\.on), scenario)
+                let flows = try TrafficTruth.watch(real, on: sockets.map(\.on), scenario, withIndexes: withIndexes)
                 return Setting(scenario: scenario, tunnel: holder, sockets: real, flows: flows)
             } catch {
                 holder?.release()
@@ -159,5 +159,25 @@ import Testing
                 ("eth0 leaves it again", Self.defaults("eth0", 0, metric: 10, verb: "del")),
                 ("wan1 renamed eth9", ["link set wan1 name eth9"]),
             ], minimumSettled: 5)
+    }
+
+    /// A client that watches again after a rename, when pathmond restarted meanwhile: the client library sends
+    /// the interface's index with its name (`FlowMonitor(connectedSocket:)`), and the restarted daemon takes the
+    /// flow to be that interface, though no interface has the name any more.
+    @Test func aFlowWatchedAgainAfterARenameKeepsItsInterface() async throws {
+        let setting = try await Setting.start(
+            [("eth0", 0), ("eth1", 1)],
+            routes: Self.defaults("eth1", 1, metric: 50) + Self.defaults("eth0", 0, metric: 100),
+            sockets: [
+                (.init(device: "eth1", local: "2001:db8:1::2", remote: "2606:4700:4700::1111"), "eth1"),
+                (.init(device: nil, local: nil, remote: "1.1.1.1"), "eth1"),
+            ], withIndexes: true)
+        defer { #expect(setting.tearDown() == 0) }
+        try await setting.follow([("eth1 renamed wan1", ["link set eth1 name wan1"])], minimumSettled: 1)
+        setting.scenario.daemon.kill()
+        try setting.scenario.daemon.start()
+        try await setting.follow(
+            [("pathmond restarted", []), ("eth0 takes the internet", Self.defaults("eth0", 0, metric: 10))],
+            minimumSettled: 2)
     }
 }

@@ -25,8 +25,11 @@ enum TrafficTruth {
     }
 
     /// Watches one flow per socket, on the interface named for it; the flow's local address is the one the socket
-    /// bound (or the one connect picked).
-    static func watch(_ sockets: RealSockets, on interfaces: [String], _ scenario: Scenario) throws -> [TrafficFlow] {
+    /// bound (or the one connect picked). `withIndexes`: the flow names its interface's index too, as the client
+    /// library does (`FlowMonitor(connectedSocket:)`); without, the daemon reads it from the name.
+    static func watch(
+        _ sockets: RealSockets, on interfaces: [String], _ scenario: Scenario, withIndexes: Bool = false
+    ) throws -> [TrafficFlow] {
         let indexes = try RealSockets.transmitted(scenario.namespace).reduce(into: [String: Int32]()) {
             $0[$1.value.name] = $1.key
         }
@@ -35,7 +38,8 @@ enum TrafficTruth {
             let flow = Flow(
                 interfaceName: interfaces[position], localAddress: try #require(IPAddress(local)),
                 remoteAddress: IPAddress(sockets.sockets[position].remote),
-                isBoundToInterface: sockets.sockets[position].device != nil)
+                isBoundToInterface: sockets.sockets[position].device != nil,
+                interfaceIndex: withIndexes ? indexes[interfaces[position]] : nil)
             let log = FlowLog(
                 FlowMonitor(flow: flow, socketPath: scenario.daemon.socketPath, retryDelay: .milliseconds(50)))
             return TrafficFlow(
