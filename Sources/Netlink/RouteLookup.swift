@@ -17,9 +17,8 @@ typealias RouteAnswers = [(query: RouteQuery, decision: RouteDecision)]
 
 /// What the follower asks of the kernel: `RouteLookupSocket`, or a stand-in that counts the questions in tests.
 protocol RouteLookup: AnyObject {
-    /// The kernel's decisions for these queries; one without an answer is missing. `outputIndexes`: the index of
-    /// each output interface the queries name (every one of them is there).
-    func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers
+    /// The kernel's decisions for these queries; one without an answer is missing.
+    func decide(_ queries: some Collection<RouteQuery>) -> RouteAnswers
     /// The gateway's neighbour entry if the kernel has resolved it.
     func neighbour(_ gateway: GatewayKey) -> Neighbour?
     /// Asks the kernel to resolve the gateway.
@@ -29,21 +28,20 @@ protocol RouteLookup: AnyObject {
 }
 
 extension RouteLookup {
-    /// The kernel's decisions, a query for an output interface asked with that interface's index now; one whose
-    /// interface does not exist goes nowhere, unasked (a socket bound to a vanished device cannot send).
+    /// The kernel's decisions; a query for an output interface that does not exist goes nowhere, unasked (a socket
+    /// bound to a vanished device cannot send; the kernel would route it as unbound).
     func decide(_ asked: some Collection<RouteQuery>, in state: KernelState) -> RouteAnswers {
-        let named = Set(asked.lazy.compactMap(\.outputInterface))
-        guard !named.isEmpty else { return decide(asked, outputIndexes: [:]) }
-        var indexes: [String: Int32] = [:]
-        for link in state.links.values where named.contains(link.name) { indexes[link.name] = link.index }
+        guard asked.contains(where: { $0.outputInterfaceIndex.map { state.links[$0] == nil } ?? false }) else {
+            return decide(asked)
+        }
         let (known, missing) = asked.reduce(into: ([RouteQuery](), [RouteQuery]())) { split, query in
-            if let name = query.outputInterface, indexes[name] == nil {
+            if let index = query.outputInterfaceIndex, state.links[index] == nil {
                 split.1.append(query)
             } else {
                 split.0.append(query)
             }
         }
-        var answers = decide(known, outputIndexes: indexes)
+        var answers = decide(known)
         answers.append(contentsOf: missing.map { ($0, .unroutable) })
         return answers
     }
@@ -66,7 +64,7 @@ extension RouteLookup {
             let probe = answers[position].query
             return sources.map { RouteQuery(destination: probe.destination, source: $0, uid: probe.uid) }
         }
-        let found = Dictionary(decide(sourced, outputIndexes: [:]), uniquingKeysWith: { first, _ in first })
+        let found = Dictionary(decide(sourced), uniquingKeysWith: { first, _ in first })
         for position in unrouted {
             let probe = answers[position].query
             let routed = sources.lazy.compactMap { source -> RouteDecision? in

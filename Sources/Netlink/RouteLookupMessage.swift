@@ -12,21 +12,19 @@ enum RouteLookupMessage {
     static let largestRequest = 16 + 12 + (4 + 16) * 2 + 8 * 3
 
     /// One request: nlmsghdr, rtmsg, RTA_DST, RTA_SRC if the query has a source, RTA_MARK if it has a mark, RTA_UID
-    /// if it names a user, RTA_OIF if it names an output interface (`outputIndex`: that interface's index now).
-    static func request(for query: RouteQuery, outputIndex: Int32? = nil, sequence: UInt32) -> [UInt8] {
+    /// if it names a user, RTA_OIF if it names an output interface.
+    static func request(for query: RouteQuery, sequence: UInt32) -> [UInt8] {
         var message: [UInt8] = []
-        appendRequest(for: query, outputIndex: outputIndex, sequence: sequence, to: &message)
+        appendRequest(for: query, sequence: sequence, to: &message)
         return message
     }
 
     /// Appends one request to `message`.
-    static func appendRequest(
-        for query: RouteQuery, outputIndex: Int32? = nil, sequence: UInt32, to message: inout [UInt8]
-    ) {
+    static func appendRequest(for query: RouteQuery, sequence: UInt32, to message: inout [UInt8]) {
         let start = message.count
         message.append(contentsOf: repeatElement(0, count: largestRequest))
         let length = message.withUnsafeMutableBytes {
-            writeRequest(for: query, outputIndex: outputIndex, sequence: sequence, into: $0, at: start)
+            writeRequest(for: query, sequence: sequence, into: $0, at: start)
         }
         message.removeLast(largestRequest - length)
     }
@@ -35,9 +33,9 @@ enum RouteLookupMessage {
     /// of flows' look-ups go out in a few datagrams, each written in place into one buffer (appending field by
     /// field cost two thousand instructions a request, growing the array per request a few hundred more).
     static func writeRequest(
-        for query: RouteQuery, outputIndex: Int32?, sequence: UInt32, into bytes: UnsafeMutableRawBufferPointer,
-        at start: Int
+        for query: RouteQuery, sequence: UInt32, into bytes: UnsafeMutableRawBufferPointer, at start: Int
     ) -> Int {
+        let outputIndex = query.outputInterfaceIndex
         let family: UInt8 = query.destination.family == .ipv4 ? 2 : 10
         let size = query.destination.byteCount
         let bits = UInt8(size * 8)

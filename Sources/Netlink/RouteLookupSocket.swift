@@ -49,9 +49,9 @@ final class RouteLookupSocket {
     deinit { close(descriptor) }
 
     /// The kernel's decision for `query`, or nil if it could not be asked or did not answer.
-    func decide(_ query: RouteQuery, outputIndex: Int32? = nil) -> RouteDecision? {
+    func decide(_ query: RouteQuery) -> RouteDecision? {
         sequence &+= 1
-        let request = RouteLookupMessage.request(for: query, outputIndex: outputIndex, sequence: sequence)
+        let request = RouteLookupMessage.request(for: query, sequence: sequence)
         return exchange(request) { reply, sequence in
             switch RouteLookupMessage.reply(reply, sequence: sequence) {
             case .decision(let decision): return .some(decision)
@@ -63,8 +63,7 @@ final class RouteLookupSocket {
 
     /// The kernel's decisions for many queries: requests sent `batchSize` to a datagram, the replies read back in
     /// bulk, matched by sequence number. A query the kernel did not answer (a failure, a timeout) is missing.
-    /// `outputIndexes`: the current index of each output interface the queries name.
-    func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
+    func decide(_ queries: some Collection<RouteQuery>) -> RouteAnswers {
         var answers: RouteAnswers = []
         answers.reserveCapacity(queries.count)
         var pending = Array(queries)[...]
@@ -79,28 +78,23 @@ final class RouteLookupSocket {
                 for query in batch {
                     sequence &+= 1
                     written += RouteLookupMessage.writeRequest(
-                        for: query, outputIndex: query.outputInterface.flatMap { outputIndexes[$0] },
-                        sequence: sequence, into: bytes, at: written)
+                        for: query, sequence: sequence, into: bytes, at: written)
                 }
             }
             guard send(datagram) else { return answers }
-            readReplies(into: &answers, waiting: &waiting, outputIndexes: outputIndexes)
+            readReplies(into: &answers, waiting: &waiting)
         }
         return answers
     }
 
     /// Reads replies until every request in `waiting` is answered or none is queued, up to `slotCount` datagrams
     /// per system call: one recv per reply cost a fifth of a flow look-up.
-    private func readReplies(
-        into answers: inout RouteAnswers, waiting: inout WaitingReplies,
-        outputIndexes: [String: Int32]
-    ) {
+    private func readReplies(into answers: inout RouteAnswers, waiting: inout WaitingReplies) {
         var truncated: [RouteQuery] = []
         // Once the batch's replies are all read, so that no reply of it is skipped as another request's.
         defer {
             for query in truncated {
-                let index = query.outputInterface.flatMap { outputIndexes[$0] }
-                if let decision = decide(query, outputIndex: index) { answers.append((query, decision)) }
+                if let decision = decide(query) { answers.append((query, decision)) }
             }
         }
         while !waiting.isEmpty {

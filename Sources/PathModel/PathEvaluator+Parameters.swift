@@ -15,6 +15,17 @@ extension PathEvaluator {
         }
         return (remaining, .noInterfaces)
     }
+
+    /// Whether the parameters allow an interface whatever the families it routes: its kind and name, cost,
+    /// constraint, roaming, and an ultra-constrained interface only when opted in (what the path checks of an
+    /// interface, less the family, which the caller judges for its own destination).
+    static func allows(_ status: InterfaceStatus, _ parameters: PathParameters) -> Bool {
+        // Step by step, not over `allCases`: an array made for every flow a kernel's choice is judged for.
+        (parameters.allowsUltraConstrained || !status.isUltraConstrained)
+            && NarrowingStep.kindAndName.allows(status, parameters)
+            && NarrowingStep.expensive.allows(status, parameters)
+            && NarrowingStep.constrained.allows(status, parameters) && NarrowingStep.roaming.allows(status, parameters)
+    }
 }
 
 /// One requirement of the parameters, in the order `narrow` applies them: the first to leave no interface is the

@@ -13,11 +13,11 @@ public struct RouteQuery: Sendable, Hashable {
     /// The user whose packet it is (RTA_UID: `uidrange` rules select on it); nil: the asking process's own, as a
     /// request without RTA_UID means.
     public let uid: UInt32?
-    /// The interface the packet must leave by, by name (RTA_OIF, asked with the interface's current index): a
-    /// socket bound to a device (SO_BINDTODEVICE) is routed only over that device's routes. No such interface:
-    /// the packet goes nowhere.
-    public var outputInterface: String? { outputInterfaceName?.name }
-    private let outputInterfaceName: InlineInterfaceName?
+    /// The interface the packet must leave by, by index (RTA_OIF): a socket bound to a device (SO_BINDTODEVICE)
+    /// holds the device's index, so the query does too, and a rename changes nothing. No such interface: the packet
+    /// goes nowhere. IPv4 routes such a packet only over that device's routes; IPv6 does only when the query has no
+    /// source (`Flow.boundRouteQuery`).
+    public let outputInterfaceIndex: Int32?
     /// The fields' hash, taken once when the query is made (the fields are constants): the decision tables look a
     /// query up six to eight times for each answer on every change, and hashing the fields anew each time was a
     /// third of a watched flow's instructions. Seeded per process like every `Hasher`, so a client cannot choose
@@ -26,19 +26,19 @@ public struct RouteQuery: Sendable, Hashable {
 
     public init(
         destination: IPAddress, source: IPAddress? = nil, mark: UInt32? = nil, uid: UInt32? = nil,
-        outputInterface: String? = nil
+        outputInterfaceIndex: Int32? = nil
     ) {
         self.destination = destination
         self.source = source
         self.mark = mark
         self.uid = uid
-        self.outputInterfaceName = outputInterface.map(InlineInterfaceName.init)
+        self.outputInterfaceIndex = outputInterfaceIndex
         var hasher = Hasher()
         hasher.combine(destination)
         hasher.combine(uid.map { UInt64($0) } ?? .max)
         if let source { hasher.combine(source) }
         if let mark { hasher.combine(mark) }
-        if let outputInterfaceName { hasher.combine(outputInterfaceName) }
+        if let outputInterfaceIndex { hasher.combine(outputInterfaceIndex) }
         fingerprint = hasher.finalize()
     }
 
@@ -54,7 +54,7 @@ public struct RouteQuery: Sendable, Hashable {
     /// Field by field, after the fingerprints: most comparisons a table makes are of different queries.
     public static func == (lhs: RouteQuery, rhs: RouteQuery) -> Bool {
         lhs.fingerprint == rhs.fingerprint && lhs.destination == rhs.destination && lhs.uid == rhs.uid
-            && lhs.source == rhs.source && lhs.mark == rhs.mark && lhs.outputInterfaceName == rhs.outputInterfaceName
+            && lhs.source == rhs.source && lhs.mark == rhs.mark && lhs.outputInterfaceIndex == rhs.outputInterfaceIndex
     }
 
     /// The stand-in for "the internet" of one family: a public anycast DNS resolver (1.1.1.1,
@@ -100,7 +100,7 @@ extension RouteQuery {
     /// Whether the query is one of the internet's probes (as any user): what a path needs, asked before flows.
     /// Four addresses a family, compared rather than hashed: every flow's answer is checked.
     public static func isInternetProbe(_ query: RouteQuery) -> Bool {
-        query.source == nil && query.mark == nil && query.outputInterfaceName == nil
+        query.source == nil && query.mark == nil && query.outputInterfaceIndex == nil
             && internetProbeAddresses[query.destination.family == .ipv4 ? 0 : 1].contains(query.destination)
     }
 
@@ -109,16 +109,13 @@ extension RouteQuery {
         internetProbes(.ipv4, user: user) + internetProbes(.ipv6, user: user)
     }
 
-    /// Built once: asked after every change that covers them.
+    /// Built once: asked after every change that covers them. Written as text, as documented: written as bytes,
+    /// the first IPv6 probe had lost a byte and was 2606:4700:4700::11, which a multipath route may hash onto
+    /// another leg than the documented address (issue 40).
     private static let internetProbeAddresses: [[IPAddress]] = [
-        [[1, 1, 1, 1], [9, 9, 9, 9], [149, 112, 112, 112], [208, 67, 222, 222]].map { IPAddress(bytes: $0)! },
-        [
-            [0x26, 0x06, 0x47, 0, 0x47, 0] + [UInt8](repeating: 0, count: 9) + [0x11],
-            [0x20, 0x01, 0x48, 0x60, 0x48, 0x60] + [UInt8](repeating: 0, count: 8) + [0x88, 0x88],
-            [0x26, 0x20, 0, 0xfe] + [UInt8](repeating: 0, count: 11) + [0xfe],
-            [0x2a, 0, 0x14, 0x50, 0x40, 0x01] + [UInt8](repeating: 0, count: 9) + [1],
-        ].map { IPAddress(bytes: $0)! },  // 4 and 16 bytes: addresses of their family
-    ]
+        ["1.1.1.1", "9.9.9.9", "149.112.112.112", "208.67.222.222"].map { IPAddress($0)! },
+        ["2606:4700:4700::1111", "2001:4860:4860::8888", "2620:fe::fe", "2a00:1450:4001::1"].map { IPAddress($0)! },
+    ]  // canonical text of addresses: each parses
 }
 
 /// The kernel's answer to a `RouteQuery`.

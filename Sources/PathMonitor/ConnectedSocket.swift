@@ -34,24 +34,27 @@ enum ConnectedSocket {
         // A dual-stack socket talking IPv4 reports ::ffff:a.b.c.d; interfaces hold the plain IPv4 address.
         let local = try address(of: descriptor, getsockname).unmappingIPv4
         let remote = try address(of: descriptor, getpeername).unmappingIPv4
-        let interface: String
+        // The interface's index goes with its name: the flow is that interface even after a rename, when the
+        // monitor watches again (a restarted daemon reads the index from the name otherwise).
+        let interface: (name: String, index: Int32?)
         let bound = boundDevice(of: descriptor)
         if let bound {
-            interface = bound
+            let index = if_nametoindex(bound)
+            interface = (bound, index == 0 ? nil : Int32(bitPattern: index))
         } else {
-            let interfaces: [String]
+            let interfaces: [(name: String, index: Int32?)]
             do {
                 interfaces = try PathmondConnection(socketPath: socketPath).interfaces()
-                    .filter { $0.addresses.contains { $0.address == local.description } }.map(\.name)
+                    .filter { $0.addresses.contains { $0.address == local.description } }.map { ($0.name, $0.index) }
             } catch {
                 throw .daemon(error)
             }
-            guard let name = interfaces.first else { throw .noInterface(localAddress: local.description) }
-            interface = name
+            guard let found = interfaces.first else { throw .noInterface(localAddress: local.description) }
+            interface = found
         }
         return Flow(
-            interfaceName: interface, localAddress: local, remoteAddress: remote, parameters: parameters,
-            isBoundToInterface: bound != nil)
+            interfaceName: interface.name, localAddress: local, remoteAddress: remote, parameters: parameters,
+            isBoundToInterface: bound != nil, interfaceIndex: interface.index)
     }
 
     private typealias NameCall = (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32

@@ -68,6 +68,8 @@ public struct WireFlow: Codable, Sendable, Hashable {
     public var requirements: WirePathRequirements?
     /// SO_BINDTODEVICE on the socket; absent (an older client): false.
     public var bound: Bool?
+    /// The interface's index, when the client knows it; absent: the daemon reads it from the name.
+    public var interfaceIndex: Int32?
 
     public init(_ flow: Flow) {
         interface = flow.interfaceName
@@ -75,6 +77,7 @@ public struct WireFlow: Codable, Sendable, Hashable {
         remoteAddress = flow.remoteAddress?.description
         requirements = flow.parameters == .unrestricted ? nil : WirePathRequirements(flow.parameters)
         bound = flow.isBoundToInterface ? true : nil
+        interfaceIndex = flow.interfaceIndex
     }
 
     /// The model value; names the offending field when a value does not parse. Addresses are taken as a socket
@@ -94,7 +97,8 @@ public struct WireFlow: Codable, Sendable, Hashable {
         }
         return Flow(
             interfaceName: interface, localAddress: local.unmappingIPv4, remoteAddress: remote?.unmappingIPv4,
-            parameters: try requirements?.parameters() ?? .unrestricted, isBoundToInterface: bound ?? false)
+            parameters: try requirements?.parameters() ?? .unrestricted, isBoundToInterface: bound ?? false,
+            interfaceIndex: interfaceIndex)
     }
 }
 

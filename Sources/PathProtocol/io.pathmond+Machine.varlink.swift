@@ -139,7 +139,10 @@ extension VarlinkInterfaces {
           requirements: ?PathRequirements,
           # The socket is bound to its interface (SO_BINDTODEVICE): its packets leave by it whatever
           # the routes prefer, so viability asks for the route out of it. Absent: false.
-          bound: ?bool
+          bound: ?bool,
+          # The interface's index, when the client knows it: the flow is that interface whatever it is
+          # called (a rename keeps it). Absent: the daemon reads it from the name when the flow is watched.
+          interfaceIndex: ?int
         )
 
         # What a flow's client needs to know.

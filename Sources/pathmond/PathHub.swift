@@ -137,6 +137,14 @@ final class PathHub: Sendable {
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
+    /// The index of a flow's interface: the flow's own when an interface has it, else that of the interface with
+    /// the flow's name now, if there is one.
+    func interfaceIndex(of flow: Flow) -> Int32? {
+        let interfaces = interfaces
+        if let index = flow.interfaceIndex, interfaces.contains(where: { $0.link.index == index }) { return index }
+        return interfaces.first { $0.link.name == flow.interfaceName }?.link.index
+    }
+
     /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out. Nil: the
     /// first value comes through the fan-out too, once the kernel has been asked about the interest's routing
     /// user (a value derived now would be the system's, and wrong under a `uidrange` rule).

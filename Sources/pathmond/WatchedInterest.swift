@@ -42,7 +42,7 @@ final class WatchedInterest: @unchecked Sendable {
     init(_ interest: Interest) {
         self.interest = interest
         if case .flow(let flow) = interest { routeQueryPair = flow.routeQueryPair } else { routeQueryPair = nil }
-        routeQueries = routeQueryPair.map { [$0.current, $0.newConnection] } ?? []
+        routeQueries = routeQueryPair?.all ?? []
     }
 }
 

@@ -13,7 +13,7 @@ import Testing
         var answer = GatewayResolution.requested
         var known: Neighbour?
         var asked: [RouteQuery] = []
-        func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
+        func decide(_ queries: some Collection<RouteQuery>) -> RouteAnswers {
             asked += queries
             return []
         }

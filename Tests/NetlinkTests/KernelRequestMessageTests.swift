@@ -26,9 +26,9 @@ import Testing
     @Test func requestsAppendWholeOneAfterAnother() {
         let full = RouteQuery(
             destination: IPAddress("2606:4700:4700::1111")!, source: IPAddress("2001:db8::10")!, mark: 7,
-            uid: 1000, outputInterface: "wg0")
+            uid: 1000, outputInterfaceIndex: 9)
         var datagram: [UInt8] = []
-        RouteLookupMessage.appendRequest(for: full, outputIndex: 9, sequence: 41, to: &datagram)
+        RouteLookupMessage.appendRequest(for: full, sequence: 41, to: &datagram)
         let first = datagram.count
         #expect(first == RouteLookupMessage.largestRequest)
         RouteLookupMessage.appendRequest(for: .internet(.ipv4), sequence: 42, to: &datagram)
@@ -50,16 +50,15 @@ import Testing
         let queries = [
             RouteQuery(
                 destination: IPAddress("2606:4700:4700::1111")!, source: IPAddress("2001:db8::10")!, mark: 7,
-                uid: 1000, outputInterface: "wg0"),
+                uid: 1000, outputInterfaceIndex: 9),
             .internet(.ipv4), RouteQuery(destination: IPAddress("192.0.2.80")!, source: IPAddress("10.0.0.2")!),
         ]
         for (position, query) in queries.enumerated() {
-            let index: Int32? = query.outputInterface == nil ? nil : 9
             var buffer = [UInt8](repeating: 0xAA, count: 3 + RouteLookupMessage.largestRequest)
             let length = buffer.withUnsafeMutableBytes {
-                RouteLookupMessage.writeRequest(for: query, outputIndex: index, sequence: 5, into: $0, at: 3)
+                RouteLookupMessage.writeRequest(for: query, sequence: 5, into: $0, at: 3)
             }
-            let expected = RouteLookupMessage.request(for: query, outputIndex: index, sequence: 5)
+            let expected = RouteLookupMessage.request(for: query, sequence: 5)
             #expect(Array(buffer[3..<3 + length]) == expected, "query \(position)")
             #expect(buffer[..<3].allSatisfy { $0 == 0xAA } && buffer[(3 + length)...].allSatisfy { $0 == 0xAA })
         }
@@ -74,11 +73,11 @@ import Testing
         #expect(Bytes.u32(attributes[1].1, 0) == 0)
     }
 
-    /// A bound socket's question names its interface: RTA_OIF with the index it has now.
+    /// A bound socket's question names its interface: RTA_OIF with its index.
     @Test func aBoundQuestionCarriesItsOutputInterface() {
         let query = RouteQuery(
-            destination: IPAddress("192.0.2.80")!, source: IPAddress("10.0.0.2")!, outputInterface: "eth0")
-        let bytes = RouteLookupMessage.request(for: query, outputIndex: 7, sequence: 2)
+            destination: IPAddress("192.0.2.80")!, source: IPAddress("10.0.0.2")!, outputInterfaceIndex: 7)
+        let bytes = RouteLookupMessage.request(for: query, sequence: 2)
         #expect(Bytes.u32(bytes, 0) == UInt32(bytes.count))
         let attributes = Bytes.attributes(bytes, from: 28)
         #expect(Bytes.u32(bytes, 24) == 0x1000, "RTM_F_LOOKUP_TABLE: the answer names its route's table")

@@ -13,7 +13,7 @@ import Testing
         var asked: [RouteQuery] = []
         /// Queries it leaves unanswered, as a kernel whose reply was lost.
         var silent: Set<RouteQuery> = []
-        func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
+        func decide(_ queries: some Collection<RouteQuery>) -> RouteAnswers {
             asked += queries
             return queries.filter { !silent.contains($0) }.map { ($0, .via(interfaceIndex: 2, gateway: nil)) }
         }
@@ -120,7 +120,7 @@ import Testing
     @Test func unroutedIPv6ProbesAreAskedFromEachSource() {
         final class SourceSpecific: RouteLookup {
             var asked: [RouteQuery] = []
-            func decide(_ queries: some Collection<RouteQuery>, outputIndexes: [String: Int32]) -> RouteAnswers {
+            func decide(_ queries: some Collection<RouteQuery>) -> RouteAnswers {
                 asked += queries
                 return queries.map { query in
                     let routed = query.source == IPAddress("2001:db8::2")! || query.destination.family == .ipv4

@@ -32,7 +32,7 @@ import Testing
                 queries.append(RouteQuery(destination: destination, source: IPAddress(bytes: [10, 2, 0, 2])))
             }
             queries.append(RouteQuery(destination: IPAddress(bytes: [0x20, 0x01] + [UInt8](repeating: 0, count: 14))!))
-            let answers = lookup.decide(queries, outputIndexes: [:])
+            let answers = lookup.decide(queries)
             let batched = Dictionary(answers) { first, _ in first }
             var single: [RouteQuery: RouteDecision] = [:]
             for query in queries { single[query] = lookup.decide(query) }
@@ -45,7 +45,7 @@ import Testing
                 try RouteLookupSocket(replySlotSize: 48)
             }
             #expect(
-                Dictionary(cramped.decide(queries.prefix(150), outputIndexes: [:])) { first, _ in first }
+                Dictionary(cramped.decide(queries.prefix(150))) { first, _ in first }
                     == single.filter { queries.prefix(150).contains($0.key) })
         }
     }
@@ -68,12 +68,12 @@ import Testing
                 RouteQuery(destination: IPAddress(bytes: [198, 18, 0, UInt8($0)])!)
             }
             let started = ContinuousClock.now
-            let answers = Dictionary(lookup.decide(queries, outputIndexes: [:])) { first, _ in first }
+            let answers = Dictionary(lookup.decide(queries)) { first, _ in first }
             let waited = ContinuousClock.now - started
             #expect(!answers.isEmpty && answers.count < queries.count, "some replies dropped: \(answers.count)")
             #expect(waited < .seconds(30), "returned without a receive timeout: \(waited)")
             let dropped = try #require(queries.first { answers[$0] == nil })
-            let again = lookup.decide([dropped], outputIndexes: [:])
+            let again = lookup.decide([dropped])
             #expect(again.count == 1 && again.first?.query == dropped && again.first?.decision.interfaceIndex != nil)
         }
     }

@@ -43,6 +43,10 @@ struct MethodHandlers: Sendable {
                 do throws(WireFormatError) {
                     var flow = try call.parameters.flow.flow()
                     flow.parameters.routingUser = Self.routingUser(of: call.peer)
+                    // The interface is its index from here on: a rename keeps the flow on it (issue 40). The
+                    // client's, when it names an interface (it watched before a rename and a restart); else the
+                    // name's.
+                    flow.interfaceIndex = hub.interfaceIndex(of: flow)
                     return .startWatching(.flow(flow))
                 } catch {
                     guard case .unknownValue(let field, _) = error else { throw .invalidParameter(parameter: "flow") }

@@ -4,12 +4,28 @@ import PathModel
 import Testing
 
 /// pathmond's primary interface against `ip route get`, after hundreds of random sequences of link, address, route,
-/// rule, nexthop and tunnel changes in a namespace: for IPv4 and IPv6, the first interface of the family's path is
-/// the kernel's `dev`, and the path is satisfied exactly when the kernel routes the internet out of an interface
-/// that can carry it. Fixed seed: a failure names the sequence, and the same seed replays it.
+/// rule, nexthop, tunnel, split-tunnel and rename changes in a namespace: for IPv4 and IPv6, the first interface of
+/// the family's path is the kernel's `dev`, and the path is satisfied exactly when the kernel routes the internet
+/// out of an interface that can carry it. Every few sequences, watched flows are held against real traffic (issue
+/// 40): connected UDP sockets, bound and not, of both families, to the internet and to a split tunnel's subnets
+/// (`TrafficTruth`). Fixed seed: a failure names the sequence, and the same seed replays it.
 @Suite(.serialized) struct RoutingFidelityTests {
     static let seed: UInt64 = 0x5eed_2026_1123
     static let sequences = 300
+    /// Flows are checked against their traffic after every this many sequences (a check sends a dozen bursts).
+    static let trafficEvery = 3
+
+    /// The sockets whose flows are watched, and the interface each flow is on: bound and not, both families, to
+    /// the internet and to the split tunnel's subnets (172.16.0.0/16, fd00:16::/48). Local addresses are those the
+    /// random changes add and delete.
+    static let sockets: [(RealSockets.Socket, on: String)] = [
+        (.init(device: "eth0", local: "10.0.0.2", remote: "1.1.1.1"), "eth0"),
+        (.init(device: "eth1", local: "2001:db8:1::2", remote: "2606:4700:4700::1111"), "eth1"),
+        (.init(device: "eth1", local: "10.1.0.2", remote: "172.16.5.5"), "eth1"),
+        (.init(device: nil, local: "10.0.0.2", remote: "172.16.5.5"), "eth0"),
+        (.init(device: nil, local: "2001:db8::2", remote: "2001:4860:4860::8888"), "eth0"),
+        (.init(device: "eth0", local: "2001:db8::2", remote: "fd00:16::5"), "eth0"),
+    ]
 
     @Test func primaryInterfaceFollowsTheKernel() async throws {
         let scenario = try Scenario.start { namespace in
@@ -25,8 +41,14 @@ import Testing
         }
         defer { #expect(scenario.tearDown() == 0) }
         let namespace = scenario.namespace
-        let tunnels = try TunnelHolder(namespace, names: ["tun0", "tun1"])
+        let tunnels = try TunnelHolder(namespace, names: ["tun0", "tun1"], draining: true)
         defer { tunnels.release() }
+        let sockets = try RealSockets(namespace, Self.sockets.map(\.0))
+        defer { sockets.release() }
+        sockets.patience = .milliseconds(200)
+        let flows = try TrafficTruth.watch(sockets, on: Self.sockets.map(\.on), scenario)
+        defer { for flow in flows { flow.log.monitor.cancel() } }
+        var settled: [Int: Int] = [:]
         let oracle = KernelRouteOracle(namespace: namespace, socketPath: scenario.daemon.socketPath)
         var random = RandomChanges(seed: Self.seed)
         let started = ContinuousClock.now
@@ -55,6 +77,26 @@ import Testing
                     firstInterfaces.insert(interface)
                 }
             }
+            guard sequence % Self.trafficEvery == 0 else { continue }
+            let problems = try await TrafficTruth.disagreements(flows, sockets, settled: &settled)
+            if !problems.isEmpty {
+                for show in ["-6 route show table all", "-6 rule", "-6 address", "-6 neigh", "link"] {
+                    print("ip \(show):\n\(try namespace.ip(show).output)")
+                }
+                for flow in flows {
+                    guard let remote = flow.flow.remoteAddress else { continue }
+                    for question in ["\(remote)", "\(remote) from \(flow.flow.localAddress)", "\(remote) ipproto udp"] {
+                        let answer = try runCommand(
+                            ["ip", "-n", namespace.name, "route", "get"]
+                                + question.split(separator: " ").map(String.init),
+                            check: false)
+                        print("ip route get \(question): \(answer.output)\(answer.errorOutput)")
+                    }
+                }
+                let all = problems.joined(separator: "; ")
+                Issue.record("sequence \(sequence) (seed \(Self.seed)): \(all) after \(commands)")
+                return
+            }
         }
         print(
             "routing fidelity: \(Self.sequences) sequences in \(ContinuousClock.now - started); routed IPv4 \(routed[.ipv4] ?? 0)",
@@ -62,6 +104,10 @@ import Testing
         // The sequences must reach the states that matter, or agreement proves little.
         #expect(routed[.ipv4, default: 0] > Self.sequences / 10 && routed[.ipv6, default: 0] > Self.sequences / 10)
         #expect(firstInterfaces.isSuperset(of: ["eth0", "eth1", "tun0", "tun1"]))
+        print("real traffic settled each flow's viability \(flows.map { settled[$0.socket, default: 0] }) times")
+        for flow in flows {
+            #expect(settled[flow.socket, default: 0] >= 10, "\(flow.label): traffic settled too little")
+        }
     }
 }
 
@@ -117,7 +163,7 @@ struct RandomChanges {
         let family = six ? "-6 " : ""
         let table = pick(["main", "100", "51820"])
         let metric = pick([10, 100, 600])
-        switch pick([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12]) {
+        switch pick([0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 14, 14, 15]) {
         case 0:
             return "link set \(pick(Self.links)) \(below(4) == 0 ? "down" : "up")"
         case 1:
@@ -186,6 +232,16 @@ struct RandomChanges {
                 ? "route \(verb) default table \(table) metric \(metric) nexthop via 10.0.0.1 dev eth0"
                     + " nexthop via 10.1.0.1 dev eth1"
                 : "\(family)neigh del \(six ? "2001:db8:\(below(2))::1" : "10.\(below(2)).0.1") dev eth\(below(2))"
+        case 14:
+            // A split tunnel (issue 40): the VPN's subnets only, over a tunnel or an uplink's gateway.
+            let subnet = six ? "fd00:16::/48" : "172.16.0.0/16"
+            let veth = below(2)
+            let gateway = six ? "2001:db8:\(veth)::1" : "10.\(veth).0.1"
+            let device = below(3) == 0 ? "via \(gateway) dev eth\(veth)" : "dev \(pick(["tun0", "tun1"]))"
+            return "\(family)route \(verb) \(subnet) \(device) table \(pick(["main", "main", "100"]))"
+        case 15:
+            // A live rename (issue 40): flows on eth1 stay on it by index. Commands naming eth1 fail meanwhile.
+            return below(2) == 0 ? "link set eth1 name wan1" : "link set wan1 name eth1"
         default:
             let veth = below(2)
             return "link set eth\(veth) mtu \(pick([1400, 1500]))"
