@@ -19,7 +19,7 @@ struct KernelChoice: Equatable {
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
         // Runs on every change, for the system and for each user watched: each probe's answer is looked up once,
-        // and a link's addresses are scanned in place, once per link.
+        // and only the picked link's own addresses are looked at, in place.
         for family in AddressFamily.allCases {
             var answers = Self.answers(in: state, to: RouteQuery.internetProbes(family, user: user))
             if user != RouteQuery.systemUser && answers.allSatisfy({ $0 == nil }) {
@@ -47,9 +47,7 @@ struct KernelChoice: Equatable {
                     } else {
                         usable =
                             link.isRunning
-                            && state.addresses.contains {
-                                $0.interfaceIndex == index && $0.family == family && $0.isUsable
-                            }
+                            && state.hasAddress(on: index, where: { $0.family == family && $0.isUsable })
                         usableLink = (index, usable)
                     }
                     pick = usable ? index : nil
@@ -71,6 +69,24 @@ struct KernelChoice: Equatable {
     /// The kernel's answers to the probes, in their order (nil: not asked yet).
     private static func answers(in state: KernelState, to probes: [RouteQuery]) -> [RouteDecision?] {
         probes.map { state.decisions[$0] }
+    }
+
+    /// The interfaces whose status reads differently from this choice than from `old` (its pick and next hop,
+    /// before and after, for each family whose pick or next hop moved); nil when every interface's may: a family
+    /// the kernel sends nowhere, or was not asked about, on either side (every interface's routed families read
+    /// that).
+    func interfacesAffected(since old: KernelChoice) -> Set<Int32>? {
+        guard self != old else { return [] }
+        var affected = Set<Int32>()
+        for family in AddressFamily.allCases {
+            let before = old.picks[family]
+            let after = picks[family]
+            guard before != after || old.gateways[family] != gateways[family] else { continue }
+            guard case .some(.some(let from)) = before, case .some(.some(let to)) = after else { return nil }
+            affected.insert(from)
+            affected.insert(to)
+        }
+        return affected
     }
 
     /// The families a link routes once the kernel's choice is taken into account: a family the kernel sends
