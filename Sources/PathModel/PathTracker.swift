@@ -14,6 +14,12 @@ public struct PathTracker: Sendable {
     /// per-client paths and flows are narrowed from it).
     public private(set) var interfaces: [InterfaceStatus]
 
+    /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
+    /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
+    private var ownStatuses: [InterfaceStatus]
+    /// The kernel's choice `ownStatuses` were derived with.
+    private var kernel: KernelChoice
+
     public init(
         state: KernelState = KernelState(), evaluator: PathEvaluator = PathEvaluator(),
         context: NetworkContext = NetworkContext()
@@ -21,7 +27,10 @@ public struct PathTracker: Sendable {
         self.state = state
         self.evaluator = evaluator
         self.context = context
-        let interfaces = evaluator.interfaces(in: state, context: context)
+        let kernel = KernelChoice(state)
+        self.kernel = kernel
+        ownStatuses = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+        let interfaces = PathEvaluator.inheritingCarrierCost(ownStatuses, decisions: state.decisions)
         self.interfaces = interfaces
         self.path = evaluator.path(from: interfaces, resolvers: context.resolvers)
     }
@@ -29,8 +38,8 @@ public struct PathTracker: Sendable {
     /// Applies a batch of events; returns the new path if it differs from the previous one.
     public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> Path? {
         let readsNothingNew = answersOnlyFlows(events)
-        state.apply(events)
-        return readsNothingNew ? nil : reevaluate()
+        let changes = state.apply(events)
+        return readsNothingNew ? nil : reevaluate(touched: changes.all ? nil : changes.interfaces)
     }
 
     /// Whether the events are answers the interfaces and the path do not read: route decisions for flows' own
@@ -55,13 +64,15 @@ public struct PathTracker: Sendable {
     /// Changes how interfaces are classified; returns the new path if that changed it.
     public mutating func setEvaluator(_ evaluator: PathEvaluator) -> Path? {
         self.evaluator = evaluator
-        return reevaluate()
+        // The classifier is read by every interface's status.
+        return reevaluate(touched: nil)
     }
 
     /// Changes identities, detection or policy; returns the new path if that changed it.
     public mutating func updateContext(_ update: (inout NetworkContext) -> Void) -> Path? {
+        let before = context
         update(&context)
-        return reevaluate()
+        return reevaluate(touched: context.interfacesChanged(since: before))
     }
 
     /// The interfaces as `user`'s packets see them: the system's unless the kernel routes that user otherwise
@@ -78,11 +89,38 @@ public struct PathTracker: Sendable {
         return RouteQuery.internetProbes(user: user).contains { state.decisions[$0] != nil }
     }
 
-    private mutating func reevaluate() -> Path? {
-        interfaces = evaluator.interfaces(in: state, context: context)
+    /// Derives again the statuses of the `touched` interfaces (nil: all) and of those the kernel's choice moved
+    /// between, then the interfaces and the path from the kept statuses; returns the path if it changed.
+    private mutating func reevaluate(touched: Set<Int32>?) -> Path? {
+        let newKernel = KernelChoice(state)
+        let moved = newKernel.interfacesAffected(since: kernel)
+        kernel = newKernel
+        if let touched, let moved {
+            for index in touched.union(moved) { deriveAgain(index) }
+        } else {
+            ownStatuses = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+        }
+        interfaces = PathEvaluator.inheritingCarrierCost(ownStatuses, decisions: state.decisions)
         let newPath = evaluator.path(from: interfaces, resolvers: context.resolvers)
         guard newPath != path else { return nil }
         path = newPath
         return newPath
+    }
+
+    /// Derives one interface's status again, in its place by index: replaced, inserted, or removed with its link.
+    private mutating func deriveAgain(_ index: Int32) {
+        var low = 0
+        var high = ownStatuses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ownStatuses[middle].link.index < index { low = middle + 1 } else { high = middle }
+        }
+        let held = low < ownStatuses.count && ownStatuses[low].link.index == index
+        guard let link = state.links[index] else {
+            if held { ownStatuses.remove(at: low) }
+            return
+        }
+        let status = evaluator.status(of: link, in: state, context: context, kernel: kernel)
+        if held { ownStatuses[low] = status } else { ownStatuses.insert(status, at: low) }
     }
 }
