@@ -10,8 +10,8 @@ public struct PathTracker: Sendable {
     public private(set) var context: NetworkContext
     /// The path after the last applied events.
     public private(set) var path: Path
-    /// Every interface's status after the last change: derived once per change, read by every consumer (the
-    /// per-client paths and flows are narrowed from it).
+    /// Every interface's status after the last change, from the kept own statuses (each derived again only when a
+    /// change touched its inputs), read by every consumer (the per-client paths and flows are narrowed from it).
     public private(set) var interfaces: [InterfaceStatus]
 
     /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
