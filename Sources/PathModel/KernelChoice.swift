@@ -71,20 +71,21 @@ struct KernelChoice: Equatable {
         probes.map { state.decisions[$0] }
     }
 
-    /// The interfaces whose status reads differently from this choice than from `old` (its pick and next hop,
-    /// before and after, for each family whose pick or next hop moved); nil when every interface's may: a family
-    /// the kernel sends nowhere, or was not asked about, on either side (every interface's routed families read
-    /// that).
-    func interfacesAffected(since old: KernelChoice) -> Set<Int32>? {
+    /// The interfaces whose status reads differently from this choice than from `old`, given the default routes
+    /// now held: for each family whose pick or next hop moved, the interfaces picked before and after; and when the
+    /// family is sent nowhere or was not asked about on either side, every interface holding a default route of
+    /// the family (the family leaves, or comes back to, their routed families; an interface without such a route
+    /// does not route the family either way).
+    func interfacesAffected(since old: KernelChoice, routes: Set<DefaultRoute>) -> Set<Int32> {
         guard self != old else { return [] }
         var affected = Set<Int32>()
         for family in AddressFamily.allCases {
             let before = old.picks[family]
             let after = picks[family]
             guard before != after || old.gateways[family] != gateways[family] else { continue }
-            guard case .some(.some(let from)) = before, case .some(.some(let to)) = after else { return nil }
-            affected.insert(from)
-            affected.insert(to)
+            for case .some(.some(let index)) in [before, after] { affected.insert(index) }
+            if case .some(.some) = before, case .some(.some) = after { continue }
+            for route in routes where route.family == family { affected.insert(route.interfaceIndex) }
         }
         return affected
     }

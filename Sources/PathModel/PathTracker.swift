@@ -93,9 +93,9 @@ public struct PathTracker: Sendable {
     /// between, then the interfaces and the path from the kept statuses; returns the path if it changed.
     private mutating func reevaluate(touched: Set<Int32>?) -> Path? {
         let newKernel = KernelChoice(state)
-        let moved = newKernel.interfacesAffected(since: kernel)
+        let moved = newKernel.interfacesAffected(since: kernel, routes: state.routes)
         kernel = newKernel
-        if let touched, let moved {
+        if let touched {
             for index in touched.union(moved) { deriveAgain(index) }
         } else {
             ownStatuses = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
