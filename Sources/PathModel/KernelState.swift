@@ -32,8 +32,9 @@ public struct KernelState: Sendable, Hashable {
         apply(.snapshot(snapshot))
     }
 
-    /// All addresses, in no particular order.
-    public var addresses: some Collection<InterfaceAddress> { addressTable.values.lazy.flatMap(\.values) }
+    /// All addresses, in no particular order. An array: an opaque lazy collection of the index's tables was walked
+    /// through unspecialized witnesses outside this module, thousands of instructions per address.
+    public var addresses: [InterfaceAddress] { addressTable.values.flatMap(\.values) }
 
     /// The kernel's nexthop objects, by id.
     public var nexthops: [Nexthop] { nexthopTable.sorted }

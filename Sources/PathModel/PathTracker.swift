@@ -12,11 +12,20 @@ public struct PathTracker: Sendable {
     public private(set) var path: Path
     /// Every interface's status after the last change, from the kept own statuses (each derived again only when a
     /// change touched its inputs), read by every consumer (the per-client paths and flows are narrowed from it).
-    public private(set) var interfaces: [InterfaceStatus]
+    /// Without tunnels, the kept array itself.
+    public var interfaces: [InterfaceStatus] { inherited ?? ownStatuses }
+    /// Counts the changes of `interfaces`: an equal version, equal interfaces. What a consumer compares, rather
+    /// than a copy of the array, which would be shared when the next change writes one status and make it copy
+    /// every status.
+    public private(set) var interfacesVersion: UInt64 = 0
 
     /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
     /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
     private var ownStatuses: [InterfaceStatus]
+    /// The indexes of the tunnels among them: without any, nothing inherits a carrier's cost.
+    private var tunnels: Set<Int32>
+    /// With tunnels, the statuses after they inherited their carriers' cost; nil without.
+    private var inherited: [InterfaceStatus]?
     /// The kernel's choice `ownStatuses` were derived with.
     private var kernel: KernelChoice
 
@@ -29,10 +38,13 @@ public struct PathTracker: Sendable {
         self.context = context
         let kernel = KernelChoice(state)
         self.kernel = kernel
-        ownStatuses = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
-        let interfaces = PathEvaluator.inheritingCarrierCost(ownStatuses, decisions: state.decisions)
-        self.interfaces = interfaces
-        self.path = evaluator.path(from: interfaces, resolvers: context.resolvers)
+        let own = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+        let tunnels = Set(own.lazy.filter(\.isTunnel).map(\.link.index))
+        let inherited = tunnels.isEmpty ? nil : PathEvaluator.inheritingCarrierCost(own, decisions: state.decisions)
+        ownStatuses = own
+        self.tunnels = tunnels
+        self.inherited = inherited
+        path = evaluator.path(from: inherited ?? own, resolvers: context.resolvers)
     }
 
     /// Applies a batch of events; returns the new path if it differs from the previous one.
@@ -72,7 +84,8 @@ public struct PathTracker: Sendable {
     public mutating func updateContext(_ update: (inout NetworkContext) -> Void) -> Path? {
         let before = context
         update(&context)
-        return reevaluate(touched: context.interfacesChanged(since: before))
+        return reevaluate(
+            touched: context.interfacesChanged(since: before), resolversChanged: context.resolvers != before.resolvers)
     }
 
     /// The interfaces as `user`'s packets see them: the system's unless the kernel routes that user otherwise
@@ -90,17 +103,35 @@ public struct PathTracker: Sendable {
     }
 
     /// Derives again the statuses of the `touched` interfaces (nil: all) and of those the kernel's choice moved
-    /// between, then the interfaces and the path from the kept statuses; returns the path if it changed.
-    private mutating func reevaluate(touched: Set<Int32>?) -> Path? {
+    /// between, then the interfaces and, if they or the resolvers changed, the path; returns the path if it changed.
+    private mutating func reevaluate(touched: Set<Int32>?, resolversChanged: Bool = false) -> Path? {
         let newKernel = KernelChoice(state)
         let moved = newKernel.interfacesAffected(since: kernel, routes: state.routes)
         kernel = newKernel
+        var ownChanged = false
         if let touched {
-            for index in touched.union(moved) { deriveAgain(index) }
+            for index in touched.union(moved) where deriveAgain(index) { ownChanged = true }
         } else {
-            ownStatuses = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+            let all = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+            ownChanged = all != ownStatuses
+            ownStatuses = all
+            tunnels = Set(all.lazy.filter(\.isTunnel).map(\.link.index))
         }
-        interfaces = PathEvaluator.inheritingCarrierCost(ownStatuses, decisions: state.decisions)
+        // Whether `interfaces` changed. Where tunnels were and are, by comparing what they inherit (an own status
+        // may change and the tunnel's not: it was expensive by its carrier already). A tunnel that came or went
+        // changed its own status, so the interfaces.
+        let changed: Bool
+        if tunnels.isEmpty {
+            changed = ownChanged || inherited != nil
+            inherited = nil
+        } else {
+            // A tunnel's carrier is the kernel's route to its endpoint: read again on every change.
+            let new = PathEvaluator.inheritingCarrierCost(ownStatuses, decisions: state.decisions)
+            changed = inherited.map { $0 != new } ?? true
+            inherited = new
+        }
+        if changed { interfacesVersion &+= 1 }
+        guard changed || resolversChanged else { return nil }
         let newPath = evaluator.path(from: interfaces, resolvers: context.resolvers)
         guard newPath != path else { return nil }
         path = newPath
@@ -108,7 +139,8 @@ public struct PathTracker: Sendable {
     }
 
     /// Derives one interface's status again, in its place by index: replaced, inserted, or removed with its link.
-    private mutating func deriveAgain(_ index: Int32) {
+    /// Returns whether it changed.
+    private mutating func deriveAgain(_ index: Int32) -> Bool {
         var low = 0
         var high = ownStatuses.count
         while low < high {
@@ -117,10 +149,19 @@ public struct PathTracker: Sendable {
         }
         let held = low < ownStatuses.count && ownStatuses[low].link.index == index
         guard let link = state.links[index] else {
-            if held { ownStatuses.remove(at: low) }
-            return
+            guard held else { return false }
+            ownStatuses.remove(at: low)
+            tunnels.remove(index)
+            return true
         }
         let status = evaluator.status(of: link, in: state, context: context, kernel: kernel)
-        if held { ownStatuses[low] = status } else { ownStatuses.insert(status, at: low) }
+        if status.isTunnel { tunnels.insert(index) } else { tunnels.remove(index) }
+        if held {
+            guard ownStatuses[low] != status else { return false }
+            ownStatuses[low] = status
+        } else {
+            ownStatuses.insert(status, at: low)
+        }
+        return true
     }
 }

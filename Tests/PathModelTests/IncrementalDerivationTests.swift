@@ -6,7 +6,8 @@ import Testing
 /// The tracker derives again only the interfaces a change touched (docs/architecture.md, "The dependency graph of a
 /// change"). After every step of seeded random sequences (kernel events of every kind, the kernel's choice, hints,
 /// policy and classifier changes) at 1 to 500 interfaces, its interfaces and path must equal a derivation from
-/// scratch, and its state must equal the state rebuilt from its own snapshot (the indexes by interface included).
+/// scratch, its interfaces' version must move exactly when they changed, and its state must equal the state
+/// rebuilt from its own snapshot (the indexes by interface included).
 @Suite struct IncrementalDerivationTests {
     /// Interfaces (loopback included), the steps run at that size, and the seeds.
     static let sizes: [(interfaces: Int, steps: Int)] = [
@@ -31,6 +32,7 @@ import Testing
         var paths = Set<Path>()
         for step in 1...steps {
             let previous = tracker.path
+            let (interfacesBefore, versionBefore) = (tracker.interfaces, tracker.interfacesVersion)
             let reported: Path?
             let what: String
             switch generator.random.below(100) {
@@ -58,7 +60,11 @@ import Testing
                 check(
                     tracker.path == tracker.evaluator.path(from: scratch, resolvers: tracker.context.resolvers),
                     "path differs from scratch", place),
-                check(reported == (tracker.path == previous ? nil : tracker.path), "report differs from change", place)
+                check(reported == (tracker.path == previous ? nil : tracker.path), "report differs from change", place),
+                // The hub compares versions instead of interfaces: a new version exactly when they changed.
+                check(
+                    (tracker.interfacesVersion == versionBefore) == (tracker.interfaces == interfacesBefore),
+                    "interfaces version differs from change", place)
             else { return }
             paths.insert(tracker.path)
         }
