@@ -65,20 +65,24 @@ public struct KernelState: Sendable, Hashable {
     @discardableResult
     public mutating func apply(_ event: KernelEvent) -> KernelChanges {
         var changes = KernelChanges()
+        apply(event, &changes)
+        return changes
+    }
+
+    /// Applies events in order; returns the interfaces they touched (one set for the batch, not one per event).
+    @discardableResult
+    public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> KernelChanges {
+        var changes = KernelChanges()
+        for event in events { apply(event, &changes) }
+        return changes
+    }
+
+    private mutating func apply(_ event: KernelEvent, _ changes: inout KernelChanges) {
         applyWithoutPruning(event, &changes)
         switch event {
         case .neighbourChanged, .neighbourRemoved, .addressAdded, .routeDecisions: break
         default: releaseUnusedNeighbours(&changes)
         }
-        return changes
-    }
-
-    /// Applies events in order; returns the interfaces they touched.
-    @discardableResult
-    public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> KernelChanges {
-        var changes = KernelChanges()
-        for event in events { changes.formUnion(apply(event)) }
-        return changes
     }
 
     /// The gateways of the routes whose link-layer address is not known yet: what the watcher asks the kernel to
@@ -315,10 +319,4 @@ public struct KernelChanges: Sendable, Hashable {
     public internal(set) var all = false
 
     public init() {}
-
-    /// Adds what `other` touched.
-    public mutating func formUnion(_ other: KernelChanges) {
-        interfaces.formUnion(other.interfaces)
-        all = all || other.all
-    }
 }
