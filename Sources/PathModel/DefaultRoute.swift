@@ -57,8 +57,9 @@ public struct DefaultRoute: Sendable, Hashable {
         let right = (rhs.interfaceIndex, rhs.family, rhs.metric, rhs.table, rhs.prefixLength, rhs.destinationHighByte)
         if left != right { return left < right }
         if lhs.gateway == rhs.gateway {
-            // Routes over different nexthop objects may otherwise be alike: order them too, for stable listings.
-            return (lhs.nexthopID ?? 0) < (rhs.nexthopID ?? 0)
+            // Routes over different nexthop objects may otherwise be alike: order them too, for stable listings
+            // (and statuses that are equal whatever order the state's tables hold them in).
+            return (lhs.nexthopID ?? 0, lhs.isMultipath ? 1 : 0) < (rhs.nexthopID ?? 0, rhs.isMultipath ? 1 : 0)
         }
         switch (lhs.gateway, rhs.gateway) {
         case (nil, nil), (.some, nil): return false

@@ -19,7 +19,7 @@ struct KernelChoice: Equatable {
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
         // Runs on every change, for the system and for each user watched: each probe's answer is looked up once,
-        // and a link's addresses are scanned in place, once per link.
+        // and only the picked link's own addresses are looked at, in place.
         for family in AddressFamily.allCases {
             var answers = Self.answers(in: state, to: RouteQuery.internetProbes(family, user: user))
             if user != RouteQuery.systemUser && answers.allSatisfy({ $0 == nil }) {
@@ -47,9 +47,7 @@ struct KernelChoice: Equatable {
                     } else {
                         usable =
                             link.isRunning
-                            && state.addresses.contains {
-                                $0.interfaceIndex == index && $0.family == family && $0.isUsable
-                            }
+                            && state.hasAddress(on: index, where: { $0.family == family && $0.isUsable })
                         usableLink = (index, usable)
                     }
                     pick = usable ? index : nil
@@ -71,6 +69,25 @@ struct KernelChoice: Equatable {
     /// The kernel's answers to the probes, in their order (nil: not asked yet).
     private static func answers(in state: KernelState, to probes: [RouteQuery]) -> [RouteDecision?] {
         probes.map { state.decisions[$0] }
+    }
+
+    /// The interfaces whose status reads differently from this choice than from `old`, given the default routes
+    /// now held: for each family whose pick or next hop moved, the interfaces picked before and after; and when the
+    /// family is sent nowhere or was not asked about on either side, every interface holding a default route of
+    /// the family (the family leaves, or comes back to, their routed families; an interface without such a route
+    /// does not route the family either way).
+    func interfacesAffected(since old: KernelChoice, routes: Set<DefaultRoute>) -> Set<Int32> {
+        guard self != old else { return [] }
+        var affected = Set<Int32>()
+        for family in AddressFamily.allCases {
+            let before = old.picks[family]
+            let after = picks[family]
+            guard before != after || old.gateways[family] != gateways[family] else { continue }
+            for case .some(.some(let index)) in [before, after] { affected.insert(index) }
+            if case .some(.some) = before, case .some(.some) = after { continue }
+            for route in routes where route.family == family { affected.insert(route.interfaceIndex) }
+        }
+        return affected
     }
 
     /// The families a link routes once the kernel's choice is taken into account: a family the kernel sends

@@ -3,13 +3,20 @@
 ///
 /// It also supplies what rtnetlink leaves out: when a link goes administratively down the kernel flushes its
 /// IPv4 routes without sending RTM_DELROUTE, and when a link is deleted its addresses and routes go with it.
+///
+/// Addresses and routes are indexed by interface: one interface's are found without a scan of the whole table
+/// (at 500 interfaces, the scan once per interface was half of a path flip). Applying an event says which
+/// interfaces it touched (`KernelChanges`), what the tracker derives again.
 public struct KernelState: Sendable, Hashable {
     /// Links by interface index.
     public private(set) var links: [Int32: Link] = [:]
-    private var addressTable: [AddressKey: InterfaceAddress] = [:]
+    /// Addresses by interface index, then by key. No empty entry is kept, so that equal states compare equal.
+    private var addressTable: [Int32: [AddressKey: InterfaceAddress]] = [:]
     /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
     /// resolves to (see `nexthops`), each with its `nexthopID`.
     public private(set) var routes: Set<DefaultRoute> = []
+    /// `routes` by interface index, kept with it by `insertRoute` and `removeRoute` (no empty entry).
+    private var routeTable: [Int32: Set<DefaultRoute>] = [:]
     /// The routes over nexthop objects as the kernel announced them (interface 0, a `nexthopID`).
     private var nexthopRoutes: Set<DefaultRoute> = []
     private var nexthopTable = NexthopTable()
@@ -25,20 +32,26 @@ public struct KernelState: Sendable, Hashable {
         apply(.snapshot(snapshot))
     }
 
-    /// All addresses, in no particular order.
-    public var addresses: some Collection<InterfaceAddress> { addressTable.values }
+    /// All addresses, in no particular order. An array: an opaque lazy collection of the index's tables was walked
+    /// through unspecialized witnesses outside this module, thousands of instructions per address.
+    public var addresses: [InterfaceAddress] { addressTable.values.flatMap(\.values) }
 
     /// The kernel's nexthop objects, by id.
     public var nexthops: [Nexthop] { nexthopTable.sorted }
 
-    /// The addresses of one interface.
+    /// The addresses of one interface, in no particular order.
     public func addresses(of index: Int32) -> [InterfaceAddress] {
-        addressTable.values.filter { $0.interfaceIndex == index }
+        addressTable[index].map { Array($0.values) } ?? []
     }
 
-    /// The default routes out of one interface.
+    /// Whether one of the interface's addresses satisfies `predicate` (no copy of them).
+    func hasAddress(on index: Int32, where predicate: (InterfaceAddress) -> Bool) -> Bool {
+        addressTable[index]?.values.contains(where: predicate) ?? false
+    }
+
+    /// The default routes out of one interface, in no particular order.
     public func routes(through index: Int32) -> [DefaultRoute] {
-        routes.filter { $0.interfaceIndex == index }
+        routeTable[index].map { Array($0) } ?? []
     }
 
     /// The link-layer address of a neighbour, if the kernel has resolved it.
@@ -46,14 +59,29 @@ public struct KernelState: Sendable, Hashable {
         neighbourTable[NeighbourKey(interfaceIndex: index, address: address)]
     }
 
-    /// Applies one kernel event. Only the neighbours of gateways are kept (what names a wired network), so a busy
-    /// LAN's table costs nothing: an entry for an address no route goes through is dropped on arrival, and one
-    /// whose route went is released.
-    public mutating func apply(_ event: KernelEvent) {
-        applyWithoutPruning(event)
+    /// Applies one kernel event; returns the interfaces it touched. Only the neighbours of gateways are kept (what
+    /// names a wired network), so a busy LAN's table costs nothing: an entry for an address no route goes through
+    /// is dropped on arrival, and one whose route went is released.
+    @discardableResult
+    public mutating func apply(_ event: KernelEvent) -> KernelChanges {
+        var changes = KernelChanges()
+        apply(event, &changes)
+        return changes
+    }
+
+    /// Applies events in order; returns the interfaces they touched (one set for the batch, not one per event).
+    @discardableResult
+    public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> KernelChanges {
+        var changes = KernelChanges()
+        for event in events { apply(event, &changes) }
+        return changes
+    }
+
+    private mutating func apply(_ event: KernelEvent, _ changes: inout KernelChanges) {
+        applyWithoutPruning(event, &changes)
         switch event {
         case .neighbourChanged, .neighbourRemoved, .addressAdded, .routeDecisions: break
-        default: releaseUnusedNeighbours()
+        default: releaseUnusedNeighbours(&changes)
         }
     }
 
@@ -72,113 +100,129 @@ public struct KernelState: Sendable, Hashable {
     }
 
     private func isGateway(_ key: NeighbourKey) -> Bool {
-        routes.contains { $0.interfaceIndex == key.interfaceIndex && $0.gateway == key.address }
+        routeTable[key.interfaceIndex]?.contains { $0.gateway == key.address } ?? false
     }
 
-    private mutating func releaseUnusedNeighbours() {
+    private mutating func releaseUnusedNeighbours(_ changes: inout KernelChanges) {
         guard !neighbourTable.isEmpty else { return }
-        let gateways = Set(
-            routes.compactMap { route in
-                route.gateway.map { NeighbourKey(interfaceIndex: route.interfaceIndex, address: $0) }
-            })
-        guard neighbourTable.keys.contains(where: { !gateways.contains($0) }) else { return }
-        neighbourTable = neighbourTable.filter { gateways.contains($0.key) }
+        let unused = neighbourTable.keys.filter { !isGateway($0) }
+        for key in unused {
+            neighbourTable[key] = nil
+            changes.interfaces.insert(key.interfaceIndex)
+        }
     }
 
-    private mutating func applyWithoutPruning(_ event: KernelEvent) {
+    private mutating func applyWithoutPruning(_ event: KernelEvent, _ changes: inout KernelChanges) {
         switch event {
         case .linkChanged(let link):
-            let wasUp = links[link.index]?.flags.contains(.up) ?? false
-            links[link.index] = link
+            let before = links[link.index]
+            let wasUp = before?.flags.contains(.up) ?? false
+            if before != link {
+                links[link.index] = link
+                changes.interfaces.insert(link.index)
+            }
             if wasUp && !link.flags.contains(.up) {
                 // Silent IPv4 flush on administrative down (see KERNEL-NOTES): mirror it. A multipath route only
                 // marks that next hop dead, and revives it on up without a word, so it stays. Routes over nexthop
                 // objects go with their nexthops, below.
-                routes = routes.filter {
-                    !($0.interfaceIndex == link.index && $0.family == .ipv4 && !$0.isMultipath && $0.nexthopID == nil)
+                removeRoutes(through: link.index, &changes) {
+                    $0.family == .ipv4 && !$0.isMultipath && $0.nexthopID == nil
                 }
             }
             if !link.flags.contains(.up) || !(link.flags.contains(.running) || link.flags.contains(.lowerUp)) {
                 // Down or without carrier, the kernel deletes the link's nexthops silently (and creates none on
                 // such a link), so this is safe on every message of a link in that state.
-                flushNexthops(through: link.index)
+                flushNexthops(through: link.index, &changes)
             }
         case .linkRemoved(let index):
-            links[index] = nil
-            addressTable = addressTable.filter { $0.key.interfaceIndex != index }
+            if links.removeValue(forKey: index) != nil { changes.interfaces.insert(index) }
+            if addressTable.removeValue(forKey: index) != nil { changes.interfaces.insert(index) }
             // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
-            let deadGroups = routes.filter {
-                $0.interfaceIndex == index && $0.isMultipath && $0.family == .ipv4 && $0.nexthopID == nil
+            let deadGroups = (routeTable[index] ?? []).filter {
+                $0.isMultipath && $0.family == .ipv4 && $0.nexthopID == nil
             }
-            routes = routes.filter { route in
-                route.nexthopID != nil
-                    || (route.interfaceIndex != index
-                        && !deadGroups.contains { $0.sharesSlot(with: route) && route.isMultipath })
+            removeRoutes(through: index, &changes) { $0.nexthopID == nil }
+            if !deadGroups.isEmpty {
+                removeRoutes(&changes) { route in
+                    route.nexthopID == nil && route.isMultipath && deadGroups.contains { $0.sharesSlot(with: route) }
+                }
             }
-            flushNexthops(through: index)
-            neighbourTable = neighbourTable.filter { $0.key.interfaceIndex != index }
+            flushNexthops(through: index, &changes)
+            for key in neighbourTable.keys where key.interfaceIndex == index {
+                neighbourTable[key] = nil
+                changes.interfaces.insert(index)
+            }
         case .neighbourChanged(let neighbour):
-            if isGateway(neighbour.key) { neighbourTable[neighbour.key] = neighbour }
+            if isGateway(neighbour.key), neighbourTable.updateValue(neighbour, forKey: neighbour.key) != neighbour {
+                changes.interfaces.insert(neighbour.interfaceIndex)
+            }
         case .neighbourRemoved(let index, let address):
             // A gateway's entry goes FAILED or is collected between two ARP exchanges; the network behind it has
             // not changed, so its identity (and Low Data Mode) must not flap. It stays while a route uses it.
-            let isGateway = routes.contains { $0.interfaceIndex == index && $0.gateway == address }
-            if !isGateway { neighbourTable[NeighbourKey(interfaceIndex: index, address: address)] = nil }
+            let key = NeighbourKey(interfaceIndex: index, address: address)
+            if !isGateway(key), neighbourTable.removeValue(forKey: key) != nil { changes.interfaces.insert(index) }
         case .addressAdded(let address):
-            addressTable[address.key] = address
+            if addressTable[address.interfaceIndex, default: [:]].updateValue(address, forKey: address.key) != address {
+                changes.interfaces.insert(address.interfaceIndex)
+            }
         case .addressRemoved(let address):
-            addressTable[address.key] = nil
-            if address.family == .ipv4
-                && !addressTable.values.contains(where: {
-                    $0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4
-                })
-            {
+            let index = address.interfaceIndex
+            if addressTable[index]?.removeValue(forKey: address.key) != nil {
+                changes.interfaces.insert(index)
+                if addressTable[index]?.isEmpty == true { addressTable[index] = nil }
+            }
+            if address.family == .ipv4 && !hasAddress(on: index, where: { $0.family == .ipv4 }) {
                 // The last IPv4 address gone: the kernel flushes the link's IPv4 routes without RTM_DELROUTE, but
                 // not its nexthop objects nor the routes over them (measured).
-                routes = routes.filter {
-                    !($0.interfaceIndex == address.interfaceIndex && $0.family == .ipv4 && $0.nexthopID == nil)
-                }
+                removeRoutes(through: index, &changes) { $0.family == .ipv4 && $0.nexthopID == nil }
             }
         case .routeAdded(let route, let replacing):
             if replacing {
-                routes = routes.filter { !$0.sharesSlot(with: route) }
+                removeRoutes(&changes) { $0.sharesSlot(with: route) }
                 nexthopRoutes = nexthopRoutes.filter { !$0.sharesSlot(with: route) }
             }
             if route.nexthopID != nil {
                 nexthopRoutes.insert(route)
-                resolveNexthopRoutes()
+                resolveNexthopRoutes(&changes)
             } else {
-                routes.insert(route)
+                insertRoute(route, &changes)
             }
         case .routeRemoved(let route):
             if route.nexthopID != nil {
                 nexthopRoutes.remove(route)
-                resolveNexthopRoutes()
+                resolveNexthopRoutes(&changes)
             } else {
-                routes.remove(route)
+                removeRoute(route, &changes)
             }
         case .routeSlotCleared(let slot):
-            routes = routes.filter { !$0.sharesSlot(with: slot) }
+            removeRoutes(&changes) { $0.sharesSlot(with: slot) }
             nexthopRoutes = nexthopRoutes.filter { !$0.sharesSlot(with: slot) }
         case .nexthopChanged(let nexthop):
             nexthopTable.insert(nexthop)
-            resolveNexthopRoutes()
+            resolveNexthopRoutes(&changes)
         case .nexthopRemoved(let id):
-            removeNexthops([id])
+            removeNexthops([id], &changes)
         case .rulesChanged:
             break
         case .routeDecisions(let answers, let dropped):
-            // In place: a slice of flows changes a few dozen answers of thousands.
+            // In place: a slice of flows changes a few dozen answers of thousands. The tracker compares the
+            // kernel's choice itself, so no interface is named here.
             for query in dropped { decisions.removeValue(forKey: query) }
             decisions.merge(answers) { _, new in new }
         case .snapshot(let snapshot):
+            changes.all = true
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
-            addressTable = Dictionary(snapshot.addresses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
-            routes = Set(snapshot.routes.filter { $0.nexthopID == nil })
+            addressTable = [:]
+            for address in snapshot.addresses {
+                addressTable[address.interfaceIndex, default: [:]][address.key] = address
+            }
+            routes = []
+            routeTable = [:]
+            for route in snapshot.routes where route.nexthopID == nil { insertRoute(route, &changes) }
             nexthopRoutes = Set(snapshot.routes.filter { $0.nexthopID != nil })
             nexthopTable = NexthopTable()
             for nexthop in snapshot.nexthops { nexthopTable.insert(nexthop) }
-            resolveNexthopRoutes()
+            resolveNexthopRoutes(&changes)
             neighbourTable = Dictionary(
                 snapshot.neighbours.map { ($0.key, $0) }.filter { isGateway($0.0) },
                 uniquingKeysWith: { _, last in last })
@@ -186,16 +230,11 @@ public struct KernelState: Sendable, Hashable {
         }
     }
 
-    /// Applies events in order.
-    public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) {
-        for event in events { apply(event) }
-    }
-
     /// The state as a dump would show it, sorted so that equal states give equal snapshots.
     public var snapshot: KernelSnapshot {
         KernelSnapshot(
             links: links.values.sorted { $0.index < $1.index },
-            addresses: addressTable.values.sorted {
+            addresses: addresses.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
             },
             routes: (routes.filter { $0.nexthopID == nil } + nexthopRoutes).sorted(by: DefaultRoute.displayOrder),
@@ -207,22 +246,51 @@ public struct KernelState: Sendable, Hashable {
         )
     }
 
+    // Every change of `routes` goes through these two, which keep `routeTable` and name the interface.
+
+    private mutating func insertRoute(_ route: DefaultRoute, _ changes: inout KernelChanges) {
+        guard routes.insert(route).inserted else { return }
+        routeTable[route.interfaceIndex, default: []].insert(route)
+        changes.interfaces.insert(route.interfaceIndex)
+    }
+
+    private mutating func removeRoute(_ route: DefaultRoute, _ changes: inout KernelChanges) {
+        guard routes.remove(route) != nil else { return }
+        routeTable[route.interfaceIndex]?.remove(route)
+        if routeTable[route.interfaceIndex]?.isEmpty == true { routeTable[route.interfaceIndex] = nil }
+        changes.interfaces.insert(route.interfaceIndex)
+    }
+
+    /// Removes the routes that satisfy `predicate`, looking through every route.
+    private mutating func removeRoutes(_ changes: inout KernelChanges, where predicate: (DefaultRoute) -> Bool) {
+        for route in routes.filter(predicate) { removeRoute(route, &changes) }
+    }
+
+    /// Removes the routes out of one interface that satisfy `predicate`, looking through that interface's only.
+    private mutating func removeRoutes(
+        through index: Int32, _ changes: inout KernelChanges, where predicate: (DefaultRoute) -> Bool
+    ) {
+        guard let own = routeTable[index] else { return }
+        for route in own.filter(predicate) { removeRoute(route, &changes) }
+    }
+
     /// The kernel's silent flush of a link's nexthops (down, no carrier, deleted).
-    private mutating func flushNexthops(through index: Int32) {
+    private mutating func flushNexthops(through index: Int32, _ changes: inout KernelChanges) {
         guard !nexthopTable.isEmpty else { return }
-        removeNexthops(nexthopTable.ids(through: index))
+        removeNexthops(nexthopTable.ids(through: index), &changes)
     }
 
     /// Removes nexthops as the kernel does: out of their groups, and with the routes that named any that went.
-    private mutating func removeNexthops(_ ids: Set<UInt32>) {
+    private mutating func removeNexthops(_ ids: Set<UInt32>, _ changes: inout KernelChanges) {
         let gone = nexthopTable.remove(ids)
         guard !gone.isEmpty else { return }
         nexthopRoutes = nexthopRoutes.filter { !gone.contains($0.nexthopID ?? 0) }
-        resolveNexthopRoutes()
+        resolveNexthopRoutes(&changes)
     }
 
     /// Replaces the resolved routes over nexthop objects with what the nexthops say now: one route per member.
-    private mutating func resolveNexthopRoutes() {
+    /// Only the routes that differ are removed or inserted, so only their interfaces are named.
+    private mutating func resolveNexthopRoutes(_ changes: inout KernelChanges) {
         var resolved: Set<DefaultRoute> = []
         for route in nexthopRoutes {
             guard let id = route.nexthopID else { continue }
@@ -235,7 +303,20 @@ public struct KernelState: Sendable, Hashable {
                 resolved.insert(hop)
             }
         }
-        let direct = routes.filter { $0.nexthopID == nil }
-        routes = resolved.isEmpty ? direct : direct.union(resolved)
+        let before = routes.filter { $0.nexthopID != nil }
+        for route in before.subtracting(resolved) { removeRoute(route, &changes) }
+        for route in resolved.subtracting(before) { insertRoute(route, &changes) }
     }
+}
+
+/// What applying kernel events changed of what an interface's status reads (its link, addresses, default routes and
+/// the neighbours of its gateways): the first edges of the dependency graph in docs/architecture.md. Route
+/// decisions are not named here: the tracker compares the kernel's choice before and after.
+public struct KernelChanges: Sendable, Hashable {
+    /// The interfaces touched, added and removed ones included.
+    public internal(set) var interfaces: Set<Int32> = []
+    /// Whether everything may have changed (a snapshot replaced the state).
+    public internal(set) var all = false
+
+    public init() {}
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Derives interface statuses and the path from a kernel state: a pure function, run from scratch on every
-/// change (the state holds only links, addresses and default routes, so this is cheap).
+/// Derives interface statuses and the path from a kernel state: a pure function. `PathTracker` runs it per
+/// interface, for the interfaces a change touched; run whole, it is the from-scratch derivation the tests compare
+/// the tracker's with.
 public struct PathEvaluator: Sendable, Hashable {
     /// Decides each interface's kind and cost.
     public var classifier: Classifier
@@ -25,13 +26,21 @@ public struct PathEvaluator: Sendable, Hashable {
     }
 
     private func interfaces(in state: KernelState, context: NetworkContext, kernel: KernelChoice) -> [InterfaceStatus] {
-        let statuses = state.links.values.sorted { $0.index < $1.index }.map {
-            status(of: $0, in: state, context: context, kernel: kernel)
-        }
-        return Self.inheritingCarrierCost(statuses, decisions: state.decisions)
+        Self.inheritingCarrierCost(
+            ownStatuses(in: state, context: context, kernel: kernel), decisions: state.decisions)
     }
 
-    /// The status of one link.
+    /// Every interface's own status, by index, before tunnels inherit their carriers' cost: what `PathTracker`
+    /// keeps, and derives again only for the interfaces a change touched.
+    func ownStatuses(in state: KernelState, context: NetworkContext, kernel: KernelChoice) -> [InterfaceStatus] {
+        state.links.values.sorted { $0.index < $1.index }.map {
+            status(of: $0, in: state, context: context, kernel: kernel)
+        }
+    }
+
+    /// The status of one link (as its own: a tunnel's inherits its carrier's cost only among all the interfaces).
+    /// It reads the link, its addresses, its default routes, the neighbours of their gateways, the kernel's choice,
+    /// the context's entries for its index, the policy and the classifier: the inputs docs/architecture.md lists.
     public func status(
         of link: Link, in state: KernelState, context: NetworkContext = NetworkContext()
     ) -> InterfaceStatus {
@@ -41,7 +50,9 @@ public struct PathEvaluator: Sendable, Hashable {
     func status(
         of link: Link, in state: KernelState, context: NetworkContext, kernel: KernelChoice
     ) -> InterfaceStatus {
-        let addresses = state.addresses(of: link.index).sorted { $0.address < $1.address }
+        let addresses = state.addresses(of: link.index).sorted {
+            ($0.address, $0.prefixLength) < ($1.address, $1.prefixLength)
+        }
         let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)
         let addressFamilies = Set(addresses.filter(\.isUsable).map(\.family))
         let (routedFamilies, preferredFamilies) = kernel.routedFamilies(

@@ -10,9 +10,24 @@ public struct PathTracker: Sendable {
     public private(set) var context: NetworkContext
     /// The path after the last applied events.
     public private(set) var path: Path
-    /// Every interface's status after the last change: derived once per change, read by every consumer (the
-    /// per-client paths and flows are narrowed from it).
-    public private(set) var interfaces: [InterfaceStatus]
+    /// Every interface's status after the last change, from the kept own statuses (each derived again only when a
+    /// change touched its inputs), read by every consumer (the per-client paths and flows are narrowed from it).
+    /// Without tunnels, the kept array itself.
+    public var interfaces: [InterfaceStatus] { inherited ?? ownStatuses }
+    /// Counts the changes of `interfaces`: an equal version, equal interfaces. What a consumer compares, rather
+    /// than a copy of the array, which would be shared when the next change writes one status and make it copy
+    /// every status.
+    public private(set) var interfacesVersion: UInt64 = 0
+
+    /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
+    /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
+    private var ownStatuses: [InterfaceStatus]
+    /// The indexes of the tunnels among them: without any, nothing inherits a carrier's cost.
+    private var tunnels: Set<Int32>
+    /// With tunnels, the statuses after they inherited their carriers' cost; nil without.
+    private var inherited: [InterfaceStatus]?
+    /// The kernel's choice `ownStatuses` were derived with.
+    private var kernel: KernelChoice
 
     public init(
         state: KernelState = KernelState(), evaluator: PathEvaluator = PathEvaluator(),
@@ -21,16 +36,22 @@ public struct PathTracker: Sendable {
         self.state = state
         self.evaluator = evaluator
         self.context = context
-        let interfaces = evaluator.interfaces(in: state, context: context)
-        self.interfaces = interfaces
-        self.path = evaluator.path(from: interfaces, resolvers: context.resolvers)
+        let kernel = KernelChoice(state)
+        self.kernel = kernel
+        let own = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+        let tunnels = Set(own.lazy.filter(\.isTunnel).map(\.link.index))
+        let inherited = tunnels.isEmpty ? nil : PathEvaluator.inheritingCarrierCost(own, decisions: state.decisions)
+        ownStatuses = own
+        self.tunnels = tunnels
+        self.inherited = inherited
+        path = evaluator.path(from: inherited ?? own, resolvers: context.resolvers)
     }
 
     /// Applies a batch of events; returns the new path if it differs from the previous one.
     public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> Path? {
         let readsNothingNew = answersOnlyFlows(events)
-        state.apply(events)
-        return readsNothingNew ? nil : reevaluate()
+        let changes = state.apply(events)
+        return readsNothingNew ? nil : reevaluate(touched: changes.all ? nil : changes.interfaces)
     }
 
     /// Whether the events are answers the interfaces and the path do not read: route decisions for flows' own
@@ -55,13 +76,16 @@ public struct PathTracker: Sendable {
     /// Changes how interfaces are classified; returns the new path if that changed it.
     public mutating func setEvaluator(_ evaluator: PathEvaluator) -> Path? {
         self.evaluator = evaluator
-        return reevaluate()
+        // The classifier is read by every interface's status.
+        return reevaluate(touched: nil)
     }
 
     /// Changes identities, detection or policy; returns the new path if that changed it.
     public mutating func updateContext(_ update: (inout NetworkContext) -> Void) -> Path? {
+        let before = context
         update(&context)
-        return reevaluate()
+        return reevaluate(
+            touched: context.interfacesChanged(since: before), resolversChanged: context.resolvers != before.resolvers)
     }
 
     /// The interfaces as `user`'s packets see them: the system's unless the kernel routes that user otherwise
@@ -78,11 +102,66 @@ public struct PathTracker: Sendable {
         return RouteQuery.internetProbes(user: user).contains { state.decisions[$0] != nil }
     }
 
-    private mutating func reevaluate() -> Path? {
-        interfaces = evaluator.interfaces(in: state, context: context)
+    /// Derives again the statuses of the `touched` interfaces (nil: all) and of those the kernel's choice moved
+    /// between, then the interfaces and, if they or the resolvers changed, the path; returns the path if it changed.
+    private mutating func reevaluate(touched: Set<Int32>?, resolversChanged: Bool = false) -> Path? {
+        let newKernel = KernelChoice(state)
+        let moved = newKernel.interfacesAffected(since: kernel, routes: state.routes)
+        kernel = newKernel
+        var ownChanged = false
+        if let touched {
+            for index in touched.union(moved) where deriveAgain(index) { ownChanged = true }
+        } else {
+            let all = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
+            ownChanged = all != ownStatuses
+            ownStatuses = all
+            tunnels = Set(all.lazy.filter(\.isTunnel).map(\.link.index))
+        }
+        // Whether `interfaces` changed. Where tunnels were and are, by comparing what they inherit (an own status
+        // may change and the tunnel's not: it was expensive by its carrier already). A tunnel that came or went
+        // changed its own status, so the interfaces.
+        let changed: Bool
+        if tunnels.isEmpty {
+            changed = ownChanged || inherited != nil
+            inherited = nil
+        } else {
+            // A tunnel's carrier is the kernel's route to its endpoint: read again on every change.
+            let new = PathEvaluator.inheritingCarrierCost(ownStatuses, decisions: state.decisions)
+            changed = inherited.map { $0 != new } ?? true
+            inherited = new
+        }
+        if changed { interfacesVersion &+= 1 }
+        guard changed || resolversChanged else { return nil }
         let newPath = evaluator.path(from: interfaces, resolvers: context.resolvers)
         guard newPath != path else { return nil }
         path = newPath
         return newPath
+    }
+
+    /// Derives one interface's status again, in its place by index: replaced, inserted, or removed with its link.
+    /// Returns whether it changed.
+    private mutating func deriveAgain(_ index: Int32) -> Bool {
+        var low = 0
+        var high = ownStatuses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ownStatuses[middle].link.index < index { low = middle + 1 } else { high = middle }
+        }
+        let held = low < ownStatuses.count && ownStatuses[low].link.index == index
+        guard let link = state.links[index] else {
+            guard held else { return false }
+            ownStatuses.remove(at: low)
+            tunnels.remove(index)
+            return true
+        }
+        let status = evaluator.status(of: link, in: state, context: context, kernel: kernel)
+        if status.isTunnel { tunnels.insert(index) } else { tunnels.remove(index) }
+        if held {
+            guard ownStatuses[low] != status else { return false }
+            ownStatuses[low] = status
+        } else {
+            ownStatuses.insert(status, at: low)
+        }
+        return true
     }
 }

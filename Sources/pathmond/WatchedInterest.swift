@@ -57,14 +57,15 @@ struct KeptInputs {
     let changedAnswers: ChangedAnswers?
 
     /// What an update compares, read before it: not the tracker itself, whose copy would share the answers' table
-    /// and make the update's first new answer copy all of them.
+    /// and make the update's first new answer copy all of them; nor its interfaces, whose copy would make the
+    /// update's first new status copy every status: their version says whether they changed.
     struct Inputs {
-        let interfaces: [InterfaceStatus]
+        let interfacesVersion: UInt64
         let resolvers: ResolverConfiguration
         let evaluator: PathEvaluator
 
         init(_ tracker: PathTracker) {
-            interfaces = tracker.interfaces
+            interfacesVersion = tracker.interfacesVersion
             resolvers = tracker.context.resolvers
             evaluator = tracker.evaluator
         }
@@ -72,7 +73,7 @@ struct KeptInputs {
 
     init(before: Inputs, after: PathTracker, changedAnswers: ChangedAnswers?) {
         interfacesAndResolvers =
-            before.interfaces == after.interfaces && before.resolvers == after.context.resolvers
+            before.interfacesVersion == after.interfacesVersion && before.resolvers == after.context.resolvers
             && before.evaluator == after.evaluator
         self.changedAnswers = changedAnswers
     }

@@ -4,7 +4,8 @@ import Testing
 @testable import PathModel
 
 /// Seeded random kernel event sequences. After every batch: the incremental state equals the state rebuilt from
-/// its own snapshot and the independent reference kernel; the tracker's path equals the evaluator run from scratch
+/// its own snapshot and the independent reference kernel; the tracker's interfaces (derived only where the batch
+/// touched them) equal the evaluator's from scratch, its path equals the evaluator run from scratch
 /// and the reference path; and the tracker reported exactly when the path changed.
 @Suite struct OracleTests {
     static let seeds: [UInt64] = [1, 2, 3, 7, 42, 1_234_567, 0xDEAD_BEEF, 20_250_101]
@@ -50,6 +51,9 @@ import Testing
                 check(Set(state.links.values) == Set(reference.links.values), "links differ from reference", context),
                 check(Set(state.addresses) == Set(reference.addresses), "addresses differ from reference", context),
                 check(state.routes == Set(reference.routes), "routes differ from reference", context),
+                check(
+                    tracker.interfaces == evaluator.interfaces(in: KernelState(state.snapshot)),
+                    "interfaces differ from scratch", context),
                 check(
                     tracker.path == evaluator.path(in: KernelState(state.snapshot)), "path differs from scratch",
                     context),
