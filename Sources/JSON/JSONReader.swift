@@ -41,6 +41,11 @@ public struct JSONReader {
     /// path or an interface 10 to 25; past the limit, names go through a set.
     static let linearDuplicateCheckLimit = 32
 
+    /// Keeps a repeated member instead of refusing the object: only for salvaging what a damaged file holds, where
+    /// the caller judges each element whole (a policy entry with a repeated field is skipped, not every entry after
+    /// it). Never for a message two readers must agree on.
+    public var keepsRepeatedMembers = false
+
     public init(_ bytes: [UInt8], maximumDepth: Int = JSONReader.defaultMaximumDepth) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
@@ -107,7 +112,9 @@ public struct JSONReader {
             let nameOffset = offset
             let name = try parseString()
             let isRepeated: Bool
-            if members.count < Self.linearDuplicateCheckLimit {
+            if keepsRepeatedMembers {
+                isRepeated = false
+            } else if members.count < Self.linearDuplicateCheckLimit {
                 isRepeated = members.contains { $0.0 == name }
             } else {
                 if names.isEmpty {

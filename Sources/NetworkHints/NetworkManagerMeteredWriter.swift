@@ -50,6 +50,8 @@ public final class NetworkManagerMeteredWriter: BusServiceWatcher, @unchecked Se
 
     func attach(to connection: BusConnection) throws(BusError) {
         bound.value.connection = connection
+        // A refused write whose retry the lost connection cancelled (`detach`) is due now, on the next decision.
+        for name in bound.value.writeThrough.failures.keys { bound.value.writeThrough.retry(name) }
     }
 
     func detach() {

@@ -62,6 +62,8 @@ extension PolicyFile {
     /// "networks" every element that was whole before the damage.
     static func salvageMembers(_ bytes: [UInt8]) -> [(String, JSONValue)] {
         var reader = JSONReader(bytes)
+        // An entry that repeats a field is damage of that entry alone: decodeEntry skips it, and the rest is read.
+        reader.keepsRepeatedMembers = true
         var members: [(String, JSONValue)] = []
         do {
             try reader.expect(UInt8(ascii: "{"), "\"{\"")

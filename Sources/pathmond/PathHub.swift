@@ -3,6 +3,10 @@ import Locking
 import Logging
 import PathModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The daemon's single source of truth: the path tracker (kernel state, identities, policy) and the subscribers.
 /// Every change goes through `update`: apply it to the tracker under the lock, then, outside the lock, derive what
 /// each distinct interest now sees, diff it against what was published, encode the changed ones once, and hand them
@@ -138,11 +142,16 @@ final class PathHub: Sendable {
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
     /// The index of a flow's interface: the flow's own when an interface has it, else that of the interface with
-    /// the flow's name now, if there is one.
+    /// the flow's name now. An interface the hub has not heard of yet (a tun device made just before the client
+    /// watches, its RTM_NEWLINK still on the way) keeps the client's index, else the kernel's for the name: the
+    /// flow follows it once it appears instead of staying unroutable.
     func interfaceIndex(of flow: Flow) -> Int32? {
         let interfaces = interfaces
         if let index = flow.interfaceIndex, interfaces.contains(where: { $0.link.index == index }) { return index }
-        return interfaces.first { $0.link.name == flow.interfaceName }?.link.index
+        if let known = interfaces.first(where: { $0.link.name == flow.interfaceName }) { return known.link.index }
+        if let index = flow.interfaceIndex { return index }
+        let kernel = Int32(bitPattern: if_nametoindex(flow.interfaceName))
+        return kernel > 0 ? kernel : nil
     }
 
     /// Registers a subscriber and returns what it starts from; later changes arrive through the fan-out. Nil: the

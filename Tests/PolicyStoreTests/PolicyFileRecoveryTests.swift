@@ -68,6 +68,19 @@ import Testing
         #expect(problems.count == 1)
     }
 
+    /// The reader refuses a repeated member anywhere (no two readers of a file may disagree); recovery then loses
+    /// only the entry that repeats one, not every entry after it.
+    @Test func anEntryThatRepeatsAFieldIsSkippedAlone() {
+        let text =
+            #"{"version": 1, "networks": [{"key": "wifi:Cafe", "expensive": true}, "#
+            + #"{"key": "wifi:Lost", "constrained": true, "constrained": false}, "#
+            + #"{"key": "wifi:Home", "constrained": true}, "#
+            + #"{"key": "wired:aa:bb:cc:dd:ee:ff", "constrained": false, "expensive": true}]}"#
+        let (policy, problems) = PolicyFile.decodeRecovering(Array(text.utf8))
+        #expect(policy == good)
+        #expect(problems.count == 2, "not JSON, then entry 2 skipped: \(problems)")
+    }
+
     @Test func duplicateKeepsTheFirstAndSaysSo() {
         let text =
             #"{"version": 1, "networks": [{"key": "wifi:a", "constrained": true}, "#

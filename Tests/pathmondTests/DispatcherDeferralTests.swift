@@ -176,6 +176,10 @@ import Testing
         #expect(harness.deferRun(processID: 100, userID: 1000) == notACondition)
         // A process in no unit.
         #expect(harness.deferRun(processID: 999, userID: 65534) == notACondition)
+        // A desktop app: in the user's own systemd, refused before systemd is asked anything (the stand-in would
+        // even say it runs its condition, which a real user@.service never does).
+        units.runCondition(of: "user@1000.service", processID: 600, userID: 1000)
+        #expect(harness.deferRun(processID: 600, userID: 1000) == notACondition)
         #expect(harness.deferredUnits.isEmpty)
         #expect(harness.deferRun(processID: 100, userID: 65534) == nil)
         // Root, from a wrapper script in the unit (not the ControlPID): trusted as before.

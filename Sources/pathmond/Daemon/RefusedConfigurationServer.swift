@@ -50,6 +50,9 @@ final class RefusedConfigurationServer {
         notifier.notify("READY=1\nSTATUS=\(Self.status)")
         loop.run()
         withExtendedLifetime(sources) {}
+        // Every client held was answered: each gets its EOF now, and none of their descriptors passes to the daemon.
+        for client in Array(clients.keys) { drop(client) }
+        sweep = nil
         return accepted
     }
 

@@ -91,6 +91,11 @@ extension Dispatcher {
         guard unit.hasSuffix(".service") else {
             return refused("the caller runs in \(unit), not in a service: only a service's ExecCondition= defers")
         }
+        // Every process of a user's own systemd (a desktop's apps) is in user@UID.service, never a condition the
+        // system runs: refused before asking systemd anything, so no user keeps the loop on the bus in a loop.
+        guard !unit.hasPrefix("user@") else {
+            return refused("the caller runs in \(unit), a user's own systemd: only a system service's condition defers")
+        }
         guard let state = units.conditionState(of: unit) else {
             return refused("systemd does not know \(unit)")
         }
