@@ -15,8 +15,9 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Exit 0 if the path meets the conditions, else a status that says why.",
         discussion: """
-            Exit statuses: 0 the conditions hold; 1 the path is unsatisfied; 2 it is expensive (--unmetered); \
-            3 it is constrained (--unmetered, --not-constrained); 69 pathmond cannot be reached; 64 a usage error. \
+            Exit statuses: 0 the conditions hold; 1 the path is unsatisfied; 2 it is expensive, that is metered \
+            (--unmetered); 3 it is constrained (--unmetered, --not-constrained); 4 it is held at a captive portal \
+            (--unmetered); 69 pathmond cannot be reached; 64 a usage error. \
             None is 255, so systemd's ExecCondition= skips the unit rather than failing it, also when pathmond \
             is not running. Run as a service's ExecCondition= command (as root or as the unit's User=), an \
             expensive or constrained path also defers the run: pathmond-dispatcher starts the unit once when the \
