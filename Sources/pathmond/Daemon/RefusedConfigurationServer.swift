@@ -82,7 +82,7 @@ final class RefusedConfigurationServer {
 
     private struct RefusedClient {
         var source: SDEventSource
-        var since: Duration
+        var since: ContinuousClock.Instant
         /// Calls are small: 64 KiB without a NUL is not a client of pathmond.
         var framer = NULFramer(maximumSize: 64 * 1024)
     }
@@ -95,7 +95,7 @@ final class RefusedConfigurationServer {
             close(client)
             return
         }
-        clients[client] = RefusedClient(source: source, since: Dispatcher.now())
+        clients[client] = RefusedClient(source: source, since: ContinuousClock.now)
         if sweep == nil {
             sweep = try? loop.schedule(after: Self.holdLimit) { [unowned self] in dropExpired() }
         }
@@ -132,7 +132,7 @@ final class RefusedConfigurationServer {
 
     private func dropExpired() {
         sweep = nil
-        let now = Dispatcher.now()
+        let now = ContinuousClock.now
         for (client, entry) in clients where now - entry.since >= Self.holdLimit { drop(client) }
         if !clients.isEmpty {
             sweep = try? loop.schedule(after: Self.holdLimit) { [unowned self] in dropExpired() }
