@@ -18,6 +18,10 @@ public struct PathTracker: Sendable {
     /// than a copy of the array, which would be shared when the next change writes one status and make it copy
     /// every status.
     public private(set) var interfacesVersion: UInt64 = 0
+    /// Counts the changes of what the interfaces are apart from their routes: links, addresses, the classifier and
+    /// the context. A consumer that reads no route (the hints' lease, portal and modem look-ups) compares it, so
+    /// that a route flip costs it nothing.
+    public private(set) var factsVersion: UInt64 = 0
 
     /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
     /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
@@ -49,8 +53,18 @@ public struct PathTracker: Sendable {
 
     /// Applies a batch of events; returns the new path if it differs from the previous one.
     public mutating func apply<Events: Sequence<KernelEvent>>(_ events: Events) -> Path? {
+        applyBatch(events)
+    }
+
+    /// The same for an array, what the hub passes: specialized here (see `KernelState.apply(_:)`).
+    public mutating func apply(_ events: [KernelEvent]) -> Path? {
+        applyBatch(events)
+    }
+
+    private mutating func applyBatch<Events: Sequence<KernelEvent>>(_ events: Events) -> Path? {
         let readsNothingNew = answersOnlyFlows(events)
         let changes = state.apply(events)
+        if changes.linksOrAddresses { factsVersion &+= 1 }
         return readsNothingNew ? nil : reevaluate(touched: changes.all ? nil : changes.interfaces)
     }
 
@@ -76,6 +90,7 @@ public struct PathTracker: Sendable {
     /// Changes how interfaces are classified; returns the new path if that changed it.
     public mutating func setEvaluator(_ evaluator: PathEvaluator) -> Path? {
         self.evaluator = evaluator
+        factsVersion &+= 1
         // The classifier is read by every interface's status.
         return reevaluate(touched: nil)
     }
@@ -84,6 +99,7 @@ public struct PathTracker: Sendable {
     public mutating func updateContext(_ update: (inout NetworkContext) -> Void) -> Path? {
         let before = context
         update(&context)
+        factsVersion &+= 1
         return reevaluate(
             touched: context.interfacesChanged(since: before), resolversChanged: context.resolvers != before.resolvers)
     }

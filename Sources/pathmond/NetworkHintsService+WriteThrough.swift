@@ -13,14 +13,14 @@ extension NetworkHintsService {
         let service = UncheckedTransfer(self)
         return NetworkManagerMeteredWriter(
             report: { Self.log($0, logger: logger) },
-            onDiscountChange: { service.value.kernelChanged() })
+            onDiscountChange: { service.value.sourceChanged() })
     }
 
     /// Turns write-through on or off (configuration reload); off gives back what was written. On the main loop.
     func setWritesMetered(_ enabled: Bool) {
         guard enabled != writesMetered else { return }
         writesMetered = enabled
-        kernelChanged()
+        sourceChanged()
     }
 
     /// The path changed (a policy, a detection): pathmond's reasons may have. Any thread. On the loop (every
@@ -32,9 +32,10 @@ extension NetworkHintsService {
             loop.execute { service.value.pathChanged() }
             return
         }
-        guard writesMetered || !(meteredWriter?.discounted.isEmpty ?? true) else { return }
-        // Queues the refresh for a later turn: never inside the hub's update that called this.
-        kernelChanged()
+        guard let meteredWriter, writesMetered || !meteredWriter.discounted.isEmpty else { return }
+        // Queues the write for a later turn: never inside the hub's update that called this. Only the verdicts
+        // moved: the look-ups of leases, portals and modems are not made again for them.
+        verdictsChanged()
     }
 
     /// pathmond's own reasons, interface by interface: constrained, or expensive for a reason other than

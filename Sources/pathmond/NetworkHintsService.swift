@@ -44,6 +44,12 @@ final class NetworkHintsService {
     private var keyer: SubscriberKeyer?
     /// A look-up is queued on the loop: a burst of changes, from whichever source, costs one.
     private var isRefreshQueued = false
+    /// A source other than the kernel changed since the last look-up.
+    private var sourcesChanged = true
+    /// The path changed since the last look-up: NetworkManager's Metered is written again.
+    private var verdictsMoved = false
+    /// The hub's `factsVersion` at the last look-up.
+    private var factsLookedAt: UInt64?
     /// Follows the lease directories, so leases are read when they change, not on every kernel event.
     private var leaseDirectories: DirectoryWatcher?
     /// What the lease files were last read for (links and their addresses) and whether they changed since: a
@@ -74,9 +80,9 @@ final class NetworkHintsService {
         let logger = logger
         let refresh = UncheckedTransfer(self)
         let networkManager = NetworkManagerWatcher(
-            onChange: { refresh.value.kernelChanged() }, onProblem: { logger.warning("NetworkManager: \($0)") })
+            onChange: { refresh.value.sourceChanged() }, onProblem: { logger.warning("NetworkManager: \($0)") })
         let modemManager = ModemManagerWatcher(
-            onChange: { refresh.value.kernelChanged() }, onProblem: { logger.warning("ModemManager: \($0)") })
+            onChange: { refresh.value.sourceChanged() }, onProblem: { logger.warning("ModemManager: \($0)") })
         if usesSystemBus {
             let writer = makeMeteredWriter()
             meteredWriter = writer
@@ -95,7 +101,7 @@ final class NetworkHintsService {
                 directories: { leases.directoriesToWatch + [linkDirectory] }, loop: loop, followsAppends: true)
             watcher.start {
                 refresh.value.leasesChanged = true
-                refresh.value.kernelChanged()
+                refresh.value.sourceChanged()
             }
             leaseDirectories = watcher
         } catch {
@@ -104,7 +110,7 @@ final class NetworkHintsService {
                 "cannot watch the DHCP lease directories (\(error)); reading them whenever links or addresses change")
         }
         cellular = FallbackCellularIdentitySource(usesSystemBus ? [modemManager, sysfsModems] : [sysfsModems])
-        kernelChanged()
+        sourceChanged()
     }
 
     func stop() {
@@ -116,9 +122,27 @@ final class NetworkHintsService {
         portalChecker?.stop()
     }
 
-    /// Something the hints depend on changed (the kernel's state, NetworkManager, ModemManager): look again, once
-    /// for the whole burst, after the loop has handled what is ready now.
+    /// The kernel's tables changed (after each batch): the look-ups read links and addresses, not routes, so they
+    /// run again only if those changed (`PathHub.factsVersion`), and a route flip costs nothing here.
     func kernelChanged() {
+        queueRefresh()
+    }
+
+    /// Something else the hints depend on changed (NetworkManager, ModemManager, a lease file, the portal check,
+    /// the configuration, pathmond's own verdicts): look at everything again.
+    func sourceChanged() {
+        sourcesChanged = true
+        queueRefresh()
+    }
+
+    /// pathmond's verdicts changed (the path did): only what is written through to NetworkManager follows them.
+    func verdictsChanged() {
+        verdictsMoved = true
+        queueRefresh()
+    }
+
+    /// Once for a whole burst, from whichever source, after the loop has handled what is ready now.
+    private func queueRefresh() {
         guard !isRefreshQueued else { return }
         isRefreshQueued = true
         let service = UncheckedTransfer(self)
@@ -130,6 +154,14 @@ final class NetworkHintsService {
 
     private func refresh() {
         guard let networkManager, let cellular else { return }
+        let facts = hub.factsVersion
+        defer { verdictsMoved = false }
+        guard sourcesChanged || facts != factsLookedAt else {
+            if verdictsMoved { writeMetered(hub.interfaces, devices: networkManager.meteredInterfaces) }
+            return
+        }
+        sourcesChanged = false
+        factsLookedAt = facts
         let all = hub.interfaces
         let interfaces = all.filter { $0.interfaceClass.kind != .loopback }
         refreshMetered(interfaces)

@@ -19,7 +19,7 @@ final class PathHub: Sendable {
     private let updating = Lock()
     private let logger: Logger
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
-    private let fanOut: @Sendable ([(any Subscriber, Update)]) -> Void
+    private let fanOut: @Sendable ([Delivery]) -> Void
     /// Told the route queries of the watched flows whenever that set changes, with the set's version (the kernel
     /// watcher asks them, and its batches say which version they asked: `apply(queriesVersion:)`).
     private let flowQueriesChanged: @Sendable (FlowQueryChange, UInt64) -> Void
@@ -32,8 +32,10 @@ final class PathHub: Sendable {
 
     init(
         evaluator: PathEvaluator, context: NetworkContext = NetworkContext(), logger: Logger,
-        fanOut: @escaping @Sendable ([(any Subscriber, Update)]) -> Void = { deliveries in
-            for (subscriber, update) in deliveries { subscriber.deliver(update) }
+        fanOut: @escaping @Sendable ([Delivery]) -> Void = { deliveries in
+            for delivery in deliveries {
+                for subscriber in delivery.subscribers.values { subscriber.deliver(delivery.update) }
+            }
         },
         flowQueriesChanged: @escaping @Sendable (FlowQueryChange, UInt64) -> Void = { _, _ in },
         history: HistoryLog = HistoryLog(), counters: DaemonCounters = DaemonCounters(),
@@ -140,6 +142,9 @@ final class PathHub: Sendable {
 
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
+
+    /// The tracker's `factsVersion`: equal, the same links, addresses, classifier and context as before.
+    var factsVersion: UInt64 { state.withLock { $0.tracker.factsVersion } }
 
     /// The index of a flow's interface: the flow's own when an interface has it, else that of the interface with
     /// the flow's name now. An interface the hub has not heard of yet (a tun device made just before the client
@@ -280,8 +285,8 @@ final class PathHub: Sendable {
             let deliveries =
                 changed.isEmpty
                 ? []
-                : state.withLock { state -> [(any Subscriber, Update)] in
-                    var deliveries: [(any Subscriber, Update)] = []
+                : state.withLock { state -> [Delivery] in
+                    var deliveries: [Delivery] = []
                     deliveries.reserveCapacity(changed.count)
                     for (watched, value, bytes) in changed {
                         // Unsubscribed meanwhile: nobody to tell.
@@ -290,7 +295,10 @@ final class PathHub: Sendable {
                         let update = Update(generation: state.generation, value: value, streamedReply: bytes)
                         watched.published = update
                         watched.firstValueAfter = nil
-                        for subscriber in watched.subscribers.values { deliveries.append((subscriber, update)) }
+                        // The subscribers as they are now, walked by the fan-out as it writes.
+                        deliveries.append(
+                            Delivery(
+                                interest: ObjectIdentifier(watched), subscribers: watched.subscribers, update: update))
                         if case .flow(let status) = value, status.betterPathAvailable {
                             DaemonCounters.bump(counters.betterPathEvents)
                         }

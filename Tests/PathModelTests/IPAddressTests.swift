@@ -140,4 +140,43 @@ import Testing
     func matchesPrefixes(_ text: String, _ prefix: String, _ length: Int, _ expected: Bool) {
         #expect(ip(text).hasPrefix(ip(prefix), length: length) == expected)
     }
+
+    /// The text written byte by byte equals RFC 5952's form spelled out plainly (groups as `String(_:radix:)`,
+    /// the first longest run of two or more zero groups as "::") for every pattern of zero and non-zero groups,
+    /// with group values of one to four digits, and for every IPv4 byte value in each position.
+    @Test func writesTheSameTextAsThePlainSpelling() throws {
+        let values: [UInt16] = [1, 0xa, 0x1f, 0x2ab, 0xffff, 0x1000]
+        for pattern in 0..<256 {
+            let groups = (0..<8).map { pattern >> $0 & 1 == 1 ? values[($0 + pattern) % values.count] : UInt16(0) }
+            let bytes = groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xff)] }
+            let address = try #require(IPAddress(bytes: bytes))
+            #expect(address.description == Self.plainIPv6Text(groups), "groups \(groups)")
+            #expect(IPAddress(address.description) == address)
+        }
+        for value in 0...255 {
+            for position in 0..<4 {
+                var bytes: [UInt8] = [192, 0, 2, 7]
+                bytes[position] = UInt8(value)
+                let address = try #require(IPAddress(bytes: bytes))
+                #expect(address.description == bytes.map { String($0) }.joined(separator: "."))
+            }
+        }
+    }
+
+    private static func plainIPv6Text(_ groups: [UInt16]) -> String {
+        var best = (start: -1, length: 0)
+        var index = 0
+        while index < 8 {
+            if groups[index] != 0 {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < 8 && groups[index] == 0 { index += 1 }
+            if index - start > best.length { best = (start, index - start) }
+        }
+        let hex = { (slice: ArraySlice<UInt16>) in slice.map { String($0, radix: 16) }.joined(separator: ":") }
+        guard best.length >= 2 else { return hex(groups[...]) }
+        return hex(groups[..<best.start]) + "::" + hex(groups[(best.start + best.length)...])
+    }
 }

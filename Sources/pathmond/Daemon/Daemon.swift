@@ -110,7 +110,7 @@ final class Daemon {
         // The RFC 8908 check sends requests of pathmond's own: only when the configuration asks for it.
         let portalChecker = CaptivePortalChecker(
             loop: loop, client: CaptivePortalAPIClient(caFile: options.portalCAFile), logger: logger,
-            onChange: { hints.kernelChanged() })
+            onChange: { hints.sourceChanged() })
         portalChecker.setEnabled(configuration.captivePortalCheckAPI)
         hints.portalChecker = portalChecker
         // pathChanged() only queues a job on the loop: safe from the hub's thread.

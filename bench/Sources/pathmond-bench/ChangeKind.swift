@@ -31,7 +31,8 @@ enum ChangeKind: String, CaseIterable, Codable, Sendable, ExpressibleByArgument 
     /// Administrative down (timed): satisfied → unsatisfied(interfacesDown). Restored untimed: up, then the
     /// default route again, which the kernel flushed silently on down.
     case link
-    /// A second uplink's default route added / deleted at a lower metric than the first's (timed): the path stays
+    /// A second uplink's default route (through a gateway, as a real uplink's is: the gateway's neighbour is
+    /// resolved and followed) added / deleted at a lower metric than the first's (timed): the path stays
     /// satisfied and its first interface flips between veth2 and veth0. Before the first change the second uplink
     /// is brought up with an address and the first's default route moves to a higher metric; afterwards, undone.
     case uplink
@@ -44,7 +45,8 @@ enum ChangeKind: String, CaseIterable, Codable, Sendable, ExpressibleByArgument 
         case .uplink:
             let second = topology.second!
             return Change(
-                request: .defaultRoute(add: removes, index: second.index, metric: SecondUplink.secondMetric),
+                request: .defaultRoute(
+                    add: removes, index: second.index, metric: SecondUplink.secondMetric, gateway: second.gateway),
                 raw: .defaultRoute(added: removes),
                 path: .satisfied(via: removes ? second.index : topology.index))
         case .route:

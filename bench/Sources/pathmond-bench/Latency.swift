@@ -50,8 +50,13 @@ struct Latency: ParsableCommand {
     @Option(name: .customLong("timeout-ms"), help: "How long to wait for each observer before counting a miss.")
     var timeoutMilliseconds = 1000
 
-    @Option(name: .customLong("pause-us"), help: "Quiet time before each change, in microseconds.")
-    var pauseMicroseconds: UInt32 = 0
+    @Option(
+        name: .customLong("pause-us"),
+        help: """
+            Quiet time before each change, in microseconds (default 20 ms: each change isolated, as a host's are; \
+            0: back to back).
+            """)
+    var pauseMicroseconds: UInt32 = 20000
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false

@@ -10,7 +10,7 @@ struct PathmondBench: ParsableCommand {
         commandName: "pathmond-bench",
         abstract: "pathmond's figures side by side with a reference, in one run (see bench/README.md).",
         subcommands: [
-            Latency.self, Table.self, FanOut.self, Idle.self, Storm.self, DenialOfService.self, Coders.self,
+            Latency.self, Table.self, FanOut.self, Idle.self, Storm.self, DenialOfService.self, Coders.self, Flips.self,
             Attacker.self,
             HistoryAttacker.self,
             RawListen.self,

@@ -38,6 +38,7 @@ enum RTNetlink {
     static let attributeAddress: UInt16 = 1
     static let attributeLocal: UInt16 = 2
     static let attributePriority: UInt16 = 6
+    static let attributeGateway: UInt16 = 5
 
     /// Leaves every group in `groups` (a bind mask), so that a listener whose thread blocks in recv for good is never
     /// woken again (closing the socket would not wake it either): what a bench does with a reference it is done with.

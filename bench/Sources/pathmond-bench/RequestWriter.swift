@@ -21,20 +21,24 @@ struct KernelRequest {
             summary: "link \(index) \(up ? "up" : "down")", type: RTNetlink.newLink, flags: 0, body: body)
     }
 
-    /// RTM_NEWROUTE / RTM_DELROUTE of `default dev <index>` (IPv4, main table, no gateway, no source), at `metric`
-    /// when given (RTA_PRIORITY; a delete without it takes the device's first default route, the lowest metric).
-    static func defaultRoute(add: Bool, index: Int32, metric: UInt32? = nil) -> KernelRequest {
+    /// RTM_NEWROUTE / RTM_DELROUTE of `default dev <index>` (IPv4, main table, no source), at `metric` when given
+    /// (RTA_PRIORITY; a delete without it takes the device's first default route, the lowest metric), through
+    /// `gateway` when given (RTA_GATEWAY; the route's scope is then universe, as `ip route add default via` makes it).
+    static func defaultRoute(add: Bool, index: Int32, metric: UInt32? = nil, gateway: [UInt8]? = nil) -> KernelRequest {
         // rtmsg: family, dst_len, src_len, tos, table, protocol, scope, type; then rtm_flags.
         // A delete matches on what it names; scope NOWHERE means "any scope", as `ip route del` sends it.
         var body: [UInt8] = [
             UInt8(AF_INET), 0, 0, 0, RTNetlink.mainTable, add ? RTNetlink.protocolBoot : 0,
-            add ? RTNetlink.scopeLink : RTNetlink.scopeNowhere, RTNetlink.unicast,
+            add ? (gateway == nil ? RTNetlink.scopeLink : RTNetlink.scopeUniverse) : RTNetlink.scopeNowhere,
+            RTNetlink.unicast,
         ]
         body.append(host: UInt32(0))
         body.appendAttribute(RTNetlink.attributeOutputInterface, withUnsafeBytes(of: index) { Array($0) })
         if let metric { body.appendAttribute(RTNetlink.attributePriority, withUnsafeBytes(of: metric) { Array($0) }) }
+        if let gateway { body.appendAttribute(RTNetlink.attributeGateway, gateway) }
+        let via = gateway.map { " via " + $0.map(String.init).joined(separator: ".") } ?? ""
         return KernelRequest(
-            summary: "\(add ? "add" : "delete") default dev \(index)\(metric.map { " metric \($0)" } ?? "")",
+            summary: "\(add ? "add" : "delete") default\(via) dev \(index)\(metric.map { " metric \($0)" } ?? "")",
             type: add ? RTNetlink.newRoute : RTNetlink.deleteRoute,
             flags: add ? RTNetlink.create | RTNetlink.exclusive : 0, body: body)
     }

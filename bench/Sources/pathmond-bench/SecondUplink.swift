@@ -22,7 +22,12 @@ struct SecondUplink {
         try ip("link add veth2 index 12 type veth peer name veth3 index 22 netns \(peerNamespace)")
         try ip("link set veth2 addrgenmode none")
         try Child.run(["ip", "-n", peerNamespace, "link", "set", "veth3", "up"])
+        let peerAddress = gateway.map(String.init).joined(separator: ".") + "/\(prefixLength)"
+        try Child.run(["ip", "-n", peerNamespace, "address", "add", peerAddress, "dev", "veth3"])
     }
+
+    /// The second uplink's gateway: veth3's address in the peer namespace (the host part 2 of veth2's network).
+    var gateway: [UInt8] { [ipv4[0], ipv4[1], ipv4[2], 2] }
 
     /// Deletes veth2 (and with it veth3).
     func delete() throws(BenchError) {

@@ -39,6 +39,9 @@ struct FanOutResult {
     var getPathFailure: String?
     /// From the first subscriber's call to the last one's first value, subscribing one after another.
     var subscribeNanoseconds: UInt64 = 0
+    /// pathmond's anonymous memory (RssAnon) grown by subscribing, per subscriber, in bytes: what an idle
+    /// subscriber costs it (the kernel's socket buffers are not counted).
+    var memoryPerSubscriber: Int?
 
     func table() -> FigureTable {
         let name = kind == .path ? "WatchPath" : "WatchFlow (distinct remote addresses)"
@@ -77,6 +80,10 @@ struct FanOutResult {
         table.note(
             "subscribing: \(subscribers) one after another, each waiting for its first value, in "
                 + formatDuration(subscribeNanoseconds))
+        if let memoryPerSubscriber {
+            table.note(
+                "memory per idle subscriber (pathmond's RssAnon grown by subscribing): \(memoryPerSubscriber) bytes")
+        }
         table.note(rawNote)
         if !lookups.isEmpty {
             table.note(

@@ -58,9 +58,11 @@ struct FanOutRun {
     /// the GetPath client pauses, the raw daemon sees nothing of pathmond's), and load drift hits both alike.
     func measure(in bench: BenchRun, writer: RequestWriter, raw: RawStamp) throws(BenchError) -> FanOutResult {
         let socketPath = bench.pathmond.socketPath
+        let memoryBefore = ProcessSnapshot(pid: bench.pathmond.pid)
         let subscribing = monotonicNanoseconds()
         let set = try SubscriberSet(socketPath: socketPath, requests: (0..<subscribers).map(request))
         let subscribed = monotonicNanoseconds() - subscribing
+        let memoryAfter = ProcessSnapshot(pid: bench.pathmond.pid)
         defer { set.stop() }
         let floor = measuresRawFanOut ? try RawSide(in: bench.namespace, subscribers: subscribers) : nil
         defer { floor?.stop() }
@@ -68,6 +70,9 @@ struct FanOutRun {
         let timer = GetPathTimer(socketPath: socketPath, intervalMicroseconds: getPathIntervalMicroseconds)
         var result = FanOutResult(kind: kind, subscribers: subscribers)
         result.subscribeNanoseconds = subscribed
+        if let memoryBefore, let memoryAfter {
+            result.memoryPerSubscriber = (memoryAfter.anonymousKiB - memoryBefore.anonymousKiB) * 1024 / subscribers
+        }
         let total = warmup + count + (warmup + count) % 2
         for index in 0..<total {
             let removes = index % 2 == 0

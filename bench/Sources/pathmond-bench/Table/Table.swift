@@ -28,8 +28,10 @@ struct Table: ParsableCommand {
     @Option(name: .customLong("latency-count"), help: "Measured changes per latency kind (one and two uplinks).")
     var latencyCount = 200
 
-    @Option(name: .customLong("latency-pause-us"), help: "Quiet time before each latency change, in microseconds.")
-    var latencyPauseMicroseconds: UInt32 = 0
+    @Option(
+        name: .customLong("latency-pause-us"),
+        help: "Quiet time before each latency change, in microseconds (default 20 ms: isolated; 0: back to back).")
+    var latencyPauseMicroseconds: UInt32 = 20000
 
     @Option(help: "Path flips whose CPU time is measured.")
     var flips = 2000

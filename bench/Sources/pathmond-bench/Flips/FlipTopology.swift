@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `flips` changes in the bench's namespaces: veth0's default route goes through a gateway (10.77.0.2, veth1 in
+/// the peer namespace, so that its neighbour answers), and the namespace gets the extra interfaces of a container host.
+enum FlipTopology {
+    static let gateway: [UInt8] = [10, 77, 0, 2]
+    static let metric: UInt32 = 50
+
+    /// Replaces the namespace's `default dev veth0` with nothing (the flips add the gateway's route), gives the peer
+    /// its address, and adds `extraInterfaces` interfaces (veth pairs, both ends here, up, each with a /32).
+    static func prepare(_ namespace: BenchNamespace, extraInterfaces: Int) throws(BenchError) {
+        try Child.run(["ip", "-n", namespace.peer, "addr", "add", "10.77.0.2/24", "dev", "veth1"])
+        try namespace.ip("route del default dev veth0")
+        guard extraInterfaces > 0 else { return }
+        var lines: [String] = []
+        for pair in 0..<((extraInterfaces + 1) / 2) {
+            let net = "10.\(100 + pair / 250).\(pair % 250)"
+            lines += [
+                "link add bv\(pair)-a type veth peer name bv\(pair)-b", "address add \(net).1/32 dev bv\(pair)-a",
+                "address add \(net).2/32 dev bv\(pair)-b", "link set bv\(pair)-a up", "link set bv\(pair)-b up",
+            ]
+        }
+        let path = "/tmp/pathmond-bench-\(getpid())-interfaces"
+        guard let file = fopen(path, "w") else { throw .system("fopen(\(path))", errno) }
+        fputs(lines.joined(separator: "\n") + "\n", file)
+        fclose(file)
+        defer { unlink(path) }
+        try Child.run(["ip", "-n", namespace.name, "-batch", path])
+    }
+
+    /// `default via 10.77.0.2 dev veth0 metric 50`, added or deleted.
+    static func gatewayRoute(add: Bool) -> KernelRequest {
+        .defaultRoute(add: add, index: 10, metric: metric, gateway: gateway)
+    }
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pathmond-bench flips`: what one isolated change costs, as a host sees it (issue 41). A route or link flip after a
+/// quiet gap (300 ms by default: caches and predictors cold, idle timers included), with one WatchPath subscriber
+/// reading every update; pathmond's CPU per flip beside a raw listener's on the same flips, and, with pathmond under
+/// callgrind, the whole process's instructions per flip (every thread: history, log and timers included).
+struct Flips: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flips",
+        abstract: "CPU and instructions per isolated route or link flip, beside a raw listener; --interfaces N scales.",
+        discussion: """
+            route: `default via 10.77.0.2 dev veth0 metric 50` added and deleted (the only default route: the path \
+            is satisfied, then not). link: veth0's carrier taken away and given back (its peer set down and up), as a \
+            cable pulled. --interfaces N: N interfaces in pathmond's namespace (lo, veth0 and veth pairs, up, each \
+            end with a /32, as on a container host), made before the flips and settled. --callgrind-out FILE: \
+            pathmond runs under `valgrind --tool=callgrind --callgrind-out-file=FILE` (bench/instructions does \
+            this); the counters are zeroed before the first flip and dumped after the last (FILE.1).
+            """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case route, link }
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @Option(help: "What flips: route or link.")
+    var kind = Kind.route
+
+    @Option(help: "Flips measured (an even number: the path ends as it started).")
+    var count = 40
+
+    @Option(help: "Flips made first and not measured (the first run of each code path costs more, once).")
+    var warmup = 4
+
+    @Option(name: .customLong("gap-ms"), help: "Quiet time before each flip, in milliseconds (0: back to back).")
+    var gapMilliseconds = 300
+
+    @Option(help: "Interfaces in pathmond's namespace (2: lo and veth0).")
+    var interfaces = 2
+
+    @Option(name: .customLong("callgrind-out"), help: "pathmond runs under callgrind writing here: count instructions.")
+    var callgrindOut: String?
+
+    func validate() throws {
+        guard count >= 2 else { throw ValidationError("--count must be at least 2.") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
+        guard gapMilliseconds >= 0 else { throw ValidationError("--gap-ms must not be negative.") }
+        guard interfaces >= 2, interfaces <= 4000 else { throw ValidationError("--interfaces must be 2...4000.") }
+    }
+
+    func run() throws {
+        try BenchRun.with(daemon) { try measure(in: $0) }
+    }
+
+    private func measure(in bench: BenchRun) throws {
+        let namespace = bench.namespace
+        try FlipTopology.prepare(namespace, extraInterfaces: interfaces - 2)
+        let raw = try Child(namespace.exec + [DaemonOptions.sibling("pathmond-bench"), "raw-listen"], output: .pipe)
+        defer { raw.stop() }
+        usleep(500_000)
+        let pids = [bench.pathmond.pid, raw.pid]
+        let probe = StormProbe(pids: pids, listeners: NetlinkSockets(processes: pids, namespaceProcess: pids[0]))
+        let flips = count + count % 2
+        // A link flip takes veth0's carrier away from the peer's side, as a pulled cable does.
+        let writer =
+            try kind == .route
+            ? bench.requestWriter() : namespace.entered(peer: true) { () throws(BenchError) in try RequestWriter() }
+        let subscriber = try VarlinkSocket(path: bench.pathmond.socketPath)
+        _ = try subscriber.call(VarlinkSocket.watchPathCall)
+        var missed = 0
+        var waits: [UInt64] = []
+        /// One flip after the quiet gap: the route is added first (there is none at the start); the link is up.
+        func flip(_ index: Int) throws(BenchError) {
+            if gapMilliseconds > 0 { usleep(UInt32(gapMilliseconds) * 1000) }
+            let request =
+                kind == .route
+                ? FlipTopology.gatewayRoute(add: index % 2 == 0) : .setLink(index: 20, up: index % 2 == 1)
+            let message = writer.prepare(request)
+            let start = monotonicNanoseconds()
+            try writer.send(message)
+            if subscriber.receive(timeoutMilliseconds: 5000) == nil {
+                missed += 1
+            } else {
+                waits.append(monotonicNanoseconds() - start)
+            }
+            try writer.awaitAcknowledgement(for: request)
+        }
+        for index in 0..<(warmup + warmup % 2) { try flip(index) }
+        try probe.settle()
+        (missed, waits) = (0, [])
+
+        let callgrind = callgrindOut.map { Callgrind(pid: bench.pathmond.pid, outFile: $0) }
+        try callgrind?.zero()
+        let before = try probe.snapshots()
+        for index in 0..<flips { try flip(index) }
+        try probe.settle()
+        let after = try probe.snapshots()
+        let instructions = try callgrind?.dumpedInstructions()
+        raw.signal(SIGTERM)
+
+        let cpu = probe.perEvent(before, after, flips)
+        let what = kind == .route ? "route flips (default via a gateway)" : "link flips (veth0's carrier)"
+        var table = FigureTable(
+            title: "\(flips) \(what), \(gapMilliseconds) ms quiet before each, \(interfaces) interfaces, "
+                + "1 WatchPath subscriber", referenceName: "raw listener")
+        table.addTime("CPU per flip", cpu[0], cpu[1])
+        if let wait = nearestRank(waits.sorted(), 0.5) {
+            table.addTime("change sent → subscriber's update, p50", wait, nil)
+        }
+        if let instructions {
+            let perFlip = instructions / UInt64(flips)
+            table.add("instructions per flip (whole process)", "\(perFlip)", "", ratio: nil, goal: "≤ 60000")
+        }
+        if missed > 0 { table.note("the subscriber missed \(missed) updates (5 s each)") }
+        if callgrind != nil { table.note("pathmond ran under callgrind: its CPU time is valgrind's, not its own") }
+        print(table.render())
+    }
+}
+
+/// Counting a running callgrind's instructions between two moments, through `callgrind_control` (vgdb).
+struct Callgrind {
+    let pid: pid_t
+    let outFile: String
+
+    func zero() throws(BenchError) {
+        try Child.run(["callgrind_control", "--zero", "\(pid)"])
+    }
+
+    /// Dumps what was counted since `zero` (callgrind writes the first dump to FILE.1) and reads its total.
+    func dumpedInstructions() throws(BenchError) -> UInt64 {
+        try Child.run(["callgrind_control", "--dump", "\(pid)"])
+        for line in readFile(outFile + ".1").split(separator: "\n") where line.hasPrefix("summary: ") {
+            if let total = UInt64(line.dropFirst("summary: ".count)) { return total }
+        }
+        throw .setup("no summary line in \(outFile).1")
+    }
+}
