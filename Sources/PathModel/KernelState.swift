@@ -131,7 +131,11 @@ public struct KernelState: Sendable, Hashable {
             if before != link {
                 links[link.index] = link
                 changes.interfaces.insert(link.index)
-                changes.linksOrAddresses = true
+                if let before, before.differsOnlyInState(from: link) {
+                    changes.linkStates.insert(link.index)
+                } else {
+                    changes.linksOrAddresses = true
+                }
             }
             if wasUp && !link.flags.contains(.up) {
                 // Silent IPv4 flush on administrative down (see KERNEL-NOTES): mirror it. A multipath route only
@@ -151,7 +155,10 @@ public struct KernelState: Sendable, Hashable {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
             }
-            if addressTable.removeValue(forKey: index) != nil { changes.interfaces.insert(index) }
+            if addressTable.removeValue(forKey: index) != nil {
+                changes.interfaces.insert(index)
+                changes.linksOrAddresses = true
+            }
             // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
             let deadGroups = (routeTable[index] ?? []).filter {
                 $0.isMultipath && $0.family == .ipv4 && $0.nexthopID == nil
@@ -335,9 +342,12 @@ public struct KernelChanges: Sendable, Hashable {
     public internal(set) var interfaces: Set<Int32> = []
     /// Whether everything may have changed (a snapshot replaced the state).
     public internal(set) var all = false
-    /// Whether a link or an address changed (not only routes, neighbours or the kernel's answers): what readers
-    /// of the interfaces' facts alone (the lease and portal look-ups) wait for.
+    /// Whether a link came, went or changed more than its state (its flags and operational state), or an address
+    /// changed: what readers of the interfaces' facts alone (the lease, portal and modem look-ups) wait for.
     public internal(set) var linksOrAddresses = false
+    /// The links whose state alone changed (a carrier lost, a link set down): what reads a link's state (its
+    /// Ethernet speed, negotiated again with the carrier) looks at, and nothing else of the facts.
+    public internal(set) var linkStates: Set<Int32> = []
 
     public init() {}
 }

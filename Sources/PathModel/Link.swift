@@ -40,6 +40,14 @@ public struct Link: Sendable, Hashable {
     /// Administratively up and able to pass packets: IFF_UP and IFF_RUNNING. The kernel sets RUNNING for
     /// operstate UP and for UNKNOWN, so links with no carrier concept (tun with a reader) count as running.
     public var isRunning: Bool { flags.contains(.up) && flags.contains(.running) }
+
+    /// Whether `other` is this link in another state: only its flags or operational state differ.
+    public func differsOnlyInState(from other: Link) -> Bool {
+        var restated = other
+        restated.flags = flags
+        restated.operState = operState
+        return restated == self
+    }
 }
 
 /// The ARPHRD_* hardware types the classification rules look at.

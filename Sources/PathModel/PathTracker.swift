@@ -22,6 +22,9 @@ public struct PathTracker: Sendable {
     /// the context. A consumer that reads no route (the hints' lease, portal and modem look-ups) compares it, so
     /// that a route flip costs it nothing.
     public private(set) var factsVersion: UInt64 = 0
+    /// The links whose state alone changed since `takeLinkStateChanges` was last called (their facts otherwise
+    /// did not: `factsVersion` did not move for them).
+    public private(set) var linkStateChanges: Set<Int32> = []
 
     /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
     /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
@@ -65,6 +68,12 @@ public struct PathTracker: Sendable {
         let readsNothingNew = answersOnlyFlows(events)
         let changes = state.apply(events)
         if changes.linksOrAddresses { factsVersion &+= 1 }
+        linkStateChanges.formUnion(changes.linkStates)
+        // Nobody took them for a long while: a version move says as much, and costs no memory.
+        if linkStateChanges.count > 4096 {
+            linkStateChanges = []
+            factsVersion &+= 1
+        }
         return readsNothingNew ? nil : reevaluate(touched: changes.all ? nil : changes.interfaces)
     }
 
@@ -85,6 +94,13 @@ public struct PathTracker: Sendable {
             if answers.keys.contains(where: isRead) || dropped.contains(where: isRead) { return false }
         }
         return true
+    }
+
+    /// The links whose state alone changed since the last call, and forgets them: for the one reader of them (the
+    /// hints' look-ups of link state).
+    public mutating func takeLinkStateChanges() -> Set<Int32> {
+        defer { linkStateChanges = [] }
+        return linkStateChanges
     }
 
     /// Changes how interfaces are classified; returns the new path if that changed it.

@@ -36,7 +36,10 @@ public struct NULFramer: Sendable {
         start = end + 1
         scanned = start
         if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            // Everything read is taken: the storage goes too. A subscriber's connection reads one call and then
+            // idles for hours, and ten thousand of them kept a call's worth of buffer each (issue 41: memory per
+            // idle subscriber); a pipelining client's next read allocates once.
+            buffer = []
             start = 0
             scanned = 0
         }

@@ -155,8 +155,15 @@ final class NetworkHintsService {
     private func refresh() {
         guard let networkManager, let cellular else { return }
         let facts = hub.factsVersion
+        let linkStates = hub.takeLinkStateChanges()
         defer { verdictsMoved = false }
         guard sourcesChanged || facts != factsLookedAt else {
+            // Links whose state alone changed (a carrier flap): only their Ethernet figures may have, and the
+            // others' are not looked at, so a flap on a host of 500 veths costs what it costs on one.
+            if !linkStates.isEmpty {
+                let touched = hub.interfaces.filter { linkStates.contains($0.link.index) }
+                refreshLinkQualities(touched, radios: modemManager?.radios() ?? [:], all: false)
+            }
             if verdictsMoved { writeMetered(hub.interfaces, devices: networkManager.meteredInterfaces) }
             return
         }
@@ -173,7 +180,7 @@ final class NetworkHintsService {
         forgetIdentitiesOfRemovedLinks(present: Set(all.map(\.link.index)))
         refreshRoaming(interfaces, radios: modemManager?.radios() ?? [:])
         refreshCaptivePortals(interfaces, connectivity: networkManager.connectivityByInterface)
-        refreshLinkQualities(interfaces, radios: modemManager?.radios() ?? [:])
+        refreshLinkQualities(interfaces, radios: modemManager?.radios() ?? [:], all: true)
         let cellularLinks = interfaces.filter { $0.interfaceClass.kind == .cellular }
         guard !cellularLinks.isEmpty else { return }
         if keyer == nil { keyer = makeKeyer() }
@@ -269,10 +276,14 @@ final class NetworkHintsService {
     }
 
     /// Ethernet from sysfs, cellular from ModemManager's radios; Wi-Fi's figures (nl80211) belong to
-    /// `WiFiQualityService` and are left alone. Only a change `differsSignificantly` reaches the path.
-    private func refreshLinkQualities(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio]) {
+    /// `WiFiQualityService` and are left alone. Only a change `differsSignificantly` reaches the path. `all`: the
+    /// interfaces are every interface (figures of others are dropped); otherwise only these were looked at again.
+    private func refreshLinkQualities(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio], all: Bool) {
+        if all {
+            let present = Set(interfaces.lazy.map(\.link.index))
+            ethernetReadings = ethernetReadings.filter { present.contains($0.key) }
+        }
         var measured: [Int32: LinkQuality] = [:]
-        ethernetReadings = ethernetReadings.filter { index, _ in interfaces.contains { $0.link.index == index } }
         for status in interfaces where !status.isTunnel {
             let index = status.link.index
             switch status.interfaceClass.kind {
@@ -294,13 +305,24 @@ final class NetworkHintsService {
             }
         }
         let current = hub.context.linkQualities
-        var next = current.filter { $0.value.source == .nl80211 }
-        for (index, quality) in measured {
-            next[index] = quality.differsSignificantly(from: current[index]) ? quality : current[index]
+        let looked = all ? Set(current.keys).union(measured.keys) : Set(interfaces.lazy.map(\.link.index))
+        var next = current
+        var changed: [Int32] = []
+        for index in looked {
+            let quality = Self.quality(current: current[index], measured: measured[index])
+            guard quality != current[index] else { continue }
+            next[index] = quality
+            changed.append(index)
         }
-        guard next != current else { return }
-        let changed = Set(next.keys).union(current.keys).filter { next[$0] != current[$0] }
-        hub.updateContext(cause: .detected(.linkQuality, interfaces: Array(changed))) { $0.linkQualities = next }
+        guard !changed.isEmpty else { return }
+        hub.updateContext(cause: .detected(.linkQuality, interfaces: changed)) { $0.linkQualities = next }
+    }
+
+    /// What one interface's quality becomes: a new measurement replaces the current figure only when it differs
+    /// significantly; without one, a Wi-Fi figure stays (`WiFiQualityService`'s) and any other goes.
+    private static func quality(current: LinkQuality?, measured: LinkQuality?) -> LinkQuality? {
+        if let measured { return measured.differsSignificantly(from: current) ? measured : current }
+        return current?.source == .nl80211 ? current : nil
     }
 
     /// Keys for SIMs come from a per-machine secret, so the same SIM gets the same key here and nowhere else.

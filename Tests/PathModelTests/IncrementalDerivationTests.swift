@@ -33,6 +33,8 @@ import Testing
         for step in 1...steps {
             let previous = tracker.path
             let (interfacesBefore, versionBefore) = (tracker.interfaces, tracker.interfacesVersion)
+            let (linksBefore, addressesBefore, factsBefore) =
+                (tracker.state.links, Set(tracker.state.addresses), tracker.factsVersion)
             let reported: Path?
             let what: String
             switch generator.random.below(100) {
@@ -64,12 +66,35 @@ import Testing
                 // The hub compares versions instead of interfaces: a new version exactly when they changed.
                 check(
                     (tracker.interfacesVersion == versionBefore) == (tracker.interfaces == interfacesBefore),
-                    "interfaces version differs from change", place)
+                    "interfaces version differs from change", place),
+                // The hints read links and addresses only when the facts version moved, and otherwise the links
+                // whose state alone changed: nothing else of them may change unseen.
+                checkFacts(
+                    tracker: &tracker, linksBefore: linksBefore, addressesBefore: addressesBefore,
+                    factsBefore: factsBefore, place)
             else { return }
             paths.insert(tracker.path)
         }
         // The sequences must move the path, or the comparisons above proved little.
         #expect(paths.count >= (count == 1 ? 1 : 10), "\(count) interfaces reached only \(paths.count) paths")
+    }
+
+    /// With the facts version unmoved: the same addresses, the same links but for their state, and every link whose
+    /// state changed among those taken.
+    private func checkFacts(
+        tracker: inout PathTracker, linksBefore: [Int32: Link], addressesBefore: Set<InterfaceAddress>,
+        factsBefore: UInt64, _ place: String
+    ) -> Bool {
+        let taken = tracker.takeLinkStateChanges()
+        guard tracker.factsVersion == factsBefore else { return true }
+        let links = tracker.state.links
+        let restated = links.keys.filter { links[$0] != linksBefore[$0] }
+        return check(Set(tracker.state.addresses) == addressesBefore, "addresses changed unseen", place)
+            && check(Set(links.keys) == Set(linksBefore.keys), "links came or went unseen", place)
+            && check(
+                restated.allSatisfy { linksBefore[$0]!.differsOnlyInState(from: links[$0]!) },
+                "a link changed more than its state unseen", place)
+            && check(Set(restated).isSubset(of: taken), "a link's state changed untold", place)
     }
 
     /// Records the first divergence (with the interfaces that differ) and stops the run.

@@ -9,11 +9,13 @@ enum FlipTopology {
     static let gateway: [UInt8] = [10, 77, 0, 2]
     static let metric: UInt32 = 50
 
-    /// Replaces the namespace's `default dev veth0` with nothing (the flips add the gateway's route), gives the peer
-    /// its address, and adds `extraInterfaces` interfaces (veth pairs, both ends here, up, each with a /32).
-    static func prepare(_ namespace: BenchNamespace, extraInterfaces: Int) throws(BenchError) {
+    /// Replaces the namespace's `default dev veth0` with the gateway's route (`withRoute`; without, with nothing:
+    /// the route flips add it), gives the peer its address, and adds `extraInterfaces` interfaces (veth pairs, both
+    /// ends here, up, each with a /32).
+    static func prepare(_ namespace: BenchNamespace, extraInterfaces: Int, withRoute: Bool) throws(BenchError) {
         try Child.run(["ip", "-n", namespace.peer, "addr", "add", "10.77.0.2/24", "dev", "veth1"])
         try namespace.ip("route del default dev veth0")
+        if withRoute { try namespace.ip("route add default via 10.77.0.2 dev veth0 metric \(metric)") }
         guard extraInterfaces > 0 else { return }
         var lines: [String] = []
         for pair in 0..<((extraInterfaces + 1) / 2) {

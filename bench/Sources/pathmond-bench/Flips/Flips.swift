@@ -16,8 +16,9 @@ struct Flips: ParsableCommand {
         discussion: """
             route: `default via 10.77.0.2 dev veth0 metric 50` added and deleted (the only default route: the path \
             is satisfied, then not). link: veth0's carrier taken away and given back (its peer set down and up), as a \
-            cable pulled. --interfaces N: N interfaces in pathmond's namespace (lo, veth0 and veth pairs, up, each \
-            end with a /32, as on a container host), made before the flips and settled. --callgrind-out FILE: \
+            cable pulled, with the gateway's route in place (the path is satisfied, then not). --interfaces N: N \
+            interfaces in pathmond's namespace (lo, veth0 and veth pairs, up, each end with a /32, as on a \
+            container host), made before the flips and settled. --callgrind-out FILE: \
             pathmond runs under `valgrind --tool=callgrind --callgrind-out-file=FILE` (bench/instructions does \
             this); the counters are zeroed before the first flip and dumped after the last (FILE.1).
             """
@@ -58,7 +59,8 @@ struct Flips: ParsableCommand {
 
     private func measure(in bench: BenchRun) throws {
         let namespace = bench.namespace
-        try FlipTopology.prepare(namespace, extraInterfaces: interfaces - 2)
+        // A link flip takes the path's one uplink away: its gateway's route is there from the start.
+        try FlipTopology.prepare(namespace, extraInterfaces: interfaces - 2, withRoute: kind == .link)
         let raw = try Child(namespace.exec + [DaemonOptions.sibling("pathmond-bench"), "raw-listen"], output: .pipe)
         defer { raw.stop() }
         usleep(500_000)
