@@ -87,10 +87,14 @@ final class RouteFollower {
         everyQueryAnswered = nil
     }
 
-    /// Whether an event may change the standing queries: a tunnel's endpoints are a link's.
-    private static func changesQueries(_ event: KernelEvent) -> Bool {
+    /// Whether an event may change the standing queries, read before it is applied: they are the internet's probes
+    /// and the tunnels' endpoints, so only a link whose endpoints come, go or move does (a carrier flap on one of
+    /// 500 veths made every standing query be listed again).
+    private func changesQueries(_ event: KernelEvent) -> Bool {
         switch event {
-        case .linkChanged, .linkRemoved, .snapshot: return true
+        case .linkChanged(let link): return state.links[link.index]?.tunnel != link.tunnel
+        case .linkRemoved(let index): return state.links[index]?.tunnel != nil
+        case .snapshot: return true
         default: return false
         }
     }
@@ -131,8 +135,9 @@ final class RouteFollower {
         var change = routingChange
         if !routingChange.expiries.isEmpty { expiries.note(routingChange.expiries, now: now) }
         if !events.isEmpty {
+            let queriesMayChange = events.contains(where: changesQueries)
             state.apply(events)
-            if events.contains(where: Self.changesQueries) { standingMayHaveChanged() }
+            if queriesMayChange { standingMayHaveChanged() }
         }
         if routingChange.neighboursOverflowed {
             gateways.forgetReachability()

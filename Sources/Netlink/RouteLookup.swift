@@ -58,7 +58,7 @@ extension RouteLookup {
                 && RouteQuery.isInternetProbe(answers[$0].query)
         }
         guard !unrouted.isEmpty else { return }
-        let sources = state.addresses.filter { $0.family == .ipv6 && $0.isUsable }.map(\.address).sorted()
+        let sources = state.usableIPv6Sources
         guard !sources.isEmpty else { return }
         let sourced = unrouted.flatMap { position in
             let probe = answers[position].query

@@ -12,6 +12,10 @@ public struct KernelState: Sendable, Hashable {
     public private(set) var links: [Int32: Link] = [:]
     /// Addresses by interface index, then by key. No empty entry is kept, so that equal states compare equal.
     private var addressTable: [Int32: [AddressKey: InterfaceAddress]] = [:]
+    /// The usable IPv6 addresses (`InterfaceAddress.isUsable`), kept with `addressTable`: the sources the IPv6
+    /// probes are asked again from when the kernel has no route for them (an IPv4-only host, on every change),
+    /// found without a pass over every interface's addresses.
+    private var usableIPv6: [AddressKey: IPAddress] = [:]
     /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
     /// resolves to (see `nexthops`), each with its `nexthopID`.
     public private(set) var routes: Set<DefaultRoute> = []
@@ -35,6 +39,9 @@ public struct KernelState: Sendable, Hashable {
     /// All addresses, in no particular order. An array: an opaque lazy collection of the index's tables was walked
     /// through unspecialized witnesses outside this module, thousands of instructions per address.
     public var addresses: [InterfaceAddress] { addressTable.values.flatMap(\.values) }
+
+    /// The usable IPv6 addresses of every interface, sorted.
+    public var usableIPv6Sources: [IPAddress] { usableIPv6.values.sorted() }
 
     /// The kernel's nexthop objects, by id.
     public var nexthops: [Nexthop] { nexthopTable.sorted }
@@ -158,6 +165,7 @@ public struct KernelState: Sendable, Hashable {
             if addressTable.removeValue(forKey: index) != nil {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
+                usableIPv6 = usableIPv6.filter { $0.key.interfaceIndex != index }
             }
             // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
             let deadGroups = (routeTable[index] ?? []).filter {
@@ -187,12 +195,14 @@ public struct KernelState: Sendable, Hashable {
             if addressTable[address.interfaceIndex, default: [:]].updateValue(address, forKey: address.key) != address {
                 changes.interfaces.insert(address.interfaceIndex)
                 changes.linksOrAddresses = true
+                if address.family == .ipv6 { usableIPv6[address.key] = address.isUsable ? address.address : nil }
             }
         case .addressRemoved(let address):
             let index = address.interfaceIndex
             if addressTable[index]?.removeValue(forKey: address.key) != nil {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
+                usableIPv6[address.key] = nil
                 if addressTable[index]?.isEmpty == true { addressTable[index] = nil }
             }
             if address.family == .ipv4 && !hasAddress(on: index, where: { $0.family == .ipv4 }) {
@@ -238,8 +248,10 @@ public struct KernelState: Sendable, Hashable {
             changes.linksOrAddresses = true
             links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             addressTable = [:]
+            usableIPv6 = [:]
             for address in snapshot.addresses {
                 addressTable[address.interfaceIndex, default: [:]][address.key] = address
+                if address.family == .ipv6 && address.isUsable { usableIPv6[address.key] = address.address }
             }
             routes = []
             routeTable = [:]
