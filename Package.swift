@@ -119,8 +119,9 @@ let package = Package(
         .executableTarget(
             name: "pathctl",
             dependencies: [
-                "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // No swift-argument-parser and no Foundation (issue 41): a gate every unit start runs parses its
+                // command line with its own tables and prints JSON with the project's encoder.
+                "JSON", "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
             ],
             swiftSettings: strict
         ),
