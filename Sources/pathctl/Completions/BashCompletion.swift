@@ -50,7 +50,7 @@ enum BashCompletion {
         ]
         lines += table("_pathctl_options", verbs) { ShellWords.optionWords($0).joined(separator: " ") }
         lines += table("_pathctl_takes_value", verbs) { verb in
-            verb.options.filter { !$0.isFlag }.flatMap { ["--" + $0.long] + ($0.short.map { ["-\($0)"] } ?? []) }
+            verb.visibleOptions.filter { !$0.isFlag }.flatMap { ["--" + $0.long] + ($0.short.map { ["-\($0)"] } ?? []) }
                 .joined(separator: " ")
         }
         lines += [

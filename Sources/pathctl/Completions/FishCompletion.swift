@@ -13,9 +13,10 @@ enum FishCompletion {
             "    for word in (commandline -opc)[2..-1]",
             "        if contains -- $word \(names)",
             "            echo $word",
-            "            return",
+            "            return 0",
             "        end",
             "    end",
+            "    return 1",
             "end",
             "",
             "function __pathctl_using",
@@ -84,7 +85,7 @@ enum FishCompletion {
         switch kind {
         case .none: return "-x"
         case .file: return "-r -F"
-        case .command: return "-x -a '(__fish_complete_subcommand)'"
+        case .command: return "-x -a '(__fish_complete_command)'"
         case .values(let values): return "-x -a \(quoted(values.joined(separator: " ")))"
         case .interface, .networkKey, .networkKeyOrInterface:
             guard let verb else { return "-x" }

@@ -79,8 +79,11 @@ enum ZshCompletion {
             tail += ":\(escapedMessage(option.valueName ?? option.long)):\(action)"
         }
         let repeated = option.isRepeatable ? "*" : ""
-        guard let short = option.short else { return ShellWords.quoted("\(repeated)--\(option.long)\(tail)") }
-        return "'(-\(short) --\(option.long))'\(repeated.isEmpty ? "" : "'*'"){-\(short),--\(option.long)}"
+        // A value after `=` or as the next word (`--since=-1h`, `--since -1h`); a short option's also attached.
+        let long = "--" + option.long + (option.isFlag ? "" : "=")
+        guard let short = option.short else { return ShellWords.quoted("\(repeated)\(long)\(tail)") }
+        let shortSpelling = "-\(short)" + (option.isFlag ? "" : "+")
+        return "'(-\(short) --\(option.long))'\(repeated.isEmpty ? "" : "'*'"){\(shortSpelling),\(long)}"
             + ShellWords.quoted(tail)
     }
 
