@@ -8,10 +8,12 @@ import PathMonitor
 /// networkctl's check that the daemon it asks watches the caller's network: pathmond in another network namespace
 /// (a container, `ip netns exec`) reports that namespace's interfaces, not the ones this shell uses.
 ///
-/// Without a call where it can: the kernel names the process at the other end of the socket (SO_PEERCRED), and
-/// /proc/PID/ns/net names its namespace. Only where that cannot be read (another user's daemon, a /proc that is not
-/// this process's, a socket a service manager listens on) is pathmond asked (GetStatus), so `pathctl check` as
-/// root makes one call, GetPath.
+/// Without a call where it can: the kernel names the process that listens on the socket (SO_PEERCRED), and
+/// /proc/PID/ns/net names its namespace. That process is pathmond, or the service manager that listens for it
+/// (pathmond.socket): systemd binds a socket unit's sockets in its own namespace unless the unit names another, and
+/// then binds them from a helper process that is gone by now, and pathmond.service runs in the namespace of its
+/// socket. Only where that cannot be read (another user's daemon, a /proc that is not this process's, any other
+/// listener) is pathmond asked (GetStatus), so that `pathctl check` as root makes one call, GetPath.
 enum NamespaceCheck {
     /// The inode of a process's network namespace (/proc/self/ns/net), or nil if it cannot be read.
     static var ownNamespace: UInt64? { namespace(at: "/proc/self/ns/net") }
@@ -34,11 +36,15 @@ enum NamespaceCheck {
                 + " pathctl (net:[\(own)]): what it reports is that namespace's network, not this one's.")
     }
 
-    /// The namespace of pathmond as process `processID`, read from /proc; nil unless /proc is this process's
-    /// (its /proc/self is getpid(): PID numbers mean the same there), the process is pathmond (not a service
-    /// manager holding its socket) and its namespace can be read (ptrace rules: root, or the daemon's own user).
+    /// The listeners whose namespace is pathmond's: pathmond itself, and systemd listening for it.
+    static let listeners: Set<String> = ["pathmond\n", "systemd\n"]
+
+    /// The namespace of pathmond as seen through the process `processID` that listens on its socket, read from
+    /// /proc; nil unless /proc is this process's (its /proc/self is getpid(): PID numbers mean the same there), the
+    /// listener is pathmond or systemd, and its namespace can be read (ptrace rules: root, or the listener's user).
     static func peerNamespace(_ processID: Int32) -> UInt64? {
-        guard read("/proc/self", link: true) == String(getpid()), read("/proc/\(processID)/comm") == "pathmond\n"
+        guard read("/proc/self", link: true) == String(getpid()),
+            let command = read("/proc/\(processID)/comm"), listeners.contains(command)
         else { return nil }
         return namespace(at: "/proc/\(processID)/ns/net")
     }
