@@ -123,8 +123,14 @@ let package = Package(
                 // command line with its own tables and prints JSON with the project's encoder.
                 "JSON", "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
             ],
+            exclude: ["link"],
             swiftSettings: strict,
-            linkerSettings: releaseLink
+            // libstdc++ linked in, not loaded (see link/ld-static-libstdc++). SwiftPM links from the package root.
+            linkerSettings: releaseLink + [
+                .unsafeFlags(
+                    ["-Xclang-linker", "--ld-path=Sources/pathctl/link/ld-static-libstdc++"],
+                    .when(configuration: .release))
+            ]
         ),
         // Linux calls the bench needs that Glibc's module lacks (epoll, eventfd, setns, pipe2): a header, no code.
         .systemLibrary(name: "CBenchSupport", path: "bench/Sources/CBenchSupport"),
