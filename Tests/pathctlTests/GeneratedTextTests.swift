@@ -82,3 +82,12 @@ import Testing
         #expect(Completions.kind(of: "--bogus", in: Name.spec) == nil)
     }
 }
+
+@Suite struct VerbNameTests {
+    /// The names a run looks its verb up by are the tables' own, in the same order.
+    @Test func theVerbNamesAreTheTables() {
+        #expect(Pathctl.verbNames == Pathctl.specs.map(\.name))
+        for name in Pathctl.verbNames { #expect(Pathctl.verb(named: name)?.spec.name == name) }
+        #expect(Pathctl.verb(named: "help") == nil)
+    }
+}
