@@ -88,20 +88,19 @@ enum Pathctl {
     }
 
     static func run(_ verb: any Verb.Type, _ words: [String]) -> ExitCode {
-        // Help and version win wherever they stand before `--`, as they did.
-        for word in words.prefix(while: { $0 != "--" }) {
-            if word == "-h" || word == "--help" {
+        let command: any Verb
+        do {
+            let parsed = try CommandLineParser.parse(words, as: verb.spec)
+            // Help and version win wherever they stand among the options, as they did.
+            if parsed.wantsHelp {
                 print(HelpText.verb(verb.spec), terminator: "")
                 return .success
             }
-            if word == "--version" {
+            if parsed.wantsVersion {
                 print(version)
                 return .success
             }
-        }
-        let command: any Verb
-        do {
-            command = try verb.init(try CommandLineParser.parse(words, as: verb.spec))
+            command = try verb.init(parsed)
         } catch {
             return usageError(error.message, verb: verb.spec.name)
         }

@@ -95,6 +95,15 @@ import Testing
         #expect(try parse(["--", "--stop"], spec).positionals == ["--stop"])
     }
 
+    @Test func helpIsAnOptionAnywhereButInTheCommandItRuns() throws {
+        #expect(try parse(["--help"]).wantsHelp, "no <target> needed for help")
+        #expect(try parse(["eth0", "-qh"]).wantsHelp && parse(["--version"]).wantsVersion)
+        #expect(try !parse(["--", "--help"]).wantsHelp)
+        let exec = try CommandLineParser.parse(["--while", "online", "rsync", "--help"], as: Exec.spec)
+        #expect(!exec.wantsHelp && exec.positionals == ["rsync", "--help"])
+        #expect(try CommandLineParser.parse(["--help"], as: Exec.spec).wantsHelp, "no --while needed for help")
+    }
+
     @Test func valuesAreCheckedByTheVerb() throws {
         #expect(throws: UsageError("--require takes wired, wifi, cellular or other, not 'loopback'")) {
             try PathOptions(try CommandLineParser.parse(["--require", "loopback"], as: Status.spec))

@@ -32,7 +32,8 @@ enum CommandLineParser {
                 try parseShort(word, words, &index, spec, into: &parsed)
             }
         }
-        try check(parsed, against: spec)
+        // Help asked for needs no complete command line.
+        if !parsed.wantsHelp && !parsed.wantsVersion { try check(parsed, against: spec) }
         return parsed
     }
 
@@ -43,6 +44,10 @@ enum CommandLineParser {
         let body = word.dropFirst(2)
         let name = String(body.prefix { $0 != "=" })
         let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        if inline == nil && (name == "help" || name == "version") {
+            if name == "help" { parsed.wantsHelp = true } else { parsed.wantsVersion = true }
+            return
+        }
         guard let option = spec.option(long: name) else {
             throw UsageError("unknown option '--\(HumanText.escaped(name))'")
         }
@@ -66,6 +71,10 @@ enum CommandLineParser {
     ) throws(UsageError) {
         var characters = word.dropFirst()[...]
         while let character = characters.popFirst() {
+            if character == "h" && spec.option(short: "h") == nil {
+                parsed.wantsHelp = true
+                continue
+            }
             guard let option = spec.option(short: character) else {
                 throw UsageError("unknown option '-\(HumanText.escaped(String(character)))'")
             }

@@ -6,6 +6,10 @@ struct ParsedArguments: Equatable {
     /// Each option's values in the order given, by long name; a flag has one empty value per occurrence.
     var options: [String: [String]] = [:]
     var positionals: [String] = []
+    /// `-h` or `--help` stood among the options (not after `--`, not in a command `exec` runs).
+    var wantsHelp = false
+    /// `--version` did.
+    var wantsVersion = false
 
     /// Whether the flag was given.
     func flag(_ long: String) -> Bool { options[long] != nil }
