@@ -14,6 +14,10 @@ let releaseLink: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))
 ]
 
+/// pathctl's release linker: lld with libstdc++ linked in (Sources/pathctl/link/ld-static-libstdc++), named from the
+/// package's directory so that a build started elsewhere (`--package-path`) finds it.
+let pathctlLinker = Context.packageDirectory + "/Sources/pathctl/link/ld-static-libstdc++"
+
 let package = Package(
     name: "pathmond",
     platforms: [.macOS(.v15)],
@@ -125,11 +129,10 @@ let package = Package(
             ],
             exclude: ["link"],
             swiftSettings: strict,
-            // libstdc++ linked in, not loaded (see link/ld-static-libstdc++). SwiftPM links from the package root.
+            // libstdc++ linked in, not loaded (see link/ld-static-libstdc++), whatever directory the build starts in.
             linkerSettings: releaseLink + [
                 .unsafeFlags(
-                    ["-Xclang-linker", "--ld-path=Sources/pathctl/link/ld-static-libstdc++"],
-                    .when(configuration: .release))
+                    ["-Xclang-linker", "--ld-path=\(pathctlLinker)"], .when(configuration: .release))
             ]
         ),
         // Linux calls the bench needs that Glibc's module lacks (epoll, eventfd, setns, pipe2): a header, no code.
