@@ -3,7 +3,8 @@
 /// `pathctl --help` and `pathctl VERB --help`, from the verbs' tables, laid out as swift-argument-parser laid them
 /// out before (OVERVIEW, USAGE, ARGUMENTS, a section per option group, OPTIONS), 80 columns wide.
 enum HelpText {
-    static let width = 80
+    /// Lines of at most 79 columns, as swift-argument-parser wrapped them: an 80-column terminal never wraps again.
+    static let width = 79
     /// Where an entry's text starts: a label longer than this puts the text on the next line.
     static let textColumn = 26
 
@@ -40,20 +41,25 @@ enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `pathctl check [--unmetered] ... [<target>]`: every visible option, then the arguments.
+    /// `pathctl name <target> [<name>] [--remove] ...`: the arguments, every visible option, a command to run last;
+    /// `[<options>]` stands for the optional ones where the whole line would pass 280 columns (`check`, `wait`).
     static func usage(_ spec: VerbSpec) -> String {
-        var words = ["pathctl", spec.name]
-        for option in spec.visibleOptions {
+        func word(_ option: OptionSpec) -> String {
             var word = "--" + option.long
             if !option.isFlag { word += " " + CommandLineParser.valueText(option) }
             if option.isRepeatable { word += " ..." }
-            words.append(option.isRequired ? word : "[\(word)]")
+            return option.isRequired ? word : "[\(word)]"
         }
-        for argument in spec.arguments {
-            let word = argument.isPassthrough ? "<\(argument.name)> ..." : "<\(argument.name)>"
-            words.append(argument.isOptional || argument.isPassthrough ? "[\(word)]" : word)
+        func word(_ argument: ArgumentSpec) -> String {
+            if argument.isPassthrough { return "[<\(argument.name)> ...]" }
+            return argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>"
         }
-        return words.joined(separator: " ")
+        let arguments = spec.arguments.filter { !$0.isPassthrough }.map(word)
+        let command = spec.arguments.filter(\.isPassthrough).map(word)
+        let full = ["pathctl", spec.name] + arguments + spec.visibleOptions.map(word) + command
+        guard full.joined(separator: " ").count > 280 else { return full.joined(separator: " ") }
+        let required = spec.visibleOptions.filter(\.isRequired).map(word)
+        return (["pathctl", spec.name] + arguments + ["[<options>]"] + required + command).joined(separator: " ")
     }
 
     /// An option's entry: its spellings and value, its help and what it takes.
@@ -79,11 +85,7 @@ enum HelpText {
 
     /// Each paragraph of `text` wrapped, followed by an empty line; nothing for no text.
     static func paragraphs(_ text: String) -> [String] {
-        text.isEmpty
-            ? []
-            : text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
-                $0.isEmpty ? [""] : wrap(String($0), indent: 0) + [""]
-            }
+        text.split(separator: "\n").flatMap { wrap(String($0), indent: 0) + [""] }
     }
 
     /// `text` in lines of at most `width` columns, each indented by `indent` spaces; a word longer than a line
