@@ -5,7 +5,7 @@ import PackageDescription
 /// Our own targets build with every warning as an error; dependencies keep their own settings.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
-/// The release link of the daemon (issue 25: the stripped binary's size). lld, the toolchain's own linker, packs
+/// The release link of the daemon and pathctl (issues 25 and 41: the stripped binaries' size). lld, the toolchain's own linker, packs
 /// the 47,000 relative relocations of a position-independent executable into a few words (DT_RELR, glibc 2.36 and
 /// later) where gold writes 24 bytes each (1.1 MB). swiftc's --export-dynamic stays, although it keeps every
 /// public symbol in the dynamic symbol table (0.7 MB): in the stripped binary the package ships, that table is
@@ -13,6 +13,10 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let releaseLink: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))
 ]
+
+/// pathctl's release linker: lld with libstdc++ linked in (Sources/pathctl/link/ld-static-libstdc++), named from the
+/// package's directory so that a build started elsewhere (`--package-path`) finds it.
+let pathctlLinker = Context.packageDirectory + "/Sources/pathctl/link/ld-static-libstdc++"
 
 let package = Package(
     name: "pathmond",
@@ -119,10 +123,17 @@ let package = Package(
         .executableTarget(
             name: "pathctl",
             dependencies: [
-                "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // No swift-argument-parser and no Foundation (issue 41): a gate every unit start runs parses its
+                // command line with its own tables and prints JSON with the project's encoder.
+                "JSON", "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
             ],
-            swiftSettings: strict
+            exclude: ["link"],
+            swiftSettings: strict,
+            // libstdc++ linked in, not loaded (see link/ld-static-libstdc++), whatever directory the build starts in.
+            linkerSettings: releaseLink + [
+                .unsafeFlags(
+                    ["-Xclang-linker", "--ld-path=\(pathctlLinker)"], .when(configuration: .release))
+            ]
         ),
         // Linux calls the bench needs that Glibc's module lacks (epoll, eventfd, setns, pipe2): a header, no code.
         .systemLibrary(name: "CBenchSupport", path: "bench/Sources/CBenchSupport"),

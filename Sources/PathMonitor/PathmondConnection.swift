@@ -27,6 +27,10 @@ public final class PathmondConnection: Sendable {
         socket.setReceiveTimeout(replyTimeout)
     }
 
+    /// The process that listens on the socket (SO_PEERCRED), for a client that checks pathmond's namespaces
+    /// without a call; nil when the kernel cannot say.
+    package var peerProcessID: Int32? { socket.peerProcessID }
+
     /// io.pathmond.GetPath: the path now, for `parameters` (the system path by default).
     public func path(parameters: PathParameters = .unrestricted) throws(PathmondClientError) -> Path {
         try decodePath(call(Methods.getPath, Self.requirements(parameters)))

@@ -46,6 +46,18 @@ final class VarlinkSocket: Sendable {
         self.path = path
     }
 
+    /// The process at the other end as the kernel recorded it at connect (SO_PEERCRED's pid, numbered in this
+    /// process's PID namespace): the one that listens, which is the service manager's for an activated socket. nil
+    /// when the kernel cannot say (0: a process outside this PID namespace).
+    var peerProcessID: Int32? {
+        // `struct ucred`: glibc declares it only under _GNU_SOURCE, which the Glibc module does not define.
+        var credentials: (processID: Int32, userID: UInt32, groupID: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.processID > 0
+        else { return nil }
+        return credentials.processID
+    }
+
     /// Makes `receive` give up after `timeout` (nil: wait as long as it takes, as a stream must).
     func setReceiveTimeout(_ timeout: Duration?) {
         var value = timeout.map(timeval.init) ?? timeval()

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import PathModel
 import PathMonitor
 import PathProtocol
@@ -11,8 +10,9 @@ import PathProtocol
 /// `pathctl check`: a gate for units and scripts. Exit 0 when the path meets the conditions, else the status that
 /// says why (see `ConditionFailure`): `ExecCondition=/usr/bin/pathctl check --unmetered` skips a unit's run on an
 /// expensive or constrained path without failing it.
-struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Check: Verb {
+    static let spec = VerbSpec(
+        name: "check",
         abstract: "Exit 0 if the path meets the conditions, else a status that says why.",
         discussion: """
             Exit statuses: 0 the conditions hold; 1 the path is unsatisfied; 2 it is expensive, that is metered \
@@ -23,37 +23,43 @@ struct Check: ParsableCommand {
             expensive or constrained path also defers the run: pathmond-dispatcher starts the unit once when the \
             path turns cheap (see 'pathctl deferred'). A run that cannot be deferred says why on stderr (the \
             unit's journal).
-            """)
+            """,
+        options: PathConditions.specs + PathOptions.specs + ConnectionOptions.specs + [
+            .flag("quiet", short: "q", "Print nothing; the exit status says it all."),
+            .option(
+                "max-deferral", value: "duration",
+                "A deferred unit that has waited this long runs anyway, on an expensive or constrained path (exit 0;"
+                    + " the dispatcher's journal says why), e.g. 14d or 12h."),
+            .option("dispatcher-socket", "The dispatcher's socket.", completion: .file).with { $0.isHidden = true },
+        ])
 
-    @OptionGroup var options: ConnectionOptions
-    @OptionGroup(title: "Conditions") var conditions: PathConditions
-    @OptionGroup(title: "Path requirements") var requirements: PathOptions
-
-    @Flag(name: .shortAndLong, help: "Print nothing; the exit status says it all.")
-    var quiet = false
-
-    @Option(
-        help: ArgumentHelp(
-            "A deferred unit that has waited this long runs anyway, on an expensive or constrained path (exit 0; "
-                + "the dispatcher's journal says why), e.g. 14d or 12h.",
-            valueName: "duration"))
+    var options: ConnectionOptions
+    var conditions: PathConditions
+    var requirements: PathOptions
+    var quiet: Bool
     var maxDeferral: String?
+    var dispatcherSocket: String
 
-    @Option(help: ArgumentHelp("The dispatcher's socket.", visibility: .hidden))
-    var dispatcherSocket = DispatcherProtocol.socketPath
-
-    func validate() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        conditions = PathConditions(arguments)
+        requirements = try PathOptions(arguments)
+        quiet = arguments.flag("quiet")
+        maxDeferral = arguments.value("max-deferral")
+        dispatcherSocket = arguments.value("dispatcher-socket") ?? DispatcherProtocol.socketPath
         if let maxDeferral, TimeSpan.parse(maxDeferral) == nil {
-            throw ValidationError("--max-deferral takes a duration such as 14d, 12h or 30min, not '\(maxDeferral)'")
+            throw UsageError("--max-deferral takes a duration such as 14d, 12h or 30min, not '\(maxDeferral)'")
         }
     }
 
-    func run() throws {
+    func run() throws(ExitCode) {
         let path: Path
         do {
             let connection = try PathmondConnection(socketPath: options.socket)
-            if !quiet { NamespaceCheck.warnIfForeign(connection) }
             path = try connection.path(parameters: requirements.parameters)
+            // After the path: the one call a gate makes is GetPath; GetStatus only where the namespaces cannot be
+            // compared locally.
+            if !quiet { NamespaceCheck.warnIfForeign(connection) }
         } catch {
             if quiet { throw ExitCode(69) }
             throw fail(error)

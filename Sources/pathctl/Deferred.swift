@@ -1,28 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import PathModel
 import PathProtocol
 
 /// `pathctl deferred [--forget UNIT]`: the runs `pathctl check` deferred on a metered path, which
 /// pathmond-dispatcher starts once the path is cheap. Root only.
-struct Deferred: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Deferred: Verb {
+    static let spec = VerbSpec(
+        name: "deferred",
         abstract: "List the runs deferred until the path is cheap, or forget one.",
         discussion: """
             A unit whose ExecCondition=/usr/bin/pathctl check --unmetered finds the path expensive or constrained \
             is remembered by pathmond-dispatcher and started once when the path turns cheap (after the settle \
             time of [discretionary] in pathmond.conf), oldest first, two seconds apart. Root only.
-            """)
+            """,
+        options: ConnectionOptions.specs + [
+            .option("forget", value: "unit", "Forget the deferred run of this unit: it is not started later."),
+            .option("dispatcher-socket", "The dispatcher's socket.", completion: .file).with { $0.isHidden = true },
+        ])
 
-    @OptionGroup var options: ConnectionOptions
-
-    @Option(help: ArgumentHelp("Forget the deferred run of this unit: it is not started later.", valueName: "unit"))
+    var options: ConnectionOptions
     var forget: String?
+    var dispatcherSocket: String
 
-    @Option(help: ArgumentHelp("The dispatcher's socket.", visibility: .hidden))
-    var dispatcherSocket = DispatcherProtocol.socketPath
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        forget = arguments.value("forget")
+        dispatcherSocket = arguments.value("dispatcher-socket") ?? DispatcherProtocol.socketPath
+    }
 
-    func run() throws {
+    func run() throws(ExitCode) {
         let client = DispatcherClient(socketPath: dispatcherSocket)
         do {
             if let forget {

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import Dispatch
 import Locking
 import PathModel
@@ -13,8 +12,9 @@ import PathMonitor
 /// (or, with `--stop`, ended and started again) while it does not, the condition damped by the system policy's settle
 /// and grace times. The decisions are `GatedRun`'s; this verb feeds it pathmond's paths, the time, the command's exit
 /// and pathctl's signals, and carries out what it says.
-struct Exec: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Exec: Verb {
+    static let spec = VerbSpec(
+        name: "exec",
         abstract: "Run a command only while the path meets a condition.",
         discussion: """
             The condition is damped as pathmond's system policy damps its targets: it counts as holding once it \
@@ -32,10 +32,36 @@ struct Exec: ParsableCommand {
             [discretionary] section (\(TimeSpan.format(SystemPolicyGate.Timing.standard.settle)) and \
             \(TimeSpan.format(SystemPolicyGate.Timing.standard.grace))), whatever the file sets, unless --settle \
             and --grace say otherwise.
-            """)
+            """,
+        options: PathOptions.specs + ConnectionOptions.specs + [
+            .option(
+                "while", "The condition: unmetered, not-constrained or online.",
+                completion: .values(Condition.allCases.map(\.rawValue))
+            ).with {
+                $0.isRequired = true
+                $0.listsValues = false
+            },
+            .flag(
+                "stop",
+                "End the command with SIGTERM when the condition stops holding, and start it again later (unless it"
+                    + " exits by itself: then it has finished)."),
+            .option(
+                "settle", value: "duration",
+                "How long the condition must hold before it counts (default: "
+                    + "\(TimeSpan.format(SystemPolicyGate.Timing.standard.settle)))."),
+            .option(
+                "grace", value: "duration",
+                "How long the condition must fail before it counts (default: "
+                    + "\(TimeSpan.format(SystemPolicyGate.Timing.standard.grace)))."),
+        ],
+        arguments: [
+            ArgumentSpec(
+                name: "command", help: "The command and its arguments, after --.", completion: .command,
+                isPassthrough: true)
+        ])
 
     /// What must hold for the command to run.
-    enum Condition: String, ExpressibleByArgument, CaseIterable {
+    enum Condition: String, CaseIterable {
         /// Satisfied, neither expensive nor constrained.
         case unmetered
         /// Satisfied and not on a Low Data Mode network.
@@ -53,42 +79,30 @@ struct Exec: ParsableCommand {
         }
     }
 
-    @OptionGroup var options: ConnectionOptions
-    @OptionGroup(title: "Path requirements") var requirements: PathOptions
-
-    @Option(name: .customLong("while"), help: "The condition: unmetered, not-constrained or online.")
+    var options: ConnectionOptions
+    var requirements: PathOptions
     var condition: Condition
-
-    @Flag(
-        help: """
-            End the command with SIGTERM when the condition stops holding, and start it again later (unless it \
-            exits by itself: then it has finished).
-            """)
-    var stop = false
-
-    @Option(
-        help: ArgumentHelp(
-            "How long the condition must hold before it counts (default: "
-                + "\(TimeSpan.format(SystemPolicyGate.Timing.standard.settle))).",
-            valueName: "duration"))
+    var stop: Bool
     var settle: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "How long the condition must fail before it counts (default: "
-                + "\(TimeSpan.format(SystemPolicyGate.Timing.standard.grace))).",
-            valueName: "duration"))
     var grace: String?
+    var command: [String]
 
-    @Argument(parsing: .captureForPassthrough, help: "The command and its arguments, after --.")
-    var command: [String] = []
-
-    mutating func validate() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        requirements = try PathOptions(arguments)
+        // The parser refuses a command line without it.
+        condition =
+            try arguments.value("while", expected: "unmetered, not-constrained or online", Condition.init(rawValue:))
+            ?? .online
+        stop = arguments.flag("stop")
+        settle = arguments.value("settle")
+        grace = arguments.value("grace")
+        command = arguments.positionals
         if command.first == "--" { command.removeFirst() }
-        guard !command.isEmpty else { throw ValidationError("give the command after --, e.g. -- rsync -a src dst") }
+        guard !command.isEmpty else { throw UsageError("give the command after --, e.g. -- rsync -a src dst") }
         for (name, value) in [("settle", settle), ("grace", grace)] {
             if let value, TimeSpan.parse(value) == nil {
-                throw ValidationError("--\(name) wants a duration such as 3s, 500ms or 1min, not \"\(value)\"")
+                throw UsageError("--\(name) wants a duration such as 3s, 500ms or 1min, not \"\(value)\"")
             }
         }
     }
@@ -101,7 +115,7 @@ struct Exec: ParsableCommand {
             grace: grace.flatMap(TimeSpan.parse) ?? standard.grace)
     }
 
-    func run() throws {
+    func run() throws(ExitCode) {
         // A parent may have left them blocked (test harnesses, some service managers): they must reach pathctl,
         // and the threads started below inherit this mask.
         var forwarded = sigset_t()

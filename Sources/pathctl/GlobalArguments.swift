@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathProtocol
 
-/// Puts pathctl's command line in the shape swift-argument-parser reads, so pathctl follows networkctl's and
+/// Puts pathctl's command line in the shape the verbs' parser reads, so pathctl follows networkctl's and
 /// resolvectl's conventions: global options (`--socket`, `--json`, `--no-legend`, `--no-pager`) may come before
 /// the verb as well as after it, no verb means `status`, and a word that is not a verb is an error naming the verbs
 /// rather than an argument to the default verb.
@@ -11,8 +11,8 @@ enum GlobalArguments {
     /// Global options that stand alone.
     static let flagOptions: Set<String> = ["--no-legend", "--no-pager"]
 
-    /// Options swift-argument-parser handles itself at the root.
-    static let parserOptions: Set<Substring> = ["--generate-completion-script", "--experimental-dump-help"]
+    /// Options of the root alone: packaging's (completion scripts, the man page).
+    static let parserOptions: Set<Substring> = ["--generate-completion-script", "--generate-manual"]
 
     /// What to run: rewritten arguments, or a usage error to print.
     enum Outcome: Equatable {
@@ -25,9 +25,8 @@ enum GlobalArguments {
     static func normalize(
         _ arguments: [String], verbs: [String], defaultVerb: String, standardOutputIsTerminal: Bool
     ) -> Outcome {
-        // The parser's own machinery (completion scripts and their callbacks, the manual generator's dump) reads
-        // the command line as it is.
-        if arguments.contains(where: { $0.hasPrefix("---") || parserOptions.contains($0.split(separator: "=")[0]) }) {
+        // The completion scripts and their callbacks and the man page generator read the command line as it is.
+        if arguments.contains(where: { $0.hasPrefix("---") || parserOptions.contains($0.prefix { $0 != "=" }) }) {
             return .run(arguments)
         }
         var globals: [String] = []

@@ -1,60 +1,64 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import PathModel
 import PathMonitor
 import PathProtocol
 
 /// `pathctl log`: the path's history as a timeline, like `journalctl -u pathmond` but with the cause of each change.
-struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Log: Verb {
+    static let spec = VerbSpec(
+        name: "log",
         abstract: "Show when the network path changed and why.",
         discussion: """
             Each line is one change: the time, the path before and after, and the cause (kernel events and the \
             interfaces they touched, a policy change and who made it, a detection, a resolver change, a \
             configuration reload). pathmond keeps the last 1,000 changes by default ([history] entries), across \
             restarts.
-            """)
+            """,
+        options: ConnectionOptions.specs + [
+            // The value may begin with a dash ("--since -1h", the help's own example): an option's value is the
+            // next word, whatever it looks like.
+            .option(
+                "since", short: "s", value: "TIME",
+                "Only changes at or after this time: \"2026-11-23 14:00[:SS]\", \"2026-11-23\", \"today\","
+                    + " \"yesterday\", \"-1h\", \"-30min\", \"-2d\", or \"@EPOCH-SECONDS\" (local time)."),
+            .option(
+                "interface", short: "i", "Only changes that concern this interface (before, after or as the cause).",
+                completion: .interface),
+            .option("lines", short: "n", "Only the newest N stored changes."),
+            .flag("follow", short: "f", "Keep printing changes as they happen, until interrupted."),
+        ])
 
-    @OptionGroup var options: ConnectionOptions
-
-    // Unconditional: the value may begin with a dash ("--since -1h", the help's own example), which the parser
-    // would otherwise take for an option.
-    @Option(
-        name: .shortAndLong, parsing: .unconditional,
-        help: ArgumentHelp(
-            "Only changes at or after this time: \"2026-11-23 14:00[:SS]\", \"2026-11-23\", \"today\", \"yesterday\", "
-                + "\"-1h\", \"-30min\", \"-2d\", or \"@EPOCH-SECONDS\" (local time).", valueName: "TIME"))
+    var options: ConnectionOptions
     var since: String?
-
-    @Option(
-        name: .shortAndLong, help: "Only changes that concern this interface (before, after or as the cause).",
-        completion: Completions.interface)
     var interface: String?
-
-    @Option(name: [.customShort("n"), .long], help: "Only the newest N stored changes.")
     var lines: Int?
+    var follow: Bool
 
-    @Flag(name: .shortAndLong, help: "Keep printing changes as they happen, until interrupted.")
-    var follow = false
-
-    func validate() throws {
-        if let lines, lines < 0 { throw ValidationError("--lines must be 0 or more, not \(lines)") }
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        since = arguments.value("since")
+        interface = arguments.value("interface")
+        follow = arguments.flag("follow")
+        lines = try arguments.value("lines", expected: "a number, 0 or more") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
         if let since {
             do {
                 _ = try LogTime.parse(since, now: LogTime.now())
-            } catch .notATime {
-                throw ValidationError(
-                    "--since \"\(HumanText.escaped(since))\" is not a time; try \"2026-11-23 14:00\","
-                        + " \"today\" or \"-1h\"")
-            } catch .outOfRange {
-                throw ValidationError(
-                    "--since \"\(HumanText.escaped(since))\" is out of range: the time must be after"
-                        + " 1970-01-01")
+            } catch {
+                switch error {
+                case .notATime:
+                    throw UsageError(
+                        "--since \"\(HumanText.escaped(since))\" is not a time; try \"2026-11-23 14:00\","
+                            + " \"today\" or \"-1h\"")
+                case .outOfRange:
+                    throw UsageError(
+                        "--since \"\(HumanText.escaped(since))\" is out of range: the time must be after"
+                            + " 1970-01-01")
+                }
             }
         }
     }
 
-    func run() throws {
+    func run() throws(ExitCode) {
         let query = PathHistoryQuery(
             sinceWallMicroseconds: since.flatMap { try? LogTime.parse($0, now: LogTime.now()) }, interface: interface,
             limit: lines)

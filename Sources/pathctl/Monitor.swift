@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import Dispatch
 import PathModel
 import PathMonitor
 import PathProtocol
 
 /// `pathctl monitor`: one line per path change until interrupted.
-struct Monitor: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the path, then every change, until interrupted.")
+struct Monitor: Verb {
+    static let spec = VerbSpec(
+        name: "monitor", abstract: "Print the path, then every change, until interrupted.",
+        options: ConnectionOptions.specs + PathOptions.specs)
 
-    @OptionGroup var options: ConnectionOptions
-    @OptionGroup(title: "Path requirements") var requirements: PathOptions
+    var options: ConnectionOptions
+    var requirements: PathOptions
 
-    func run() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        requirements = try PathOptions(arguments)
+    }
+
+    func run() throws(ExitCode) {
         // Fail clearly, and at once, if the daemon is not there to begin with; after that, outages are reported
         // as lines and the monitor reconnects.
         do {

@@ -1,16 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import PathModel
 
 /// What `pathctl check` and `pathctl wait` ask of the path. The exit statuses are part of the interface: systemd's
 /// `ExecCondition=` skips a unit on 1–254 and fails it on 255, so no outcome may map to 255.
-struct PathConditions: ParsableArguments {
-    @Flag(
-        help: "The path must be neither expensive nor constrained (Android's UNMETERED), nor held at a captive portal.")
-    var unmetered = false
+struct PathConditions {
+    static let specs = OptionSpec.section(
+        "Conditions",
+        [
+            .flag(
+                "unmetered",
+                "The path must be neither expensive (metered) nor constrained (Android's UNMETERED), nor held at a"
+                    + " captive portal."),
+            .flag("not-constrained", "The path must not be on a Low Data Mode network (expensive is fine)."),
+        ])
 
-    @Flag(help: "The path must not be on a Low Data Mode network (expensive is fine).")
-    var notConstrained = false
+    var unmetered: Bool
+    var notConstrained: Bool
+
+    init(_ arguments: ParsedArguments) {
+        unmetered = arguments.flag("unmetered")
+        notConstrained = arguments.flag("not-constrained")
+    }
 
     /// Why a path fails the conditions, or nil when it meets them. The path is the one for the requirement flags
     /// (`--require`, `--family`, ...); expensive and constrained are the path's own, that of the interface the
@@ -45,7 +55,7 @@ enum ConditionFailure: Equatable {
     var message: String {
         switch self {
         case .unsatisfied(let reason): return "the path is unsatisfied (\(reason?.rawValue ?? "no reason given"))"
-        case .expensive: return "the path is expensive"
+        case .expensive: return "the path is expensive (metered)"
         case .constrained: return "the path is constrained (Low Data Mode)"
         case .captivePortal: return "the path is held at a captive portal"
         }

@@ -1,37 +1,51 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import PathMonitor
 import PathProtocol
 
 /// Which network a policy verb is about: the one on an interface now, or one named by its key.
-struct NetworkTarget: ParsableArguments {
-    @Argument(help: "The interface whose current network to mark, e.g. wlan0.", completion: Completions.interface)
-    var interface: String?
+struct NetworkTarget {
+    static let argument = ArgumentSpec(
+        name: "interface", help: "The interface whose current network to mark, e.g. wlan0.", isOptional: true,
+        completion: .interface)
+    static let specs: [OptionSpec] = [
+        .option(
+            "key", "A network key from 'pathctl networks', for a network that is not attached now.",
+            completion: .networkKey)
+    ]
 
-    @Option(
-        help: "A network key from 'pathctl networks', for a network that is not attached now.",
-        completion: Completions.networkKey)
+    var interface: String?
     var key: String?
 
-    func validate() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        interface = arguments.argument(0)
+        key = arguments.value("key")
         switch (interface, key) {
-        case (nil, nil): throw ValidationError("Name an interface (e.g. wlan0) or give a network key with --key.")
-        case (_?, _?): throw ValidationError("Give either an interface or --key, not both.")
+        case (nil, nil): throw UsageError("Name an interface (e.g. wlan0) or give a network key with --key.")
+        case (_?, _?): throw UsageError("Give either an interface or --key, not both.")
         default: break
         }
     }
 }
 
 /// `pathctl set-constrained wlan0 [--off]`: Low Data Mode for a network.
-struct SetConstrained: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Mark the network on an interface (or --key) as constrained (Low Data Mode), or clear it with --off.")
+struct SetConstrained: Verb {
+    static let spec = VerbSpec(
+        name: "set-constrained",
+        abstract: "Mark the network on an interface (or --key) as constrained (Low Data Mode), or clear it with --off.",
+        options: NetworkTarget.specs + [.flag("off", "Clear the mark.")] + ConnectionOptions.specs,
+        arguments: [NetworkTarget.argument])
 
-    @OptionGroup var target: NetworkTarget
-    @Flag(help: "Clear the mark.") var off = false
-    @OptionGroup var options: ConnectionOptions
+    var target: NetworkTarget
+    var off: Bool
+    var options: ConnectionOptions
 
-    func run() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        target = try NetworkTarget(arguments)
+        off = arguments.flag("off")
+    }
+
+    func run() throws(ExitCode) {
         try runPolicyChange(options) { connection throws(PathmondClientError) in
             try connection.setConstrained(!off, interface: target.interface, key: target.key)
         }
@@ -39,21 +53,30 @@ struct SetConstrained: ParsableCommand {
 }
 
 /// `pathctl set-ultra-constrained sat0 [--off]`: a satellite link, hidden from apps that did not opt in.
-struct SetUltraConstrained: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct SetUltraConstrained: Verb {
+    static let spec = VerbSpec(
+        name: "set-ultra-constrained",
         abstract: "Mark the network on an interface (or --key) as ultra-constrained (a satellite link), or clear it"
             + " with --off.",
         discussion: """
             An ultra-constrained network is constrained, and apps that did not opt in to such networks are not shown \
             it at all (as on Apple's and Android's systems); pathctl status and the system policy see it as \
             constrained.
-            """)
+            """,
+        options: NetworkTarget.specs + [.flag("off", "Clear the mark.")] + ConnectionOptions.specs,
+        arguments: [NetworkTarget.argument])
 
-    @OptionGroup var target: NetworkTarget
-    @Flag(help: "Clear the mark.") var off = false
-    @OptionGroup var options: ConnectionOptions
+    var target: NetworkTarget
+    var off: Bool
+    var options: ConnectionOptions
 
-    func run() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        target = try NetworkTarget(arguments)
+        off = arguments.flag("off")
+    }
+
+    func run() throws(ExitCode) {
         try runPolicyChange(options) { connection throws(PathmondClientError) in
             try connection.setUltraConstrained(!off, interface: target.interface, key: target.key)
         }
@@ -61,21 +84,31 @@ struct SetUltraConstrained: ParsableCommand {
 }
 
 /// `pathctl set-expensive wlan0 [--off | --auto]`: the expensive flag for a network, over detection.
-struct SetExpensive: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Mark the network on an interface (or --key) as expensive; --off as not expensive; --auto to"
-            + " leave it to detection.")
+struct SetExpensive: Verb {
+    static let spec = VerbSpec(
+        name: "set-expensive",
+        abstract: "Mark the network on an interface (or --key) as expensive (metered); --off as not expensive;"
+            + " --auto to leave it to detection.",
+        options: NetworkTarget.specs + [
+            .flag("off", "Mark it not expensive (unmetered), whatever detection says."),
+            .flag("auto", "Forget the setting: detection decides again."),
+        ] + ConnectionOptions.specs,
+        arguments: [NetworkTarget.argument])
 
-    @OptionGroup var target: NetworkTarget
-    @Flag(help: "Mark it not expensive, whatever detection says.") var off = false
-    @Flag(help: "Forget the setting: detection decides again.") var auto = false
-    @OptionGroup var options: ConnectionOptions
+    var target: NetworkTarget
+    var off: Bool
+    var auto: Bool
+    var options: ConnectionOptions
 
-    func validate() throws {
-        if off && auto { throw ValidationError("Give --off or --auto, not both.") }
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        target = try NetworkTarget(arguments)
+        off = arguments.flag("off")
+        auto = arguments.flag("auto")
+        if off && auto { throw UsageError("Give --off or --auto, not both.") }
     }
 
-    func run() throws {
+    func run() throws(ExitCode) {
         let value: Bool? = auto ? nil : !off
         try runPolicyChange(options) { connection throws(PathmondClientError) in
             try connection.setExpensive(value, interface: target.interface, key: target.key)
@@ -84,12 +117,17 @@ struct SetExpensive: ParsableCommand {
 }
 
 /// `pathctl networks`: the networks pathmond remembers or sees.
-struct Networks: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List remembered and attached networks.")
+struct Networks: Verb {
+    static let spec = VerbSpec(
+        name: "networks", abstract: "List remembered and attached networks.", options: ConnectionOptions.specs)
 
-    @OptionGroup var options: ConnectionOptions
+    var options: ConnectionOptions
 
-    func run() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+    }
+
+    func run() throws(ExitCode) {
         do {
             let networks = try options.connect().networks()
             if let mode = options.jsonMode {
@@ -106,14 +144,23 @@ struct Networks: ParsableCommand {
 }
 
 /// `pathctl forget KEY`.
-struct Forget: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Forget what was set for a network.")
+struct Forget: Verb {
+    static let spec = VerbSpec(
+        name: "forget", abstract: "Forget what was set for a network.", options: ConnectionOptions.specs,
+        arguments: [
+            ArgumentSpec(name: "key", help: "The network key, as 'pathctl networks' shows it.", completion: .networkKey)
+        ])
 
-    @Argument(help: "The network key, as 'pathctl networks' shows it.", completion: Completions.networkKey)
     var key: String
-    @OptionGroup var options: ConnectionOptions
+    var options: ConnectionOptions
 
-    func run() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        // The parser refuses a command line without it.
+        key = arguments.argument(0) ?? ""
+    }
+
+    func run() throws(ExitCode) {
         do {
             try options.connect().forgetNetwork(key: key)
             if options.jsonMode == nil { print("Forgot \(HumanText.escaped(key)).") }
@@ -126,7 +173,7 @@ struct Forget: ParsableCommand {
 /// Connects, runs one policy call, and prints the network as it now stands.
 func runPolicyChange(
     _ options: ConnectionOptions, _ body: (PathmondConnection) throws(PathmondClientError) -> NetworkDetails
-) throws {
+) throws(ExitCode) {
     do {
         let network = try body(try options.connect())
         if let mode = options.jsonMode {

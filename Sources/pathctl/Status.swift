@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import PathModel
 import PathMonitor
 import PathProtocol
 
 /// `pathctl status`: the path and every interface.
-struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Show the network path and each interface.",
-        discussion: "The path requirements narrow the whole output: the path, and the interfaces listed.")
+struct Status: Verb {
+    static let spec = VerbSpec(
+        name: "status", abstract: "Show the network path and each interface.",
+        discussion: "The path requirements narrow the whole output: the path, and the interfaces listed.",
+        options: ConnectionOptions.specs + PathOptions.specs)
 
-    @OptionGroup var options: ConnectionOptions
-    @OptionGroup(title: "Path requirements") var requirements: PathOptions
+    var options: ConnectionOptions
+    var requirements: PathOptions
 
-    func run() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        requirements = try PathOptions(arguments)
+    }
+
+    func run() throws(ExitCode) {
         do {
             let connection = try options.connect()
             let parameters = requirements.parameters

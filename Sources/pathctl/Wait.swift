@@ -1,37 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
 import Dispatch
 import Locking
 import PathMonitor
 
 /// `pathctl wait`: blocks until the path meets the conditions (the same as `check`'s), following pathmond's
 /// changes rather than polling. It also waits for pathmond itself, so it can run before the daemon has started.
-struct Wait: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Wait: Verb {
+    static let spec = VerbSpec(
+        name: "wait",
         abstract: "Wait until the path meets the conditions.",
         discussion: """
             Exits 0 once the conditions hold. With --timeout, gives up after that many seconds with the status \
             `pathctl check` would give for the last path seen (1 unsatisfied, 2 expensive, 3 constrained), or 69 \
             if pathmond was never reached.
-            """)
+            """,
+        options: PathConditions.specs + PathOptions.specs + ConnectionOptions.specs + [
+            .option("timeout", "Give up after this many seconds (default: wait for ever)."),
+            .flag("quiet", short: "q", "Print nothing; the exit status says it all."),
+        ])
 
-    @OptionGroup var options: ConnectionOptions
-    @OptionGroup(title: "Conditions") var conditions: PathConditions
-    @OptionGroup(title: "Path requirements") var requirements: PathOptions
-
-    @Option(help: "Give up after this many seconds (default: wait for ever).")
+    var options: ConnectionOptions
+    var conditions: PathConditions
+    var requirements: PathOptions
     var timeout: Double?
+    var quiet: Bool
 
-    @Flag(name: .shortAndLong, help: "Print nothing; the exit status says it all.")
-    var quiet = false
-
-    func validate() throws {
-        if let timeout, !(timeout >= 0 && timeout < 1e9) {
-            throw ValidationError("--timeout takes a number of seconds, 0 or more")
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ConnectionOptions(arguments)
+        conditions = PathConditions(arguments)
+        requirements = try PathOptions(arguments)
+        quiet = arguments.flag("quiet")
+        let seconds = "a number of seconds, 0 or more"
+        timeout = try arguments.value("timeout", expected: seconds) {
+            Double($0).flatMap { $0 >= 0 && $0 < 1e9 ? $0 : nil }
         }
     }
 
-    func run() throws {
+    func run() throws(ExitCode) {
         let conditions = conditions
         let met = DispatchSemaphore(value: 0)
         // The latest verdict: nil until a path arrives, then what `check` would say of it.

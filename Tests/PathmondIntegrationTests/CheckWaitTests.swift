@@ -47,6 +47,29 @@ import Testing
         #expect(unsatisfied.errorOutput.contains("unsatisfied"))
     }
 
+    /// Issue 41: a gate makes one call, GetPath. Inside the daemon's namespace and outside it (where it warns), root's
+    /// pathctl compares the namespaces through /proc rather than asking GetStatus.
+    @Test func checkMakesOneCall() async throws {
+        guard (try? runCommand(["sh", "-c", "command -v strace"], check: false).status) == 0 else { return }
+        let scenario = try Self.scenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
+        let trace = "/tmp/pmit-check-trace-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        for prefix in [scenario.namespace.exec, []] {
+            let result = try runCommand(
+                prefix + [
+                    "strace", "-f", "-qq", "-s", "200", "-e", "trace=sendto,sendmsg,write", "-o", trace,
+                    product("pathctl"), "check", "--unmetered", "--socket", scenario.daemon.socketPath,
+                ], check: false)
+            #expect(result.status == 0, "\(result.errorOutput)")
+            #expect(result.errorOutput.contains("different network namespace") == prefix.isEmpty)
+            let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains("\\\"method\\\":") }
+            #expect(calls.count == 1 && calls.allSatisfy { $0.contains("io.pathmond.GetPath") }, "\(calls)")
+        }
+    }
+
     @Test func checkWithoutTheDaemonSkipsRatherThanFails() throws {
         let missing = "/tmp/pmit-absent-\(getpid())/io.pathmond"
         let result = try runCommand([product("pathctl"), "check", "--unmetered", "--socket", missing], check: false)

@@ -73,6 +73,54 @@ import Testing
         #expect(script.output.contains("---completion \(verb[0]) -- \(verb[1])"), "\(verb)")
     }
 
+    /// bash runs the generated script as it would on Tab: verbs, options, option values and arguments, the
+    /// interfaces through the call back.
+    @Test(arguments: [
+        (["pathctl", "se"], ["set-constrained", "set-ultra-constrained", "set-expensive"]),
+        (["pathctl", "--socket", "/x", "chec"], ["check"]),
+        (["pathctl", "check", "--unm"], ["--unmetered"]),
+        (["pathctl", "wait", "--require", "w"], ["wired", "wifi"]),
+        (["pathctl", "status", "--json", ""], ["short", "pretty", "off"]),
+        (["pathctl", "help", "ne"], ["networks"]),
+    ])
+    func bashCompletesFromTheTables(words: [String], expected: [String]) throws {
+        #expect(try Self.bashCompletion(words) == expected)
+    }
+
+    @Test func bashCompletesInterfacesThroughTheCallBack() throws {
+        let interfaces = try FileManager.default.contentsOfDirectory(atPath: "/sys/class/net").sorted()
+        #expect(try Self.bashCompletion(["pathctl", "log", "-i", ""]) == interfaces)
+        #expect(try Self.bashCompletion(["pathctl", "name", ""]) == interfaces)
+        // The name itself (the second argument) is free text.
+        #expect(try Self.bashCompletion(["pathctl", "name", "eth0", ""]) == [])
+    }
+
+    @Test func zshAndFishReadTheirScripts() throws {
+        for (shell, check) in [("zsh", ["zsh", "-n"]), ("fish", ["fish", "--no-execute"])] {
+            guard (try? runCommand(["sh", "-c", "command -v \(shell)"], check: false).status) == 0 else { continue }
+            let script = try Self.pathctl(["--generate-completion-script", shell])
+            let file = "/tmp/pmit-completion-\(getpid()).\(shell)"
+            try Data(script.output.utf8).write(to: URL(filePath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let result = try runCommand(check + [file], check: false)
+            #expect(result.status == 0, "\(shell): \(result.errorOutput)")
+        }
+    }
+
+    /// The candidates bash's completion offers for `words` (the last one being completed), one a line.
+    static func bashCompletion(_ words: [String]) throws -> [String] {
+        let script = try pathctl(["--generate-completion-script", "bash"]).output
+        let file = "/tmp/pmit-completion-\(getpid()).bash"
+        try Data(script.utf8).write(to: URL(filePath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let line = words.dropFirst().map { "'\($0)'" }.joined(separator: " ")
+        let program =
+            "source \(file); COMP_WORDS=(\(product("pathctl")) \(line)); COMP_CWORD=\(words.count - 1); _pathctl;"
+            + " printf '%s\\n' \"${COMPREPLY[@]}\""
+        let output = try runCommand(["bash", "-c", program]).output
+        return output.split(separator: "\n").map(String.init)
+    }
+
     @Test func networkKeysAreCompletedFromPathmond() async throws {
         let scenario = try Scenario.start { namespace in try namespace.addWiredUplink(routed: true) }
         defer { #expect(scenario.tearDown() == 0) }
@@ -161,6 +209,21 @@ import Testing
         #expect(!page.contains("subcommand") && !page.contains(".Ex -std"), "\(page)")
         #expect(page.contains(".It Fl -socket Ar socket\nThe socket.\n.El\n.Sh \"EXIT STATUS\""), "\(page)")
         #expect(page.contains(".It 64") && page.contains(".Xr pathmond 8"))
+    }
+
+    /// The page packaging installs: pathctl's own, finished with the exit statuses.
+    @Test func pathctlsGeneratedPageIsFinished() throws {
+        let generated = try runCommand([product("pathctl"), "--generate-manual", "November 28, 2026"]).output
+        let page = try finish(generated, with: "docs/man/pathctl.1.exit")
+        #expect(page.contains(".It Em check\n") && page.contains(".It Fl -unmetered\n"), "\(page)")
+        #expect(!page.contains(".Ex -std") && page.contains(".It 69\n") && page.contains(".Xr pathmond 8"))
+        if (try? runCommand(["sh", "-c", "command -v mandoc"], check: false).status) == 0 {
+            let file = "/tmp/pmit-pathctl-\(getpid()).1"
+            try Data(page.utf8).write(to: URL(filePath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let lint = try runCommand(["mandoc", "-T", "lint", "-W", "warning", file], check: false)
+            #expect(lint.output.isEmpty, "\(lint.output)")
+        }
     }
 
     @Test func pathctlsPageKeepsItsVerbsAndDocumentsEveryExitStatus() throws {

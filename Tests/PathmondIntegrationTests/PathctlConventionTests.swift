@@ -60,12 +60,13 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
-    /// The packaging generates completions and manuals through the parser's own root options: untouched.
-    @Test func completionScriptsAndTheManualDumpStillWork() throws {
+    /// The packaging generates completions and the man page through root options the normaliser leaves alone.
+    @Test func completionScriptsAndTheManualPageStillWork() throws {
         let bash = try Self.pathctl(["--generate-completion-script", "bash"])
         #expect(bash.status == 0 && bash.output.contains("pathctl") && bash.output.contains("set-constrained"))
-        let dump = try Self.pathctl(["--experimental-dump-help"])
-        #expect(dump.status == 0 && dump.output.contains("\"commandName\""))
+        let page = try Self.pathctl(["--generate-manual", "November 28, 2026"])
+        #expect(page.status == 0 && page.output.contains(".Dd November 28, 2026\n.Dt PATHCTL 1"))
+        #expect(page.output.contains(".It Em set-constrained\n"), "\(page.output)")
     }
 
     @Test func aPolicyVerbWithoutTargetSaysWhatIsMissing() throws {

@@ -45,9 +45,14 @@ import Testing
         #expect(normalize(["name", "--", "--json", "x"]) == .run(["name", "--", "--json", "x"]))
     }
 
+    /// An empty word is an argument like any other (it once trapped the normaliser: `pathctl name eth0 ""`).
+    @Test func anEmptyWordIsAnArgument() {
+        #expect(normalize(["name", "eth0", ""]) == .run(["name", "eth0", ""]))
+    }
+
     @Test func theParsersOwnOptionsPassUntouched() {
         for arguments in [
-            ["--generate-completion-script", "bash"], ["--experimental-dump-help"], ["---completion", "status", "--"],
+            ["--generate-completion-script", "bash"], ["--generate-manual"], ["---completion", "status", "--"],
             ["--help"], ["help", "name"], ["--version"],
         ] {
             #expect(normalize(arguments) == .run(arguments))
