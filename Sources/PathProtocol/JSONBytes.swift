@@ -2,14 +2,17 @@
 import JSON
 
 /// A growing buffer of JSON text, for the replies written on every change (`StreamedReplyWriter`). Each piece is
-/// copied into room made beforehand: appended to an array, a key cost about 165 instructions of capacity and
-/// uniqueness checks around its copy (more than half of encoding a path), written into room about 110.
-struct JSONBytes {
-    /// The text is the first `count` bytes; the rest is room, doubled when a piece does not fit.
-    private var storage: [UInt8]
+/// copied into room made beforehand, through a pointer the buffer owns: appended to an array, a key cost about 165
+/// instructions of capacity and uniqueness checks around its copy (more than half of encoding a path); written
+/// into an array's room about 75; here a bounds check and the copy. Not copyable: one owner frees the room.
+struct JSONBytes: ~Copyable {
+    /// The text is the first `count` bytes of `room`; the rest is room, doubled when a piece does not fit.
+    private var room: UnsafeMutableBufferPointer<UInt8>
     private var count = 0
 
-    init(capacity: Int = 1024) { storage = [UInt8](repeating: 0, count: capacity) }
+    init(capacity: Int = 1024) { room = .allocate(capacity: max(capacity, 16)) }
+
+    deinit { room.deallocate() }
 
     /// Appends text that is already JSON.
     mutating func raw(_ text: StaticString) {
@@ -62,24 +65,24 @@ struct JSONBytes {
     }
 
     /// The text written.
-    var bytes: [UInt8] { Array(storage[..<count]) }
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(rebasing: room[..<count])) }
 
-    /// The text and the NUL that ends a Varlink message: the buffer itself, cut to length, not a copy of it.
+    /// The text and the NUL that ends a Varlink message.
     consuming func terminated() -> [UInt8] {
         raw("\0")
-        storage.removeLast(storage.count - count)
-        return storage
+        return bytes
     }
 
     private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
-        if end > storage.count {
-            storage.append(contentsOf: repeatElement(0, count: max(storage.count, piece.count)))
+        if end > room.count {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * room.count, end))
+            _ = larger.initialize(fromContentsOf: room[..<count])
+            room.deallocate()
+            room = larger
         }
-        storage.withUnsafeMutableBufferPointer { room in
-            (room.baseAddress! + count).update(from: source, count: piece.count)
-        }
+        (room.baseAddress! + count).initialize(from: source, count: piece.count)
         count = end
     }
 }
