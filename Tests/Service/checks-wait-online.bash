@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # booted-systemd-test's checks of network-online.target's provider, pathmond-wait-online.service and its template
 # pathmond-wait-online@.service (sourced after checks.bash and checks-discretionary.bash, whose helpers they use).
-# The path is made unsatisfied by taking eth0's default route away from the host's side of the container's
-# namespace (pathmond says noDefaultRoute), and satisfied again by putting it back.
+# The path is made unsatisfied by taking eth0's default route away (pathmond says noDefaultRoute) and satisfied again
+# by giving it back, through NetworkManager's profile for eth0 (a route deleted behind its back, NetworkManager may add
+# again while it settles).
 
 wait_online=pathmond-wait-online.service
-default_route() { ip -n "$ns" route "$1" default via 192.0.2.1 dev eth0; } # default_route add|del
+default_route() { # default_route add|del
+    local gateway=192.0.2.1
+    [ "$1" = add ] || gateway=
+    inside sh -c "nmcli connection modify eth0 ipv4.gateway '$gateway' && nmcli device reapply eth0" >/dev/null
+}
 path_is() { # path_is satisfied|unsatisfied
     local status
     inside pathctl check -q
@@ -18,7 +23,7 @@ wait_online_reset() {
     inside systemctl daemon-reload
     inside systemctl stop "$wait_online" 'pathmond-wait-online@*.service' >/dev/null 2>&1
     inside systemctl reset-failed "$wait_online" 'pathmond-wait-online@*.service' >/dev/null 2>&1
-    default_route add 2>/dev/null
+    default_route add
     eventually 10 path_is satisfied
 }
 # The drop-in an administrator writes with `systemctl edit UNIT`.
@@ -65,7 +70,8 @@ check_wait_online_start() {
     wait_online_reset
     default_route del
     if ! eventually 10 path_is unsatisfied; then
-        fail "the path turns unsatisfied without a default route" "$(inside pathctl status 2>&1 | head -n 5)"
+        fail "the path turns unsatisfied without a default route" "$(inside pathctl status 2>&1 | head -n 3)" \
+            "routes: $(ip -n "$ns" route | paste -sd';')"
         default_route add
         return
     fi
@@ -218,9 +224,30 @@ check_wait_online_timeout() {
     wait_online_reset
 }
 
+# An upgrade keeps what the administrator enabled and does not run the wait again (Wants=pathmond.socket, not
+# Requires=: the socket's restart does not propagate).
+check_wait_online_upgrade() {
+    wait_online_reset
+    inside systemctl start "$wait_online"
+    local before after enabled output
+    before=$(prop "$wait_online" InvocationID)
+    output=$(inside apt-get install -y -q --reinstall "/opt/$(basename "$deb")" 2>&1)
+    after=$(prop "$wait_online" InvocationID)
+    enabled=$(inside systemctl is-enabled "$wait_online" pathmond-wait-online@eth0.service | paste -sd' ')
+    if [ -n "$before" ] && [ "$before" = "$after" ] && state_is "$wait_online" active &&
+        [ "$enabled" = "enabled enabled" ]; then
+        pass "upgrade (reinstall): $wait_online and @eth0 stay enabled; the wait is not run again (same invocation)"
+    else
+        fail "upgrade (reinstall) keeps the wait-online units enabled and does not run the wait again" \
+            "invocation $before -> $after; $(prop "$wait_online" ActiveState); enabled: $enabled" \
+            "$(tail -n 5 <<<"$output")"
+    fi
+}
+
 run_wait_online_checks() {
     check_wait_online_enable
     check_wait_online_start
     check_wait_online_orders
     check_wait_online_timeout
+    check_wait_online_upgrade
 }
