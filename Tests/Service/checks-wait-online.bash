@@ -2,14 +2,15 @@
 # booted-systemd-test's checks of network-online.target's provider, pathmond-wait-online.service and its template
 # pathmond-wait-online@.service (sourced after checks.bash and checks-discretionary.bash, whose helpers they use).
 # The path is made unsatisfied by taking eth0's default route away (pathmond says noDefaultRoute) and satisfied again
-# by giving it back, through NetworkManager's profile for eth0 (a route deleted behind its back, NetworkManager may add
-# again while it settles).
+# by giving it back, through NetworkManager: `nmcli device modify` changes the connection applied to eth0, not its
+# profile (a route deleted behind NetworkManager's back it may add again while it settles; and an earlier check's
+# in-memory copy of the profile makes `nmcli connection modify eth0` ambiguous on Debian 13).
 
 wait_online=pathmond-wait-online.service
 default_route() { # default_route add|del
     local gateway=192.0.2.1
     [ "$1" = add ] || gateway=
-    inside sh -c "nmcli connection modify eth0 ipv4.gateway '$gateway' && nmcli device reapply eth0" >/dev/null
+    inside nmcli device modify eth0 ipv4.gateway "$gateway" >/dev/null
 }
 path_is() { # path_is satisfied|unsatisfied
     local status
@@ -156,8 +157,7 @@ UNIT
         online=$(prop "$wait_online" ActiveEnterTimestampMonotonic)
         started=$(prop $unit ExecMainStartTimestampMonotonic)
         if [ "$started" -ge "$online" ] && state_is network-online.target active; then
-            pass "the unit started $took ms after the default route came back, $(((started - online) / 1000)) ms" \
-                "after $wait_online finished"
+            pass "the unit started $took ms after the default route came back, $(((started - online) / 1000)) ms after $wait_online finished"
         else
             fail "the unit starts after $wait_online finishes" "unit started at $started, wait-online done at $online"
         fi
@@ -224,6 +224,48 @@ check_wait_online_timeout() {
     wait_online_reset
 }
 
+# A real boot: with the units enabled and a unit WantedBy=multi-user.target that wants network-online.target, the
+# boot runs the waits (no ordering cycle) and starts that unit only after them.
+check_wait_online_boot() {
+    local unit=pathmond-test-boot-online.service
+    inside sh -c "cat >/etc/systemd/system/$unit" <<UNIT
+[Unit]
+Description=Needs the network at boot (pathmond's booted test)
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/true
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+    inside systemctl enable $unit pathmond-wait-online@eth0.service >/dev/null 2>&1
+    container_reboot
+    local online instance started cycles states booted
+    # Monotonic times are the host kernel's: measured from the container's systemd start.
+    booted=$(inside systemctl show -p UserspaceTimestampMonotonic --value)
+    online=$(prop "$wait_online" ActiveEnterTimestampMonotonic)
+    instance=$(prop pathmond-wait-online@eth0.service ActiveEnterTimestampMonotonic)
+    started=$(prop $unit ExecMainStartTimestampMonotonic)
+    cycles=$(inside journalctl -b -o cat | grep -i -m3 'ordering cycle')
+    states="$(prop "$wait_online" SubState) $(prop pathmond-wait-online@eth0.service SubState)"
+    states+=" $(prop network-online.target ActiveState) $(prop $unit SubState)"
+    if [ "$states" = "exited exited active exited" ] && [ "$online" -gt 0 ] && [ "$instance" -gt 0 ] &&
+        [ "$started" -ge "$online" ] && [ "$started" -ge "$instance" ] && [ -z "$cycles" ]; then
+        pass "boot: $wait_online and @eth0 done $(((online - booted) / 1000)) and $(((instance - booted) / 1000)) ms after systemd started, the unit After=network-online.target after them ($(((started - booted) / 1000)) ms); no ordering cycle"
+    else
+        fail "boot: the wait-online units run, then the unit After=network-online.target starts; no cycle" \
+            "states (wait-online, @eth0, network-online.target, unit): $states; at $online $instance $started" \
+            "$cycles" "$(inside journalctl -b -u "$wait_online" -o cat | tail -n 3)"
+    fi
+    inside systemctl disable $unit >/dev/null 2>&1
+    inside rm -f "/etc/systemd/system/$unit"
+    inside systemctl daemon-reload
+}
+
 # An upgrade keeps what the administrator enabled and does not run the wait again (Wants=pathmond.socket, not
 # Requires=: the socket's restart does not propagate).
 check_wait_online_upgrade() {
@@ -249,5 +291,6 @@ run_wait_online_checks() {
     check_wait_online_start
     check_wait_online_orders
     check_wait_online_timeout
+    check_wait_online_boot
     check_wait_online_upgrade
 }
