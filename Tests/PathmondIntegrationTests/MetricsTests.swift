@@ -69,7 +69,7 @@ import Testing
         let file = directory + "/pathmond.prom"
         try await eventually("node_exporter serves a satisfied wired path") {
             let served = try Self.scrape(port: port)
-            return served.contains("pathmond_path_satisfied 1")
+            return served.contains("pathmond_path_status{status=\"satisfied\"} 1")
                 && served.contains("pathmond_interface_usable{interface=\"eth0\"} 1")
                 && served.contains("pathmond_interface_info{interface=\"eth0\",type=\"wired\"} 1")
                 && served.contains("pathmond_build_info{version=")
@@ -95,7 +95,9 @@ import Testing
         try scenario.namespace.farIP("link set eth0-peer down")
         try await eventually("the unsatisfied path is served") {
             let served = try Self.scrape(port: port)
-            return served.contains("pathmond_path_satisfied 0") && !served.contains("interface=\"wwan0\"")
+            return served.contains("pathmond_path_status{status=\"unsatisfied\"} 1")
+                && served.contains("pathmond_path_status{status=\"satisfied\"} 0")
+                && !served.contains("interface=\"wwan0\"")
                 && served.contains("pathmond_interface_up{interface=\"eth0\"} 0")
         }
         #expect(try Self.promtool(file).status == 0)
@@ -121,7 +123,7 @@ import Testing
         // The first file already shows the kernel's state: pathmond writes nothing before it knows the path.
         try await eventually("the first file") { FileManager.default.fileExists(atPath: file) }
         let first = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(first.contains("pathmond_path_satisfied 1"))
+        #expect(first.contains("pathmond_path_status{status=\"satisfied\"} 1"))
         #expect(first.contains("pathmond_interface_up{interface=\"eth0\"} 1"))
         // 17 families of the daemon and the path, 9 per-interface ones; the storm keeps eth0, so all 26 stay.
         let families = first.components(separatedBy: "# TYPE ").count - 1

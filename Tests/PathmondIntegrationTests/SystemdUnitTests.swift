@@ -2,8 +2,9 @@
 import Foundation
 import Testing
 
-/// systemd/pathmond.service and pathmond.socket are checked by systemd's own parser, against the binary the tests
-/// built: an unknown option, a misspelt system call group or a bad value is reported by `systemd-analyze verify`.
+/// systemd/pathmond.service, pathmond.socket and the wait-online units are checked by systemd's own parser, against
+/// the binaries the tests built: an unknown option, a misspelt system call group or a bad value is reported by
+/// `systemd-analyze verify`.
 /// How they behave under a booted systemd is Tests/Service/booted-systemd-test's job.
 @Suite struct SystemdUnitTests {
     static let directory = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -18,17 +19,21 @@ import Testing
         let copies = FileManager.default.temporaryDirectory.appending(path: "pmit-unit-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: copies) }
-        for name in ["pathmond.service", "pathmond.socket"] {
+        // The template is verified as an instance: systemd-analyze loads units, and a template is no unit.
+        let names = [
+            ("pathmond.service", "pathmond.service"), ("pathmond.socket", "pathmond.socket"),
+            ("pathmond-wait-online.service", "pathmond-wait-online.service"),
+            ("pathmond-wait-online@.service", "pathmond-wait-online@eth0.service"),
+        ]
+        for (name, copy) in names {
             let text = try String(decoding: Data(contentsOf: Self.directory.appending(path: name)), as: UTF8.self)
-            try Data(text.replacingOccurrences(of: "/usr/sbin/pathmond", with: product("pathmond")).utf8).write(
-                to: copies.appending(path: name))
+            let local = text.replacingOccurrences(of: "/usr/sbin/pathmond", with: product("pathmond"))
+                .replacingOccurrences(of: "/usr/bin/pathctl", with: product("pathctl"))
+            try Data(local.utf8).write(to: copies.appending(path: copy))
         }
         // --man=no: the pages in Documentation= exist once the package installs them (the booted test reads them).
         let result = try runCommand(
-            [
-                "systemd-analyze", "verify", "--man=no", copies.appending(path: "pathmond.service").path,
-                copies.appending(path: "pathmond.socket").path,
-            ], check: false)
+            ["systemd-analyze", "verify", "--man=no"] + names.map { copies.appending(path: $0.1).path }, check: false)
         #expect(result.status == 0)
         #expect(result.output + result.errorOutput == "", "systemd-analyze verify complained")
     }
@@ -68,5 +73,57 @@ import Testing
         #expect(settings.contains("[Service]"))
         // Deferred on an expensive path, and run anyway past a week: a metered-only host still gets updates.
         #expect(settings.contains("ExecCondition=/usr/bin/pathctl check --unmetered --max-deferral 7d"))
+    }
+
+    /// network-online.target's provider, shaped as systemd-networkd-wait-online.service and
+    /// NetworkManager-wait-online.service are: a oneshot that stays active, ordered before the target and wanted by
+    /// it once enabled; for the system path, and per interface as a template.
+    @Test(arguments: ["pathmond-wait-online.service", "pathmond-wait-online@.service"])
+    func waitOnlineHoldsNetworkOnlineTargetBack(unit: String) throws {
+        let settings = try Self.lines(unit)
+        for line in [
+            "Type=oneshot", "RemainAfterExit=yes", "Before=network-online.target", "WantedBy=network-online.target",
+            "Wants=pathmond.socket", "After=pathmond.socket", "Environment=PATHMOND_WAIT_ONLINE_TIMEOUT=120",
+        ] {
+            #expect(settings.contains(line), "\(line)")
+        }
+        // Wants=, not Requires=: a restart of the socket on upgrade would run the wait again.
+        #expect(!settings.contains { $0.hasPrefix("Requires=") || $0.hasPrefix("BindsTo=") })
+        let start = try #require(settings.first { $0.hasPrefix("ExecStart=") })
+        #expect(start.hasPrefix("ExecStart=/usr/bin/pathctl wait --timeout ${PATHMOND_WAIT_ONLINE_TIMEOUT}"))
+        #expect(start.hasSuffix(" $PATHMOND_WAIT_ONLINE_OPTIONS"))
+        #expect(start.contains("--interface %i") == unit.contains("@"))
+    }
+
+    /// The package leaves network-online.target alone until the administrator enables a wait-online unit: the
+    /// network's own manager provides one already, and this one would hold a laptop's boot back with no network.
+    @Test func thePackageDoesNotEnableWaitOnline() throws {
+        let root = Self.directory.deletingLastPathComponent()
+        let postinst = try String(decoding: Data(contentsOf: root.appending(path: "packaging/postinst")), as: UTF8.self)
+        let enabled = try #require(postinst.split(separator: "\n").first { $0.hasPrefix("units=") })
+        #expect(!enabled.contains("wait-online"))
+        let package = try String(decoding: Data(contentsOf: root.appending(path: "scripts/package")), as: UTF8.self)
+        #expect(package.contains("systemd/pathmond-wait-online.service"))
+        #expect(package.contains("systemd/pathmond-wait-online@.service"))
+    }
+
+    /// The command line in the units is one that pathctl accepts: with pathmond absent and no time to wait it ends
+    /// in 69 (pathmond never answered), not 64 (a usage error), whatever parses pathctl's arguments.
+    @Test(arguments: ["pathmond-wait-online.service", "pathmond-wait-online@.service"])
+    func waitOnlineCommandLineIsOnePathctlAccepts(unit: String) throws {
+        let settings = try Self.lines(unit)
+        let start = try #require(settings.first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
+        let words = start.split(separator: " ").flatMap { word -> [String] in
+            switch word {
+            case "/usr/bin/pathctl": return [product("pathctl")]
+            case "${PATHMOND_WAIT_ONLINE_TIMEOUT}": return ["0"]
+            // What the unit's comments offer as an example.
+            case "$PATHMOND_WAIT_ONLINE_OPTIONS": return ["--unmetered", "--require", "wired"]
+            case "%i": return ["eth0"]
+            default: return [String(word)]
+            }
+        }
+        let result = try runCommand(words + ["--socket", "/nonexistent/io.pathmond"], check: false)
+        #expect(result.status == 69, "\(words): \(result.errorOutput)")
     }
 }

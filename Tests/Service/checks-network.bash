@@ -159,7 +159,7 @@ check_metrics() {
     inside sh -c "chgrp pathmond $metrics_dir && chmod 0775 $metrics_dir"
     printf '[metrics]\ntextfile = %s\n' "$metrics_file" | write_config
     inside systemctl reload pathmond >/dev/null 2>&1
-    written() { inside grep -q '^pathmond_path_satisfied' "$metrics_file" 2>/dev/null; }
+    written() { inside grep -q '^pathmond_path_status{' "$metrics_file" 2>/dev/null; }
     if eventually 10 written; then
         pass "[metrics] textfile: pathmond writes $metrics_file ($(inside grep -c '^pathmond_' "$metrics_file") series)"
     else

@@ -394,6 +394,7 @@ run_checks() {
     check_deferral_access
     check_user_deferral
     check_shipped_dropin
+    run_wait_online_checks
     check_upgrade_and_remove
     check_purge
     echo "# [$boot] checks: $(elapsed "$start") ms"

@@ -26,12 +26,23 @@ import Testing
         let samples = MetricsTextfileTests.samples(bytes)
         #expect(samples["pathmond_path_ultra_constrained"] == 1)
         #expect(samples["pathmond_path_roaming"] == 1)
-        #expect(samples["pathmond_path_captive_portal"] == 2)
-        #expect(samples["pathmond_path_link_quality"] == 2)  // 100 Mb/s half duplex: moderate
+        // Enums: one series per state, every state present, 1 for the current one.
+        #expect(samples["pathmond_path_captive_portal_state{state=\"captive\"}"] == 1)
+        #expect(samples["pathmond_path_captive_portal_state{state=\"open\"}"] == 0)
+        #expect(samples["pathmond_path_captive_portal_state{state=\"unknown\"}"] == 0)
+        #expect(samples["pathmond_path_link_quality_grade{grade=\"moderate\"}"] == 1)  // 100 Mb/s half duplex
+        for grade in ["unknown", "minimal", "good"] {
+            #expect(samples["pathmond_path_link_quality_grade{grade=\"\(grade)\"}"] == 0)
+        }
+        #expect(samples["pathmond_path_captive_portal"] == nil)
+        #expect(samples["pathmond_path_link_quality"] == nil)
         #expect(samples["pathmond_interface_ultra_constrained{interface=\"sat0\"}"] == 1)
         #expect(samples["pathmond_interface_roaming{interface=\"wwan0\"}"] == 1)
         #expect(samples["pathmond_interface_roaming{interface=\"sat0\"}"] == 0)
-        #expect(samples["pathmond_interface_link_quality{interface=\"sat0\"}"] == 2)
-        #expect(samples["pathmond_interface_link_quality{interface=\"wwan0\"}"] == 0)
+        let grade = "pathmond_interface_link_quality_grade"
+        #expect(samples["\(grade){interface=\"sat0\",grade=\"moderate\"}"] == 1)
+        #expect(samples["\(grade){interface=\"sat0\",grade=\"good\"}"] == 0)
+        #expect(samples["\(grade){interface=\"wwan0\",grade=\"unknown\"}"] == 1)
+        #expect(samples.keys.filter { $0.hasPrefix(grade) }.count == 2 * LinkQualityGrade.allCases.count)
     }
 }

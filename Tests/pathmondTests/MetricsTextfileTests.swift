@@ -71,7 +71,12 @@ import Testing
                 path: path, interfaces: interfaces, counters: counters, lastChangeSeconds: 1_795_000_100)
             #expect(try Self.promtool(bytes) == nil, "step \(step)")
             let samples = Self.samples(bytes)
-            #expect(samples["pathmond_path_satisfied"] == (path.status == .satisfied ? 1 : 0))
+            // One series per status, always both: 1 for the path's, 0 for the other.
+            for status in PathStatus.allCases {
+                let series = "pathmond_path_status{status=\"\(status.rawValue)\"}"
+                #expect(samples[series] == (path.status == status ? 1 : 0))
+            }
+            #expect(samples["pathmond_path_satisfied"] == nil)
             #expect(samples["pathmond_path_expensive"] == (path.isExpensive ? 1 : 0))
             #expect(samples["pathmond_path_changes_total"] == Double(step + 1))
             #expect(samples["pathmond_clients_connected_total"] == Double(2 * (step + 1)))
@@ -127,7 +132,7 @@ import Testing
                 lastChangeSeconds: nil)
         }
         func written() throws -> Double? {
-            Self.samples(Array(try Data(contentsOf: URL(filePath: path))))["pathmond_path_satisfied"]
+            Self.samples(Array(try Data(contentsOf: URL(filePath: path))))["pathmond_path_status{status=\"satisfied\"}"]
         }
         let start = ContinuousClock.now
         #expect(try textfile.writeIfDue(now: start) == nil)

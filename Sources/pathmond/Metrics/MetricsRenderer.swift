@@ -6,12 +6,13 @@ import Prometheus
 /// Renders pathmond's state in Prometheus's text exposition format through swift-prometheus: a registry of its
 /// own (no global MetricsSystem), whose gauges are set from the path, the interfaces and the counters just before
 /// each rendering. Names follow Prometheus conventions: `pathmond_` prefix, `_total` counters, seconds, 0/1 gauges
-/// for booleans, `_info` series with value 1 for text (interface type, version).
+/// for booleans, one series per state for enums (`StateSetGauge`: the path's status, its captive portal, link
+/// quality grades), `_info` series with value 1 for text (interface type, version).
 ///
 /// Not thread-safe: one writer renders at a time (the metrics textfile's owner).
 final class MetricsRenderer {
     private let registry = PrometheusCollectorRegistry()
-    private let satisfied: Gauge
+    private let pathStatus: StateSetGauge<PathStatus>
     private let expensive: Gauge
     private let constrained: Gauge
     /// Issue 26's attributes of the system path (`MetricsRenderer+Attributes.swift`).
@@ -29,6 +30,7 @@ final class MetricsRenderer {
         var type: String
         var info: Gauge
         var gauges: [Gauge]
+        var linkQuality: StateSetGauge<LinkQualityGrade>
     }
 
     /// pathmond_NAME_UNIT with its help text; an empty unit for 0/1 gauges and counts.
@@ -55,8 +57,12 @@ final class MetricsRenderer {
     }
 
     init(version: String, startTimeSeconds: Double) {
-        satisfied = registry.makeGauge(
-            descriptor: Self.metric("path_satisfied", "", "Whether the system path is satisfied (1) or not (0)."))
+        pathStatus = StateSetGauge(
+            registry: registry,
+            descriptor: Self.metric(
+                "path_status", "",
+                "The system path's status: 1 for the current one (satisfied, unsatisfied), 0 for the other."),
+            label: "status")
         expensive = registry.makeGauge(
             descriptor: Self.metric("path_expensive", "", "Whether the system path's preferred interface is expensive.")
         )
@@ -93,7 +99,7 @@ final class MetricsRenderer {
         path: Path, interfaces: [InterfaceStatus], counters snapshot: DaemonCounters.Snapshot,
         lastChangeSeconds: Double?
     ) -> [UInt8] {
-        satisfied.set(Double(path.status == .satisfied ? 1 : 0))
+        pathStatus.set(path.status)
         expensive.set(Double(path.isExpensive ? 1 : 0))
         constrained.set(Double(path.isConstrained ? 1 : 0))
         attributes.set(from: path)
@@ -133,6 +139,7 @@ final class MetricsRenderer {
             ]
             for (gauge, value) in zip(series.gauges, values) { gauge.set(Double(value ? 1 : 0)) }
             Self.setAttributes(of: status, gauges: series.gauges.dropFirst(values.count))
+            series.linkQuality.set(status.linkQuality?.grade ?? .unknown)
         }
     }
 
@@ -143,11 +150,14 @@ final class MetricsRenderer {
         let info = registry.makeGauge(descriptor: Self.interfaceInfo, labels: [("interface", label), ("type", type)])
         info.set(Double(1))
         let gauges = Self.interfaceGauges.map { registry.makeGauge(descriptor: $0, labels: [("interface", label)]) }
-        return InterfaceSeries(type: type, info: info, gauges: gauges)
+        let linkQuality = StateSetGauge<LinkQualityGrade>(
+            registry: registry, descriptor: Self.interfaceLinkQuality, label: "grade", labels: [("interface", label)])
+        return InterfaceSeries(type: type, info: info, gauges: gauges, linkQuality: linkQuality)
     }
 
     private func remove(_ series: InterfaceSeries) {
         registry.unregisterGauge(series.info)
         for gauge in series.gauges { registry.unregisterGauge(gauge) }
+        series.linkQuality.unregister(from: registry)
     }
 }

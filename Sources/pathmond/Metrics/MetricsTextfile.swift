@@ -58,7 +58,7 @@ final class MetricsTextfile: @unchecked Sendable {
 extension MetricsTextfile {
     /// Takes the file away when the daemon stops: node_exporter would otherwise serve its last values (an
     /// expensive path, a satisfied one) for as long as the file stays, as if pathmond still said so. Without the
-    /// file the series disappear, which is what alerting on `absent(pathmond_path_satisfied)` expects.
+    /// file the series disappear, which is what alerting on `absent(pathmond_path_status)` expects.
     func remove() throws(StateFileError) {
         try FileSystem.remove(path)
     }
