@@ -27,13 +27,12 @@ struct NetworkTarget {
     }
 }
 
-/// `pathctl set-constrained wlan0 [--off]`: Low Data Mode for a network.
-struct SetConstrained: Verb {
-    static let spec = VerbSpec(
-        name: "set-constrained",
-        abstract: "Mark the network on an interface (or --key) as constrained (Low Data Mode), or clear it with --off.",
-        options: NetworkTarget.specs + [.flag("off", "Clear the mark.")] + ConnectionOptions.specs,
-        arguments: [NetworkTarget.argument])
+/// What the marking verbs read: the network, whether the mark is cleared (`--off`), and the connection.
+struct NetworkMark {
+    /// The network's options, `--off` (with what it means for the verb) and `extra`, then the connection's.
+    static func specs(off: String, extra: [OptionSpec] = []) -> [OptionSpec] {
+        NetworkTarget.specs + [.flag("off", off)] + extra + ConnectionOptions.specs
+    }
 
     var target: NetworkTarget
     var off: Bool
@@ -45,9 +44,28 @@ struct SetConstrained: Verb {
         off = arguments.flag("off")
     }
 
+    /// Makes the policy call for the network and prints the network as it now stands.
+    func change(
+        _ call: (PathmondConnection, NetworkTarget) throws(PathmondClientError) -> NetworkDetails
+    ) throws(ExitCode) {
+        try runPolicyChange(options) { connection throws(PathmondClientError) in try call(connection, target) }
+    }
+}
+
+/// `pathctl set-constrained wlan0 [--off]`: Low Data Mode for a network.
+struct SetConstrained: Verb {
+    static let spec = VerbSpec(
+        name: "set-constrained",
+        abstract: "Mark the network on an interface (or --key) as constrained (Low Data Mode), or clear it with --off.",
+        options: NetworkMark.specs(off: "Clear the mark."), arguments: [NetworkTarget.argument])
+
+    let mark: NetworkMark
+
+    init(_ arguments: ParsedArguments) throws(UsageError) { mark = try NetworkMark(arguments) }
+
     func run() throws(ExitCode) {
-        try runPolicyChange(options) { connection throws(PathmondClientError) in
-            try connection.setConstrained(!off, interface: target.interface, key: target.key)
+        try mark.change { connection, target throws(PathmondClientError) in
+            try connection.setConstrained(!mark.off, interface: target.interface, key: target.key)
         }
     }
 }
@@ -63,22 +81,15 @@ struct SetUltraConstrained: Verb {
             it at all (as on Apple's and Android's systems); pathctl status and the system policy see it as \
             constrained.
             """,
-        options: NetworkTarget.specs + [.flag("off", "Clear the mark.")] + ConnectionOptions.specs,
-        arguments: [NetworkTarget.argument])
+        options: NetworkMark.specs(off: "Clear the mark."), arguments: [NetworkTarget.argument])
 
-    var target: NetworkTarget
-    var off: Bool
-    var options: ConnectionOptions
+    let mark: NetworkMark
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try ConnectionOptions(arguments)
-        target = try NetworkTarget(arguments)
-        off = arguments.flag("off")
-    }
+    init(_ arguments: ParsedArguments) throws(UsageError) { mark = try NetworkMark(arguments) }
 
     func run() throws(ExitCode) {
-        try runPolicyChange(options) { connection throws(PathmondClientError) in
-            try connection.setUltraConstrained(!off, interface: target.interface, key: target.key)
+        try mark.change { connection, target throws(PathmondClientError) in
+            try connection.setUltraConstrained(!mark.off, interface: target.interface, key: target.key)
         }
     }
 }
@@ -89,28 +100,23 @@ struct SetExpensive: Verb {
         name: "set-expensive",
         abstract: "Mark the network on an interface (or --key) as expensive (metered); --off as not expensive;"
             + " --auto to leave it to detection.",
-        options: NetworkTarget.specs + [
-            .flag("off", "Mark it not expensive (unmetered), whatever detection says."),
-            .flag("auto", "Forget the setting: detection decides again."),
-        ] + ConnectionOptions.specs,
+        options: NetworkMark.specs(
+            off: "Mark it not expensive (unmetered), whatever detection says.",
+            extra: [.flag("auto", "Forget the setting: detection decides again.")]),
         arguments: [NetworkTarget.argument])
 
-    var target: NetworkTarget
-    var off: Bool
-    var auto: Bool
-    var options: ConnectionOptions
+    let mark: NetworkMark
+    let auto: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try ConnectionOptions(arguments)
-        target = try NetworkTarget(arguments)
-        off = arguments.flag("off")
+        mark = try NetworkMark(arguments)
         auto = arguments.flag("auto")
-        if off && auto { throw UsageError("Give --off or --auto, not both.") }
+        if mark.off && auto { throw UsageError("Give --off or --auto, not both.") }
     }
 
     func run() throws(ExitCode) {
-        let value: Bool? = auto ? nil : !off
-        try runPolicyChange(options) { connection throws(PathmondClientError) in
+        let value: Bool? = auto ? nil : !mark.off
+        try mark.change { connection, target throws(PathmondClientError) in
             try connection.setExpensive(value, interface: target.interface, key: target.key)
         }
     }
