@@ -32,20 +32,21 @@ extension SDEventLoop {
         _ descriptor: Int32, for events: SDIOEvents, urgency: SDEventUrgency = .normal,
         _ handler: @escaping (SDIOEvents) -> Void
     ) throws(SDEventError) -> SDEventSource {
-        let box: SDEventSource.Box
+        let made: SDEventSource
         if urgency == .background {
             // Noted, so that the slices know a background source had its turn (`sliced`).
-            box = SDEventSource.Box { [unowned self] events in
+            made = SDEventSource { [unowned self] events in
                 sliceLedger.lastBackgroundTurn = iteration
                 handler(SDIOEvents(rawValue: events))
             }
         } else {
-            box = SDEventSource.Box { handler(SDIOEvents(rawValue: $0)) }
+            made = SDEventSource { handler(SDIOEvents(rawValue: $0)) }
         }
         var source: OpaquePointer?
-        try SDEventError.check(sd_event_add_io(event, &source, descriptor, events.rawValue, ioCallback, box.pointer))
+        try SDEventError.check(sd_event_add_io(event, &source, descriptor, events.rawValue, ioCallback, made.pointer))
+        made.source = source
         if urgency != .normal { _ = sd_event_source_set_priority(source, urgency.rawValue) }
-        return SDEventSource(source!, box: box)
+        return made
     }
 
     /// A source that calls `handler` on a later turn of the loop each time it is armed (`armOnce()`): for long work
@@ -60,18 +61,19 @@ extension SDEventLoop {
     /// turn to that job's wake-up, and the waiting client lost its turn on every slice. It starts disarmed.
     public func sliced(_ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
         let turn = SliceTurn(loop: self)
-        let box = SDEventSource.Box { _ in
+        let made = SDEventSource { _ in
             turn.ran()
             handler()
         }
-        box.prepare = { _ in turn.beforeTurn() }
+        made.prepare = { _ in turn.beforeTurn() }
         var source: OpaquePointer?
-        try SDEventError.check(sd_event_add_defer(event, &source, deferCallback, box.pointer))
+        try SDEventError.check(sd_event_add_defer(event, &source, deferCallback, made.pointer))
+        made.source = source
         turn.source = source
         _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
         _ = sd_event_source_set_priority(source, SliceTurn.yielding)
         _ = sd_event_source_set_prepare(source, prepareCallback)
-        return SDEventSource(source!, box: box)
+        return made
     }
 
     /// The loop's current turn (sd-event's iteration count): what a source did in this turn is known by it.
@@ -142,6 +144,6 @@ private let ioCallback: sd_event_io_handler_t = { _, _, events, userdata in call
 private let deferCallback: sd_event_handler_t = { _, userdata in call(userdata) }
 private let prepareCallback: sd_event_handler_t = { source, userdata in
     guard let source, let userdata else { return 0 }
-    Unmanaged<SDEventSource.Box>.fromOpaque(userdata).takeUnretainedValue().prepare?(source)
+    Unmanaged<SDEventSource>.fromOpaque(userdata).takeUnretainedValue().prepare?(source)
     return 0
 }

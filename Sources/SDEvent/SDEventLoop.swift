@@ -102,24 +102,26 @@ public final class SDEventLoop: @unchecked Sendable {
 
     /// Calls `handler` once, on the loop, after `delay` (CLOCK_MONOTONIC). Dropping the source cancels it.
     public func schedule(after delay: Duration, _ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
-        let box = SDEventSource.Box { _ in handler() }
+        let made = SDEventSource { _ in handler() }
         var source: OpaquePointer?
         let (seconds, attoseconds) = delay.components
         let microseconds = UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000)
         // A millisecond of slack lets the kernel coalesce this timer's wake-up with others.
         try SDEventError.check(
             sd_event_add_time_relative(
-                event, &source, CLOCK_MONOTONIC, microseconds, 1_000, timeCallback, box.pointer))
-        return SDEventSource(source!, box: box)
+                event, &source, CLOCK_MONOTONIC, microseconds, 1_000, timeCallback, made.pointer))
+        made.source = source
+        return made
     }
 
     /// Calls `handler` on the loop for each delivery of `signal`, through signalfd. The signal must already be
     /// blocked in every thread (block it before starting any: see `blockSignals`).
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SDEventError) -> SDEventSource {
-        let box = SDEventSource.Box { _ in handler() }
+        let made = SDEventSource { _ in handler() }
         var source: OpaquePointer?
-        try SDEventError.check(sd_event_add_signal(event, &source, signal, signalCallback, box.pointer))
-        return SDEventSource(source!, box: box)
+        try SDEventError.check(sd_event_add_signal(event, &source, signal, signalCallback, made.pointer))
+        made.source = source
+        return made
     }
 
     /// Blocks `signals` in the calling thread and every thread it starts afterwards, so that they are delivered
@@ -135,25 +137,20 @@ public final class SDEventLoop: @unchecked Sendable {
     public var unsafeRawEvent: OpaquePointer { event }
 }
 
-/// A registered source; removed from the loop when released or cancelled. Use on the loop's thread only.
+/// A registered source; removed from the loop when released or cancelled. Use on the loop's thread only. sd-event
+/// holds only a raw pointer to it (its userdata): whoever holds the source keeps it, and its handler, alive (one
+/// object per source, not two: ten thousand idle subscribers each hold one).
 public final class SDEventSource {
-    final class Box {
-        /// Called with epoll's event bits for an I/O source, 0 for any other.
-        let handler: (UInt32) -> Void
-        /// Called before each turn of the loop while the source is on (sd-event's prepare callback), if set.
-        var prepare: ((OpaquePointer) -> Void)?
-        init(_ handler: @escaping (UInt32) -> Void) { self.handler = handler }
-        var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-    }
+    /// Called with epoll's event bits for an I/O source, 0 for any other.
+    let handler: (UInt32) -> Void
+    /// Called before each turn of the loop while the source is on (sd-event's prepare callback), if set.
+    var prepare: ((OpaquePointer) -> Void)?
+    /// sd-event's source, set once it is made with this object's `pointer`.
+    var source: OpaquePointer?
 
-    private(set) var source: OpaquePointer?
-    /// sd-event holds only a raw pointer to the box; the source keeps it alive.
-    private let box: Box
+    init(_ handler: @escaping (UInt32) -> Void) { self.handler = handler }
 
-    init(_ source: OpaquePointer, box: Box) {
-        self.source = source
-        self.box = box
-    }
+    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     deinit { cancel() }
 
@@ -173,10 +170,10 @@ public final class SDEventSource {
 
 func call(_ userdata: UnsafeMutableRawPointer?, events: UInt32 = 0) -> Int32 {
     guard let userdata else { return 0 }
-    // A handler may drop its own source (a client's connection closing in its read handler): the box, and the
+    // A handler may drop its own source (a client's connection closing in its read handler): the source, and the
     // closure in it, must outlive the call.
-    let box = Unmanaged<SDEventSource.Box>.fromOpaque(userdata).takeUnretainedValue()
-    withExtendedLifetime(box) { box.handler(events) }
+    let source = Unmanaged<SDEventSource>.fromOpaque(userdata).takeUnretainedValue()
+    withExtendedLifetime(source) { source.handler(events) }
     return 0
 }
 
