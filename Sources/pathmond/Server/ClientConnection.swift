@@ -62,10 +62,6 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var closesWhenFlushed = false
 
     private var subscription: ChannelSubscription?
-    /// Whether the interest limit admitted this connection's watch (its subscription's interest), given back on
-    /// close. A flag, not the interest: a flow's interest is 130 bytes, kept once in the subscription, and ten
-    /// thousand idle subscribers are what the memory per subscriber is measured on (issue 41).
-    private var isWatchAdmitted = false
     /// GetHistory with "more": the connection then belongs to that stream, as to WatchPath's (from the moment the
     /// call comes: its stored entries are written first, a share per turn).
     private var historyStream: HistoryChannelStream?
@@ -196,7 +192,6 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             if let refusal = shared.interestLimit.admit(userID: userID, interest: interest) {
                 return write(VarlinkCodec().encodeError(.limitReached(reason: refusal)))
             }
-            isWatchAdmitted = true
             startWatching(interest)
         case .history(let query, let follows):
             // The stored entries are written from the encoding every caller shares, a turn's share at a time as
@@ -381,13 +376,13 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         framesLeft = false
         try? descriptor.close()
         let hub = shared.router.hub
-        if let subscription { hub.unsubscribe(subscription) }
-        if isWatchAdmitted, let subscription {
+        // A subscription exists only for a watch the interest limit admitted: its interest is given back.
+        if let subscription {
+            hub.unsubscribe(subscription)
             shared.interestLimit.release(userID: userID, interest: subscription.interest)
         }
         if let historyStream { hub.history.unfollow(historyStream) }
         subscription = nil
-        isWatchAdmitted = false
         historyStream = nil
         historyReply = nil
         // What the connection held goes back to the system once the clients stop closing (a flood leaving).
