@@ -27,14 +27,27 @@ enum NeighbourRequestMessage {
         type: UInt16, flags: UInt16, gateway: GatewayKey, ntfFlags: UInt8, sequence: UInt32
     ) -> [UInt8] {
         typealias Bytes = RouteLookupMessage
-        let family: UInt8 = gateway.address.family == .ipv4 ? 2 : 10
-        var body: [UInt8] = [family, 0, 0, 0] + Bytes.littleEndianBytes(gateway.interfaceIndex)
-        body += [0, 0, ntfFlags, 0]  // ndm_state NUD_NONE, ndm_flags, ndm_type
-        body += Bytes.attribute(1, gateway.address.bytes)  // NDA_DST
-        var message = Bytes.littleEndianBytes(UInt32(16 + body.count))
-        message += Bytes.littleEndianBytes(type) + Bytes.littleEndianBytes(flags)
-        message += Bytes.littleEndianBytes(sequence) + Bytes.littleEndianBytes(UInt32(0))
-        return message + body
+        // Written into one buffer sized beforehand: joined from a dozen small arrays, the request was nine
+        // allocations on every route flip that brought a gateway.
+        let address = gateway.address.bytes
+        let attributeSize = 4 + (address.count + 3) & ~3
+        var message: [UInt8] = []
+        message.reserveCapacity(16 + 12 + attributeSize)
+        Bytes.appendLittleEndian(UInt32(16 + 12 + attributeSize), to: &message)
+        Bytes.appendLittleEndian(type, to: &message)
+        Bytes.appendLittleEndian(flags, to: &message)
+        Bytes.appendLittleEndian(sequence, to: &message)
+        Bytes.appendLittleEndian(UInt32(0), to: &message)
+        // ndmsg: family and padding, the interface, ndm_state NUD_NONE, ndm_flags, ndm_type.
+        message += [gateway.address.family == .ipv4 ? 2 : 10, 0, 0, 0]
+        Bytes.appendLittleEndian(gateway.interfaceIndex, to: &message)
+        message += [0, 0, ntfFlags, 0]
+        // NDA_DST, padded to four bytes.
+        Bytes.appendLittleEndian(UInt16(4 + address.count), to: &message)
+        Bytes.appendLittleEndian(UInt16(1), to: &message)
+        message += address
+        message += repeatElement(0, count: attributeSize - 4 - address.count)
+        return message
     }
 
     /// What the kernel answered to a look-up.

@@ -312,11 +312,10 @@ final class PathHub: Sendable {
             if !deliveries.isEmpty { fanOut(deliveries) }
             recorded?.deliver()
             if let systemChange {
-                let cause = recorded.map { "\($0.entry.cause)" } ?? "unknown"
                 var metadata = JournalRecord.pathChanged.metadata(
                     JournalRecord.pathFields(systemChange, cause: recorded?.entry.cause.kind))
-                metadata["path"] = "\(systemChange.logSummary)"
-                metadata["cause"] = "\(cause)"
+                metadata["path"] = .string(systemChange.logSummary)
+                metadata["cause"] = .string(recorded?.entry.cause.description ?? "unknown")
                 logger.info("path changed", metadata: metadata)
             }
         }

@@ -166,6 +166,22 @@ import Testing
         #expect(RouteLookupMessage.reply(lying, sequence: 1) == .unrelated)
     }
 
+    /// The whole RTM_GETNEIGH request, byte for byte, for both families: nlmsghdr, ndmsg, NDA_DST.
+    @Test func neighbourLookUpBytes() {
+        let ipv4 = NeighbourRequestMessage.lookUp(
+            GatewayKey(interfaceIndex: 0x0102, address: IPAddress("192.0.2.1")!), sequence: 0x0A0B_0C0D)
+        #expect(
+            ipv4 == [
+                36, 0, 0, 0, 30, 0, 1, 0, 0x0D, 0x0C, 0x0B, 0x0A, 0, 0, 0, 0,
+                2, 0, 0, 0, 0x02, 0x01, 0, 0, 0, 0, 0, 0,
+                8, 0, 1, 0, 192, 0, 2, 1,
+            ])
+        let ipv6 = NeighbourRequestMessage.lookUp(
+            GatewayKey(interfaceIndex: 7, address: IPAddress("fe80::1")!), sequence: 1)
+        #expect(ipv6.count == 48 && Bytes.u32(ipv6, 0) == 48 && ipv6[16] == 10 && Bytes.u16(ipv6, 28) == 20)
+        #expect(Bytes.attributes(ipv6, from: 28).first?.1 == IPAddress("fe80::1")!.bytes)
+    }
+
     @Test func neighbourRequestsAndAnswers() {
         let gateway = GatewayKey(interfaceIndex: 2, address: IPAddress("192.0.2.1")!)
         let use = NeighbourRequestMessage.resolve(gateway, sequence: 4)

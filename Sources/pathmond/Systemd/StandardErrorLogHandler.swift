@@ -68,15 +68,19 @@ struct StandardErrorLogHandler: LogHandler {
         message: String, metadata: Logger.Metadata, skippingJournalFields: Bool, to bytes: inout [UInt8]
     ) {
         appendOneLine(message, to: &bytes)
-        // Left out before sorting: a record's journal fields are most of its keys.
-        let keys =
-            skippingJournalFields
-            ? metadata.keys.filter { !JournalEntry.isJournalFieldName($0) } : Array(metadata.keys)
-        for key in keys.sorted() {
+        // One walk of the table, the pairs kept with their values: left out before sorting (a record's journal
+        // fields are most of its keys), and never looked up again (a path change's line hashed every key twice).
+        var shown: [(key: String, value: Logger.MetadataValue)] = []
+        shown.reserveCapacity(skippingJournalFields ? 2 : metadata.count)
+        for pair in metadata where !skippingJournalFields || !JournalEntry.isJournalFieldName(pair.key) {
+            shown.append(pair)
+        }
+        shown.sort { $0.key < $1.key }
+        for (key, value) in shown {
             bytes.append(UInt8(ascii: " "))
             appendOneLine(key, to: &bytes)
             bytes.append(UInt8(ascii: "="))
-            switch metadata[key]! {  // `!`: the key came from the dictionary.
+            switch value {
             case .string(let value): appendOneLine(value, to: &bytes)
             case let value: appendOneLine("\(value)", to: &bytes)
             }
@@ -122,14 +126,17 @@ struct StandardErrorLogHandler: LogHandler {
         var seconds = time_t(time.tv_sec)
         var parts = tm()
         gmtime_r(&seconds, &parts)
+        // Written into room made once: appended digit by digit, with a division each, the stamp cost about as
+        // much as the rest of a path change's line.
         func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
             var rest = value
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-                rest %= divisor
-                divisor /= 10
+            var position = start + width
+            while rest > 0 && position > start {
+                position -= 1
+                bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
             }
         }
         digits(Int(parts.tm_year) + 1900, 4)
