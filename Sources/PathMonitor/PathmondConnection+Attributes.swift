@@ -9,6 +9,6 @@ extension PathmondConnection {
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetUltraConstrainedParameters(
             interface: interface, key: key, ultraConstrained: ultraConstrained)
-        return NetworkDetails(try call(Methods.setUltraConstrained, parameters).network)
+        return try call(Methods.setUltraConstrained, parameters).network
     }
 }

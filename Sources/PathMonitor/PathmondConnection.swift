@@ -38,17 +38,17 @@ public final class PathmondConnection: Sendable {
 
     /// io.pathmond.ListInterfaces: every interface the kernel has, loopback included, by index.
     public func interfaces() throws(PathmondClientError) -> [InterfaceDetails] {
-        try call(Methods.listInterfaces, NoParameters()).interfaces.map(InterfaceDetails.init)
+        try call(Methods.listInterfaces, NoParameters()).interfaces
     }
 
     /// io.pathmond.ListNetworks: remembered and attached networks.
     public func networks() throws(PathmondClientError) -> [NetworkDetails] {
-        try call(Methods.listNetworks, NoParameters()).networks.map(NetworkDetails.init)
+        try call(Methods.listNetworks, NoParameters()).networks
     }
 
     /// io.pathmond.GetStatus: the daemon's version and the condition of its policy file.
     public func status() throws(PathmondClientError) -> DaemonStatus {
-        DaemonStatus(try call(Methods.getStatus, NoParameters()).status)
+        try call(Methods.getStatus, NoParameters()).status
     }
 
     /// io.pathmond.SetConstrained: Low Data Mode for the network on `interface`, or the one `key` names.
@@ -56,7 +56,7 @@ public final class PathmondConnection: Sendable {
         _ constrained: Bool, interface: String? = nil, key: String? = nil
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetConstrainedParameters(interface: interface, key: key, constrained: constrained)
-        return NetworkDetails(try call(Methods.setConstrained, parameters).network)
+        return try call(Methods.setConstrained, parameters).network
     }
 
     /// io.pathmond.SetExpensive: true or false pins the flag; nil leaves it to detection again.
@@ -64,7 +64,7 @@ public final class PathmondConnection: Sendable {
         _ expensive: Bool?, interface: String? = nil, key: String? = nil
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetExpensiveParameters(interface: interface, key: key, expensive: expensive)
-        return NetworkDetails(try call(Methods.setExpensive, parameters).network)
+        return try call(Methods.setExpensive, parameters).network
     }
 
     /// io.pathmond.SetNetworkName: names the network on `interface`, or the one `key` names; nil removes the name.
@@ -72,7 +72,7 @@ public final class PathmondConnection: Sendable {
         _ name: String?, interface: String? = nil, key: String? = nil
     ) throws(PathmondClientError) -> NetworkDetails {
         let parameters = Methods.SetNetworkNameParameters(interface: interface, key: key, name: name)
-        return NetworkDetails(try call(Methods.setNetworkName, parameters).network)
+        return try call(Methods.setNetworkName, parameters).network
     }
 
     /// io.pathmond.ForgetNetwork.

@@ -142,12 +142,19 @@ public enum Methods {
     }
 }
 
-/// io.pathmond.Network on the wire.
+/// io.pathmond.Network on the wire: a network pathmond remembers (the user set something for it) or sees attached
+/// now; the client library's `NetworkDetails`.
 public struct WireNetwork: Codable, Sendable, Hashable {
+    /// The stable key: "wifi:" and the SSID, "cellular:" and a hash of the SIM, or "wired:" and the gateway's
+    /// link-layer address.
     public var key: String
+    /// A name for people: the user's name for it if any, else a description (Wi-Fi "Home").
     public var displayName: String
+    /// Low Data Mode as the user set it; absent when never set.
     public var constrained: Bool?
+    /// Expensive as the user set it, over detection; absent when left to detection.
     public var expensive: Bool?
+    /// The interfaces attached to it now.
     public var interfaces: [String]
     /// The name the user gave the network (SetNetworkName); absent when none. `displayName` is then this name.
     public var name: String?
@@ -168,10 +175,13 @@ public struct WireNetwork: Codable, Sendable, Hashable {
     }
 }
 
-/// io.pathmond.DaemonStatus on the wire.
+/// io.pathmond.DaemonStatus on the wire: pathmond's own condition; the client library's `DaemonStatus`.
 public struct WireDaemonStatus: Codable, Sendable, Hashable {
+    /// pathmond's version.
     public var version: String
+    /// Where it keeps the user's network settings.
     public var policyFile: String
+    /// What went wrong loading that file (it was kept aside); absent when all is well.
     public var policyProblem: String?
     /// The inode of the daemon's network namespace (as /proc/PID/ns/net shows it); absent from older daemons.
     public var networkNamespace: Int?

@@ -1,38 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 
-/// io.pathmond.Interface on the wire: one interface's status for ListInterfaces.
+/// io.pathmond.Interface on the wire: one interface's status for ListInterfaces, and what the client library
+/// reports as `InterfaceDetails` (`PathmondConnection.interfaces()`, `pathctl status --json`). One definition of the
+/// shape, held to docs/io.pathmond.varlink field by field (WireShapeTests).
 public struct WireInterface: Codable, Sendable, Hashable {
+    /// The kernel's interface index.
     public var index: Int32
+    /// The interface's name, e.g. "eth0".
     public var name: String
+    /// The kind as the protocol spells it ("wired", "wifi", "cellular", "loopback", "other").
     public var type: String
+    /// Whether traffic over it is costly.
     public var isExpensive: Bool
-    /// What decided isExpensive (ExpensiveSource's raw value); absent when nothing did.
+    /// What decided `isExpensive` (ExpensiveSource's raw value: "user", "interfaceClass", "dhcpLease",
+    /// "networkManager", ...); absent when nothing did.
     public var expensiveSource: String?
+    /// How far it is from usable: "down", "noCarrier", "noAddress", "noRoute" or "usable".
     public var state: String
+    /// The kernel's operational state ("up", "lower-layer-down", ...).
     public var operState: String
+    /// The rtnetlink link kind ("veth", "bridge", ...); absent for hardware devices.
     public var linkKind: String?
+    /// The link-layer address, if the link has one.
     public var hardwareAddress: String?
+    /// Its addresses.
     public var addresses: [WireAddress]
+    /// Its default routes, lowest metric first.
     public var routes: [WireRoute]
+    /// Whether it is usable for IPv4.
     public var supportsIPv4: Bool
+    /// Whether it is usable for IPv6.
     public var supportsIPv6: Bool
+    /// The key of the network it is attached to, when known.
     public var network: String?
+    /// That network's name for people: the user's name for it, else a description.
     public var networkName: String?
+    /// Whether its network is in Low Data Mode.
     public var isConstrained: Bool
-    /// Optional on the wire: absent from servers older than the field.
+    /// Whether it is a tunnel (a VPN); absent from servers older than the field.
     public var isTunnel: Bool?
-    /// For a tunnel, the name of the interface that carries its packets.
+    /// For a tunnel, the name of the interface that carries its packets, whose cost it inherits.
     public var tunnelCarrier: String?
-    /// Optional on the wire: absent from servers older than the field.
+    /// Whether it is ultra-constrained (a satellite link; also constrained); absent from older servers.
     public var isUltraConstrained: Bool?
-    /// Optional on the wire: absent from servers older than the field.
+    /// Whether its modem is registered roaming; absent from older servers.
     public var isRoaming: Bool?
-    /// unknown, captive or open; optional on the wire.
+    /// "unknown", "captive" or "open"; absent from older servers.
     public var captivePortal: String?
     /// The portal's API URI (RFC 8910), when its network announced one.
     public var captivePortalURI: String?
-    /// Its link quality; absent when nothing was measured, and from older servers.
+    /// Its link's figures and grade; absent when nothing was measured, and from older servers.
     public var linkQuality: WireLinkQuality?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
@@ -75,11 +93,15 @@ public struct WireInterface: Codable, Sendable, Hashable {
     }
 }
 
-/// io.pathmond.Address on the wire.
+/// io.pathmond.Address on the wire: one address of an interface.
 public struct WireAddress: Codable, Sendable, Hashable {
+    /// The address as text.
     public var address: String
+    /// Its prefix length.
     public var prefixLength: UInt8
+    /// "global", "site", "link", "host" or "nowhere", as `ip address` prints it.
     public var scope: String
+    /// Still being checked for duplicates, so not usable yet.
     public var isTentative: Bool
 
     public init(_ address: InterfaceAddress) {
@@ -90,11 +112,15 @@ public struct WireAddress: Codable, Sendable, Hashable {
     }
 }
 
-/// io.pathmond.Route on the wire.
+/// io.pathmond.Route on the wire: one default route out of an interface.
 public struct WireRoute: Codable, Sendable, Hashable {
+    /// "0.0.0.0/0", "::/0", or a half of a split default ("128.0.0.0/1").
     public var destination: String
+    /// The gateway, when the route has one.
     public var gateway: String?
+    /// Its metric.
     public var metric: UInt32
+    /// The routing table it is in.
     public var table: UInt32
 
     public init(_ route: DefaultRoute) {

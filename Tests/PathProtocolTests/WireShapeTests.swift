@@ -52,7 +52,10 @@ import Testing
 
         guard case .object(var fields) = matching else { return }
         fields["maybe"]?.isOptional = false
-        #expect(compare.problems(declared: declared, read: .object(fields), at: "M") == ["M.maybe: optional in the definition only"])
+        #expect(
+            compare.problems(declared: declared, read: .object(fields), at: "M") == [
+                "M.maybe: optional in the definition only"
+            ])
         fields["maybe"] = nil
         fields["extra"] = .init(isOptional: true, shape: .scalar)
         #expect(
@@ -62,7 +65,9 @@ import Testing
         fields["extra"] = nil
         fields["maybe"] = .init(isOptional: true, shape: .scalar)
         fields["list"] = .init(isOptional: false, shape: .scalar)
-        #expect(compare.problems(declared: declared, read: .object(fields), at: "M") == ["M.list: an array, read as scalar"])
+        #expect(
+            compare.problems(declared: declared, read: .object(fields), at: "M") == ["M.list: an array, read as scalar"]
+        )
     }
 
     /// The recorder sees what a type's synthesized decoding asks for, optionals and nesting included.
@@ -125,7 +130,8 @@ import Testing
                 == .init(
                     input: [.init(name: "id", type: .primitive("int"))],
                     output: [
-                        .init(name: "thing", type: .named("Thing")), .init(name: "more", type: .optional(.primitive("bool"))),
+                        .init(name: "thing", type: .named("Thing")),
+                        .init(name: "more", type: .optional(.primitive("bool"))),
                     ]))
         #expect(definition.methods["Empty"] == .init(input: [], output: []))
         #expect(definition.errors["Failed"] == [.init(name: "reason", type: .primitive("string"))])
@@ -186,7 +192,8 @@ struct WireShapeComparison {
                 let declaredOptional: Bool
                 if case .optional = field.type { declaredOptional = true } else { declaredOptional = false }
                 if declaredOptional != readField.isOptional {
-                    found.append("\(place).\(field.name): optional in the \(declaredOptional ? "definition" : "code") only")
+                    found.append(
+                        "\(place).\(field.name): optional in the \(declaredOptional ? "definition" : "code") only")
                 }
                 found += problems(declared: field.type, read: readField.shape, at: "\(place).\(field.name)")
             }
