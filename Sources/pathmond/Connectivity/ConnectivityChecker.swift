@@ -116,8 +116,11 @@ final class ConnectivityChecker {
         entry.call = call
         entry.recheck = nil
         entries[index] = entry
-        logger.debug(
-            "checking connectivity", metadata: ["interface": "\(attachment.name)", "uri": "\(settings.uri)"])
+        // Quiet while no probe is installed: the retries would say the same every time.
+        if !saidProbeMissing {
+            logger.debug(
+                "checking connectivity", metadata: ["interface": "\(attachment.name)", "uri": "\(settings.uri)"])
+        }
         call.start()
     }
 
