@@ -28,7 +28,10 @@ struct ConnectivityCheckTests {
         let scenario: Scenario
         let probe: ConnectivityProbeSetting
 
-        init(configuration: String = ConnectivityCheckTests.configuration(), mode: String = "portal") throws {
+        init(
+            configuration: String = ConnectivityCheckTests.configuration(), mode: String = "portal",
+            prepare: (NetworkNamespace) throws -> Void = { _ in }
+        ) throws {
             let probe = try ConnectivityProbeSetting()
             try probe.setMode(mode)
             do {
@@ -40,6 +43,7 @@ struct ConnectivityCheckTests {
                     try namespace.farIP("address add \(ConnectivityCheckTests.serverAddress)/24 dev eth0-peer")
                     try namespace.ip("address add 10.40.0.57/24 dev eth0")
                     try namespace.ip("route add default via \(ConnectivityCheckTests.serverAddress) dev eth0")
+                    try prepare(namespace)
                     try probe.start(
                         namespace: namespace.name, far: namespace.far, address: ConnectivityCheckTests.serverAddress)
                 }
@@ -107,6 +111,25 @@ struct ConnectivityCheckTests {
         #expect(try setting.pathctl(["check", "--unmetered"]).status == 0)
         let status = try setting.pathctl(["status", "--no-pager"]).output
         #expect(status.contains("limited connectivity"), "\(status)")
+    }
+
+    /// Each interface is asked out of itself, whatever the routing prefers: a host route sends the server's address
+    /// out of eth1 to a gateway that is not there, yet eth0's check reaches the server (captive), and eth1's, bound
+    /// to eth1, gets no answer (limited).
+    @Test func eachInterfaceIsCheckedOutOfItself() async throws {
+        let setting = try Setting { namespace in
+            try namespace.addVeth("eth1", peer: "eth1-peer")
+            try namespace.farIP("address add 10.50.0.1/24 dev eth1-peer")
+            try namespace.ip("address add 10.50.0.57/24 dev eth1")
+            try namespace.ip("route add default via 10.50.0.1 dev eth1 metric 200")
+            try namespace.ip("route add \(ConnectivityCheckTests.serverAddress)/32 via 10.50.0.99 dev eth1")
+        }
+        defer { setting.tearDown() }
+        let path = try await setting.scenario.client.log.nextPath(timeout: .seconds(40), "eth0 captive, eth1 limited") {
+            let states = Dictionary(uniqueKeysWithValues: $0.availableInterfaces.map { ($0.name, $0.captivePortal) })
+            return states["eth0"] == .captive && states["eth1"] == .limited
+        }
+        #expect(path.captivePortal == .captive, "a captive interface decides the path's state")
     }
 
     /// `enabled = no`: no request ever reaches the server, the state stays unknown.
