@@ -30,14 +30,14 @@ struct ConnectivityCheckTests {
 
         init(
             configuration: String = ConnectivityCheckTests.configuration(), mode: String = "portal",
-            prepare: (NetworkNamespace) throws -> Void = { _ in }
+            probeSocket: String? = nil, prepare: (NetworkNamespace) throws -> Void = { _ in }
         ) throws {
             let probe = try ConnectivityProbeSetting()
             try probe.setMode(mode)
             do {
                 scenario = try Scenario.start(
                     configuration: configuration,
-                    arguments: ["--no-system-bus", "--connectivity-probe", probe.probeSocket]
+                    arguments: ["--no-system-bus", "--connectivity-probe", probeSocket ?? probe.probeSocket]
                 ) { namespace in
                     try namespace.addVeth("eth0", peer: "eth0-peer")
                     try namespace.farIP("address add \(ConnectivityCheckTests.serverAddress)/24 dev eth0-peer")
@@ -130,6 +130,26 @@ struct ConnectivityCheckTests {
             return states["eth0"] == .captive && states["eth1"] == .limited
         }
         #expect(path.captivePortal == .captive, "a captive interface decides the path's state")
+    }
+
+    /// No probe where pathmond looks (not installed, its socket stopped): said once at notice, tried again quietly
+    /// with a backoff (5 s, then 10 s), the state unknown and the server never asked.
+    @Test func aMissingProbeIsSaidOnceAndChangesNothing() async throws {
+        let setting = try Setting(probeSocket: "/nonexistent/pathmond-probe.socket")
+        defer { setting.tearDown() }
+        _ = try await setting.scenario.client.log.nextPath { $0.status == .satisfied }
+        let daemon = setting.scenario.daemon
+        try await eventually("pathmond says the probe is missing") {
+            daemon.log.contains("connectivity not checked: no probe at /nonexistent/pathmond-probe.socket")
+        }
+        // Past the first retry (5 s): still one line, nothing asked, nothing known.
+        try await Task.sleep(for: .seconds(6))
+        let lines = daemon.log.split(separator: "\n").filter { $0.contains("connectivity not checked") }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.contains("retryIn=5s") == true, "\(lines)")
+        #expect(setting.probe.requests.isEmpty)
+        let path = try PathmondConnection(socketPath: daemon.socketPath).path()
+        #expect(path.captivePortal == .unknown)
     }
 
     /// `enabled = no`: no request ever reaches the server, the state stays unknown.
