@@ -67,17 +67,27 @@ check_connectivity() {
     # The probe ran under its sandbox: a dynamic user, no capabilities, only Unix and IP sockets; pathmond itself
     # keeps AF_UNIX AF_NETLINK.
     probes=$(inside journalctl -u 'pathmond-probe@*' -o cat --no-pager | grep -c 'out of eth0: portal')
+    # The uid the probe's own lines were written with: a dynamic one (61184-65519), not pathmond's.
+    local probe_uid
+    probe_uid=$(inside journalctl -u 'pathmond-probe@*' -o json --no-pager | python3 -c '
+import json, sys
+for line in sys.stdin:
+    entry = json.loads(line)
+    if "out of eth0" in str(entry.get("MESSAGE", "")):
+        print(entry.get("_UID", ""))' 2>/dev/null | tail -n 1)
     families=$(prop pathmond.service RestrictAddressFamilies)
     exposure=$(inside systemd-analyze security pathmond-probe@0.service --no-pager 2>&1 |
         sed -n 's/.*Overall exposure level for pathmond-probe@0.service: \([0-9.]*\).*/\1/p')
     if [ "$probes" -ge 1 ] && [ "$(inside systemctl cat pathmond-probe@.service | grep -c '^DynamicUser=yes')" = 1 ] &&
-        [ "$(tr ' ' '\n' <<<"$families" | sort | paste -sd' ')" = "AF_NETLINK AF_UNIX" ] && [ -n "$exposure" ] && awk "BEGIN { exit !($exposure <= 2.5) }"
+        [ "$(tr ' ' '\n' <<<"$families" | sort | paste -sd' ')" = "AF_NETLINK AF_UNIX" ] && [ -n "$exposure" ] &&
+        [ "${probe_uid:-0}" -ge 61184 ] && [ "$probe_uid" -le 65519 ] && awk "BEGIN { exit !($exposure <= 2.5) }"
     then
-        pass "connectivity: $probes checks made by pathmond-probe@.service (DynamicUser=yes, exposure $exposure); $(
+        pass "connectivity: $probes checks made by pathmond-probe@.service (dynamic uid $probe_uid, exposure $exposure); $(
             )pathmond keeps RestrictAddressFamilies=$families"
     else
         fail "connectivity: the checks are made by pathmond-probe@.service, pathmond keeps AF_UNIX AF_NETLINK" \
-            "probes that said portal: $probes; pathmond: $families; probe's exposure: '${exposure:-not reported}'" \
+            "probes that said portal: $probes; pathmond: $families; probe's exposure: '${exposure:-not reported}'," \
+            "its uid: '${probe_uid:-not found}'" \
             "$(connectivity_details)"
     fi
 
