@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "PathMonitor", targets: ["PathMonitor"]),
         .executable(name: "pathmond", targets: ["pathmond"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
+        .executable(name: "pathmond-probe", targets: ["pathmond-probe"]),
         .executable(name: "pathmond-bench", targets: ["pathmond-bench"]),
         // The GIO network-monitor module: libpathmond-gio.so, installed into GIO's module directory.
         .library(name: "pathmond-gio", type: .dynamic, targets: ["PathmondGIO"]),
@@ -105,13 +106,19 @@ let package = Package(
             swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["JSON", "PathModel"], swiftSettings: strict),
+        // The connectivity check's call and answer (pathmond ↔ pathmond-probe) and how an answer is judged.
+        .target(name: "ConnectivityProbe", dependencies: ["JSON"], swiftSettings: strict),
+        // The connectivity check's HTTP request, sandboxed apart from pathmond (which opens no IP socket).
+        .executableTarget(
+            name: "pathmond-probe", dependencies: ["CCurl", "ConnectivityProbe", "PathProtocol"], swiftSettings: strict,
+            linkerSettings: releaseLink),
         // The client library apps import.
         .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
         .executableTarget(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments",
+                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments", "ConnectivityProbe",
                 // No swift-argument-parser: the daemon parses with getopt_long (issue 25: binary size).
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -196,6 +203,7 @@ let package = Package(
         .testTarget(
             name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
+        .testTarget(name: "ConnectivityProbeTests", dependencies: ["ConnectivityProbe"], swiftSettings: strict),
         // pathctl's pure parts: argument normalisation, JSON layout, table fitting.
         .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(

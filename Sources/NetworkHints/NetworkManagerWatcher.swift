@@ -40,6 +40,7 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
     }
     private let published = Locked<[String: NetworkManagerMetered]>([:])
     private let publishedConnectivity = Locked<[String: NetworkManagerConnectivity]>([:])
+    private let publishedCheckRuns = Locked(false)
     private let onChange: @Sendable () -> Void
     private let onProblem: @Sendable (String) -> Void
 
@@ -62,6 +63,10 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
     public var connectivityByInterface: [String: NetworkManagerConnectivity] {
         publishedConnectivity.withLock { $0 }
     }
+
+    /// Whether NetworkManager runs its own connectivity check (enabled, with a URI): pathmond's own check
+    /// (`[connectivity]`) then stays off unless configured on. False when NetworkManager is not running.
+    public var connectivityCheckRuns: Bool { publishedCheckRuns.withLock { $0 } }
 
     func bind(to loop: SDEventLoop) {
         state.bind(to: loop)
@@ -252,6 +257,12 @@ public final class NetworkManagerWatcher: BusServiceWatcher, Sendable {
             current = connectivity
             return true
         }
-        if changed || connectivityChanged { onChange() }
+        let runs = state.value.service != nil && state.value.connectivityCheck.runs
+        let runsChanged = publishedCheckRuns.withLock { current in
+            guard current != runs else { return false }
+            current = runs
+            return true
+        }
+        if changed || connectivityChanged || runsChanged { onChange() }
     }
 }

@@ -9,6 +9,10 @@ public enum CaptivePortal: String, Sendable, Hashable, CaseIterable {
     /// No portal stands in the way: NetworkManager's connectivity check passed, or the network said so (RFC 8910's
     /// `urn:ietf:params:capport:unrestricted`).
     case open
+    /// Connected, but pathmond's own connectivity check (`[connectivity]`) got no answer out of this interface: the
+    /// network reaches no further than its neighbours (GLib's G_NETWORK_CONNECTIVITY_LIMITED). Says nothing about
+    /// cost: only `captive` holds the system policy back.
+    case limited
 }
 
 /// What the sources say about one interface's captive portal, before the evaluator combines it.
@@ -20,11 +24,18 @@ public struct CaptivePortalHint: Sendable, Hashable {
     public var uri: String?
     /// What the portal's API (RFC 8908) answered at `uri`, when pathmond was configured to ask and it answered.
     public var api: CaptivePortalAPIStatus?
+    /// What pathmond's own connectivity check (`[connectivity]`) found out of this interface; unknown when it did
+    /// not check (off, NetworkManager's check runs, no answer yet).
+    public var checked: CaptivePortal
 
-    public init(state: CaptivePortal = .unknown, uri: String? = nil, api: CaptivePortalAPIStatus? = nil) {
+    public init(
+        state: CaptivePortal = .unknown, uri: String? = nil, api: CaptivePortalAPIStatus? = nil,
+        checked: CaptivePortal = .unknown
+    ) {
         self.state = state
         self.uri = uri
         self.api = api
+        self.checked = checked
     }
 
     /// RFC 8910 section 2: the value a network sends to say it has no captive portal.
@@ -41,13 +52,18 @@ public struct CaptivePortalHint: Sendable, Hashable {
 
     /// The state and URI an interface shows: the unrestricted URN means open (and is no URI); an announced URI
     /// alone leaves the state unknown, since a portal already accepted still announces its API (RFC 8908's check,
-    /// or NetworkManager's, tells).
+    /// or NetworkManager's, tells). Who speaks, first to last: NetworkManager's check, the network's own words (the
+    /// URN, the API's answer), pathmond's own check.
     public var resolved: (state: CaptivePortal, uri: String?) {
-        guard let uri, Self.isValidURI(uri) else { return (state, nil) }
-        if uri == Self.unrestricted { return (state == .unknown ? .open : state, nil) }
-        // NetworkManager's check tried the internet itself; the API's answer only stands in where nothing did.
+        guard let uri, Self.isValidURI(uri) else { return (state == .unknown ? checked : state, nil) }
+        if uri == Self.unrestricted {
+            // No portal, the network says; whether it reaches the internet is the check's to say.
+            guard state == .unknown else { return (state, nil) }
+            return (checked == .limited ? .limited : .open, nil)
+        }
+        // NetworkManager's check tried the internet itself; the API's answer only stands in where it did not.
         if state == .unknown, let api { return (api.isCaptive ? .captive : .open, uri) }
-        return (state, uri)
+        return (state == .unknown ? checked : state, uri)
     }
 
     /// The API's answer, shown only beside the URI it came from (never for the unrestricted URN or a bad URI).

@@ -20,6 +20,8 @@ struct ConfigurationParser {
         case networkManager(keyLines: [String: Int])
         /// `[captive-portal]`: whether pathmond asks a portal's API (RFC 8908).
         case captivePortal(keyLines: [String: Int])
+        /// `[connectivity]`: pathmond's own connectivity check.
+        case connectivity(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -83,6 +85,7 @@ struct ConfigurationParser {
     var discretionaryGrace: Duration?
     var networkManagerWriteMetered = true
     var captivePortalCheckAPI = false
+    var connectivity = ConnectivityCheckSettings()
 
     /// Reads one line (`number` is 1-based).
     mutating func consume(_ rawLine: Substring, number: Int) throws(ConfigurationError) {
@@ -105,6 +108,7 @@ struct ConfigurationParser {
             metricsTextfile: metricsTextfile, discretionarySettle: discretionarySettle,
             discretionaryGrace: discretionaryGrace, networkManagerWriteMetered: networkManagerWriteMetered)
         configuration.captivePortalCheckAPI = captivePortalCheckAPI
+        configuration.connectivity = connectivity
         return configuration
     }
 
@@ -116,7 +120,8 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal"].contains(name)
+        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal", "connectivity"]
+            .contains(name)
             && words.count == 1
         {
             if let firstLine = singleSectionLines[name] {
@@ -142,6 +147,10 @@ struct ConfigurationParser {
         }
         if name == "captive-portal" && words.count == 1 {
             section = .captivePortal(keyLines: [:])
+            return
+        }
+        if name == "connectivity" && words.count == 1 {
+            section = .connectivity(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -190,6 +199,9 @@ struct ConfigurationParser {
         case .captivePortal(var keyLines):
             try setCaptivePortal(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .captivePortal(keyLines: keyLines)
+        case .connectivity(var keyLines):
+            try setConnectivity(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .connectivity(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

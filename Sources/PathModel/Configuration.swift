@@ -63,6 +63,8 @@ public struct Configuration: Sendable, Hashable {
     public var networkManagerWriteMetered: Bool
     /// `[captive-portal] check-api`: pathmond asks the captive-portal API a network announces (RFC 8908).
     public var captivePortalCheckAPI = false
+    /// `[connectivity]`: pathmond's own connectivity check (an HTTP request per interface).
+    public var connectivity = ConnectivityCheckSettings()
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(

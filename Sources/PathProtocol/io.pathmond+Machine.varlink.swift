@@ -64,7 +64,7 @@ extension VarlinkInterfaces {
           # Its modem is registered roaming (see PathInterface.isRoaming). Absent from older servers.
           isRoaming: ?bool,
           # See PathInterface.captivePortal and Path.captivePortalURI. Absent from older servers.
-          captivePortal: ?(unknown, captive, open),
+          captivePortal: ?(unknown, captive, open, limited),
           captivePortalURI: ?string,
           # Its link's quality (a tunnel: its carrier's). Absent when nothing was measured.
           linkQuality: ?LinkQuality

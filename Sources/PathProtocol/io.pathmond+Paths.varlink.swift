@@ -65,10 +65,11 @@ extension VarlinkInterfaces {
           # A cellular interface whose modem is registered roaming (ModemManager), or a tunnel over one.
           # Absent from older servers.
           isRoaming: ?bool,
-          # Whether its network holds traffic at a captive portal: captive (NetworkManager's connectivity
-          # check found one), open (the check passed, or the network said it has no portal), unknown. Absent
+          # Whether its network holds traffic at a captive portal: captive (a connectivity check,
+          # NetworkManager's or pathmond's own, found one), open (the check passed, or the network said
+          # it has no portal), limited (pathmond's check got no answer out of it), unknown. Absent
           # from older servers; a client reads a value it does not know as unknown.
-          captivePortal: ?(unknown, captive, open),
+          captivePortal: ?(unknown, captive, open, limited),
           # Its link's quality; absent when nothing was measured, and from older servers.
           linkQuality: ?LinkQuality
         )
@@ -111,7 +112,7 @@ extension VarlinkInterfaces {
           # otherwise the preferred interface's state (see PathInterface.captivePortal). A captive path is
           # satisfied (the portal answers), but not unmetered for the system policy. Absent from older
           # servers.
-          captivePortal: ?(unknown, captive, open),
+          captivePortal: ?(unknown, captive, open, limited),
           # The captive portal's API URI (RFC 8910: DHCP option 114, DHCPv6 option 103, the router
           # advertisement's option 37) that interface's network announced, as the DHCP client or
           # systemd-networkd recorded it. An announced URI alone leaves captivePortal unknown: a portal

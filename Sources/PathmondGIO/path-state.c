@@ -8,7 +8,8 @@ PathmondPathState
 pathmond_path_state_defaults (void)
 {
   return (PathmondPathState){
-    .available = TRUE, .metered = FALSE, .supports_ipv4 = TRUE, .supports_ipv6 = TRUE, .captive = FALSE
+    .available = TRUE, .metered = FALSE, .supports_ipv4 = TRUE, .supports_ipv6 = TRUE, .captive = FALSE,
+    .limited = FALSE
   };
 }
 
@@ -16,7 +17,8 @@ gboolean
 pathmond_path_state_equal (const PathmondPathState *a, const PathmondPathState *b)
 {
   return a->available == b->available && a->metered == b->metered && a->supports_ipv4 == b->supports_ipv4 &&
-         a->supports_ipv6 == b->supports_ipv6 && a->captive == b->captive;
+         a->supports_ipv6 == b->supports_ipv6 && a->captive == b->captive &&
+         a->limited == b->limited;
 }
 
 GNetworkConnectivity
@@ -26,7 +28,10 @@ pathmond_path_state_connectivity (const PathmondPathState *state)
     return G_NETWORK_CONNECTIVITY_LOCAL;
   /* What GLib's NetworkManager backend reports for NM_CONNECTIVITY_PORTAL, and what Qt's glib backend turns into
    * isBehindCaptivePortal. */
-  return state->captive ? G_NETWORK_CONNECTIVITY_PORTAL : G_NETWORK_CONNECTIVITY_FULL;
+  if (state->captive)
+    return G_NETWORK_CONNECTIVITY_PORTAL;
+  /* NetworkManager's backend reports NM_CONNECTIVITY_LIMITED so: a network that reaches no further than itself. */
+  return state->limited ? G_NETWORK_CONNECTIVITY_LIMITED : G_NETWORK_CONNECTIVITY_FULL;
 }
 
 static gboolean
@@ -97,13 +102,16 @@ read_reply (JsonObject *reply, PathmondPathState *state, gboolean *continues, GE
   /* Metered in GLib's sense is what Low Data Mode and expensive both ask for: hold back what can wait. */
   state->metered = expensive || constrained;
 
-  /* Absent (an older pathmond) or a state this module does not know (a newer one's) is not captive. */
+  /* Absent (an older pathmond) or a state this module does not know (a newer one's) is neither captive nor
+   * limited. */
   JsonNode *portal = json_object_get_member (path, "captivePortal");
   if (portal != NULL && !JSON_NODE_HOLDS_NULL (portal) &&
       (!JSON_NODE_HOLDS_VALUE (portal) || json_node_get_value_type (portal) != G_TYPE_STRING))
     return malformed (error, "\"captivePortal\" is not a string");
-  state->captive = portal != NULL && JSON_NODE_HOLDS_VALUE (portal) &&
-                   g_strcmp0 (json_node_get_string (portal), "captive") == 0;
+  const gchar *portal_state =
+      portal != NULL && JSON_NODE_HOLDS_VALUE (portal) ? json_node_get_string (portal) : NULL;
+  state->captive = g_strcmp0 (portal_state, "captive") == 0;
+  state->limited = g_strcmp0 (portal_state, "limited") == 0;
   return TRUE;
 }
 

@@ -11,6 +11,7 @@ typedef struct {
   gboolean supports_ipv4; /* for can_reach: the path carries this family */
   gboolean supports_ipv6;
   gboolean captive;       /* the path's captivePortal is "captive" (absent from older pathmond: not captive) */
+  gboolean limited;       /* the path's captivePortal is "limited": pathmond's connectivity check got no answer */
 } PathmondPathState;
 
 /* GLib's own defaults (GNetworkMonitorBase with nothing known): available, not metered, both families. Reported
@@ -19,7 +20,8 @@ G_GNUC_INTERNAL PathmondPathState pathmond_path_state_defaults (void);
 
 G_GNUC_INTERNAL gboolean pathmond_path_state_equal (const PathmondPathState *a, const PathmondPathState *b);
 
-/* FULL when available, PORTAL when available but held at a captive portal, LOCAL when not available. */
+/* FULL when available, PORTAL when available but held at a captive portal, LIMITED when available but the
+ * connectivity check got no answer, LOCAL when not available. */
 G_GNUC_INTERNAL GNetworkConnectivity pathmond_path_state_connectivity (const PathmondPathState *state);
 
 /* Reads one Varlink message (without its NUL). A WatchPath reply fills `state` and `continues` (whether more replies

@@ -20,6 +20,8 @@ final class NetworkHintsService {
     private var announcedPortals: [Int32: String] = [:]
     /// The RFC 8908 check of the announced portal APIs (`[captive-portal] check-api`); nil: none.
     var portalChecker: CaptivePortalChecker?
+    /// pathmond's own connectivity check (`[connectivity]`, through pathmond-probe); nil: none.
+    var connectivityChecker: ConnectivityChecker?
     /// Where sysfs lists network interfaces (speed, duplex).
     private let sysfsRoot: String
     /// The Ethernet figures last read, by index, with the link state they were read in: read again only when the
@@ -120,6 +122,7 @@ final class NetworkHintsService {
         leaseDirectories?.stop()
         leaseDirectories = nil
         portalChecker?.stop()
+        connectivityChecker?.stop()
     }
 
     /// The kernel's tables changed (after each batch): the look-ups read links and addresses, not routes, so they
@@ -165,6 +168,12 @@ final class NetworkHintsService {
                 refreshLinkQualities(touched, radios: modemManager?.radios() ?? [:], all: false)
             }
             if verdictsMoved { writeMetered(hub.interfaces, devices: networkManager.meteredInterfaces) }
+            // A default route that came or went (the path moved) makes an interface usable or not: the connectivity
+            // check follows routes, which the other look-ups do not read.
+            if verdictsMoved, connectivityChecker != nil {
+                let interfaces = hub.interfaces.filter { $0.interfaceClass.kind != .loopback }
+                refreshCaptivePortals(interfaces, connectivity: networkManager.connectivityByInterface)
+            }
             return
         }
         sourcesChanged = false
@@ -247,7 +256,8 @@ final class NetworkHintsService {
         }
     }
 
-    /// Combines what the network announced (the URI) with what NetworkManager's check found (the state).
+    /// Combines what the network announced (the URI) with what NetworkManager's check found (the state), or where it
+    /// found nothing, pathmond's own check.
     private func refreshCaptivePortals(
         _ interfaces: [InterfaceStatus], connectivity: [String: NetworkManagerConnectivity]
     ) {
@@ -255,6 +265,9 @@ final class NetworkHintsService {
         let linkNames = Dictionary(
             interfaces.map { ($0.link.index, $0.link.name) }, uniquingKeysWith: { first, _ in first })
         let answers = portalChecker?.answers(announced: announcedPortals, names: linkNames) ?? [:]
+        let checked =
+            connectivityChecker?.states(
+                for: interfaces, networkManagerChecks: networkManager?.connectivityCheckRuns ?? false) ?? [:]
         for status in interfaces {
             let state: CaptivePortal =
                 switch connectivity[status.link.name] {
@@ -263,7 +276,10 @@ final class NetworkHintsService {
                 default: .unknown
                 }
             let index = status.link.index
-            let hint = CaptivePortalHint(state: state, uri: announcedPortals[index], api: answers[index])
+            // pathmond's own check (ConnectivityChecker.swift) speaks where neither NetworkManager nor the portal's
+            // API did: CaptivePortalHint.resolved.
+            let hint = CaptivePortalHint(
+                state: state, uri: announcedPortals[index], api: answers[index], checked: checked[index] ?? .unknown)
             if hint != CaptivePortalHint() { hints[status.link.index] = hint }
         }
         guard hints != hub.context.captivePortals else { return }

@@ -98,7 +98,8 @@ struct PathmondCommand {
             receiveBuffer: options.receiveBuffer, sysfsRoot: options.sysfsRoot,
             networkdLeases: options.networkdLeases, networkdLinks: options.networkdLinks,
             resolvConf: options.resolvConf, resolvedDirectory: options.resolvedDir,
-            portalCAFile: options.portalCAFile, systemBus: options.systemBus, usesSystemBus: !options.noSystemBus,
+            portalCAFile: options.portalCAFile, connectivityProbe: options.connectivityProbe,
+            systemBus: options.systemBus, usesSystemBus: !options.noSystemBus,
             version: Self.version)
     }
 

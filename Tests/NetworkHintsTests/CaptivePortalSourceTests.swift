@@ -121,6 +121,8 @@ import Testing
 
         try networkManager.send("connectivity wlan0 2 0")
         #expect(await changes.until { $0 == ["wlan0": .portal] } != nil)
+        // NetworkManager checks: pathmond's own check (`[connectivity]`) stays off by default.
+        #expect(watcher.connectivityCheckRuns)
         try networkManager.send("connectivity wlan0 4 1")
         #expect(await changes.until { $0 == ["wlan0": .full] } != nil)
         try networkManager.send("connectivity wlan0 0 0")
@@ -134,8 +136,10 @@ import Testing
         try networkManager.send("connectivity eth0 2 0")
         try await Task.sleep(for: .milliseconds(300))
         #expect(watcher.connectivityByInterface.isEmpty, "\(watcher.connectivityByInterface)")
+        #expect(!watcher.connectivityCheckRuns, "with NetworkManager's check off, pathmond's own runs")
         try networkManager.send("checking on")
         #expect(await changes.until { $0 == ["wlan0": .full, "eth0": .portal] } != nil)
+        #expect(watcher.connectivityCheckRuns)
     }
 
     /// The check's flags as NetworkManager's manager object carries them.

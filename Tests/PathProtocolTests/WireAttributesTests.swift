@@ -90,7 +90,7 @@ import Testing
         wire.availableInterfaces[0].captivePortal = nil
         let read = try wire.path()
         #expect(read.captivePortal == .unknown && read.availableInterfaces[0].captivePortal == .unknown)
-        #expect(VarlinkInterfaces.pathmondDescription.contains("captivePortal: ?(unknown, captive, open)"))
+        #expect(VarlinkInterfaces.pathmondDescription.contains("captivePortal: ?(unknown, captive, open, limited)"))
     }
 
     @Test func linkQualityRoundTripsWithTheServersGrade() throws {

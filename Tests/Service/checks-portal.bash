@@ -16,6 +16,9 @@ portal_lease=/var/lib/dhcp/dhclient.eth0.leases
 portal_ca_dir=/usr/local/share/pathmond-test
 portal_dropins=/etc/systemd/system/pathmond.service.d
 portal_ca_dropin=$portal_dropins/pathmond-test-portal-ca.conf
+# pathmond's own connectivity check (checks-connectivity.bash has its own checks) would call this network limited (no
+# answer from the internet): off here, so that what these checks see is NetworkManager's and the portal API's.
+portal_no_connectivity_check='[connectivity]\nenabled = no\n'
 
 # A field of the path, or of an interface, as `pathctl status --json` reports it, printed as JSON.
 portal_field() { # portal_field path|INTERFACE FIELD
@@ -159,6 +162,9 @@ check_portal() {
     # host without NetworkManager: NetworkManager is stopped for those checks (it leaves eth0 configured as it is)
     # and started again after.
     local portal_before device nm_view
+    printf "$portal_no_connectivity_check" | write_config
+    inside systemctl reload pathmond.service
+    eventually 5 portal_is unknown
     portal_before=$(portal_field path captivePortal)
     device=$(inside busctl --system call org.freedesktop.NetworkManager /org/freedesktop/NetworkManager \
         org.freedesktop.NetworkManager GetDeviceByIpIface s eth0 2>/dev/null | sed -n 's/^o "\(.*\)"$/\1/p')
@@ -186,7 +192,7 @@ check_portal() {
     exec_start=$(inside systemctl cat pathmond.service | sed -n 's/^ExecStart=\(.\)/\1/p' | head -n 1)
     printf '[Service]\nExecStart=\nExecStart=%s --portal-ca-file %s\n' "$exec_start" "$portal_ca_dir/portal-ca.pem" |
         inside sh -c "cat >$portal_ca_dropin"
-    printf '[captive-portal]\ncheck-api = true\n' | write_config
+    printf "[captive-portal]\ncheck-api = true\n$portal_no_connectivity_check" | write_config
 
     # The shipped unit: no IP socket, so the check cannot be made; pathmond says why and carries on.
     pid=$(portal_restart)
@@ -281,7 +287,7 @@ check_portal() {
     inside rmdir "$portal_ca_dir"
     [ "$made_dropins" = no ] || inside rmdir "$portal_dropins"
     [ "$made_dhcp" = no ] || inside rmdir /var/lib/dhcp
-    : | write_config
+    printf "$portal_no_connectivity_check" | write_config
     pid=$(portal_restart)
     inside systemctl start NetworkManager.service
     connected_eth0() { inside nmcli -t -f GENERAL.STATE device show eth0 2>/dev/null | grep -q '^GENERAL.STATE:100'; }

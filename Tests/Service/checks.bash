@@ -377,6 +377,7 @@ run_checks() {
     check_nm_write_through
     check_qt_metered
     check_portal
+    check_connectivity
     check_reload
     check_journal
     check_metrics

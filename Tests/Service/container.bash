@@ -25,9 +25,10 @@ container_packages() { # container_packages DEB SUITE
     # libqt6network6: Qt's network module with its networkmanager backend, as a host with a Qt app has it (the
     # Qt program of checks-nm-write.bash is built elsewhere: container_qt_metered).
     # polkitd: NetworkManager asks it whether the user pathmond may write metered (the package's rule says yes);
-    # python3-dbus: unattended-upgrades 2.13's own read of NetworkManager's Metered (checks-nm-write.bash).
+    # python3-dbus: unattended-upgrades 2.13's own read of NetworkManager's Metered (checks-nm-write.bash);
+    # python3-gi: a GLib application's Gio.NetworkMonitor (checks-connectivity.bash).
     printf '%s\n' systemd systemd-sysv dbus iproute2 man-db network-manager libqt6network6 polkitd python3-dbus \
-        $depends | sort -u
+        python3-gi $depends | sort -u
 }
 
 # Prints the Qt program of checks-nm-write.bash (Tests/Service/qt-metered) built against SUITE's own Qt, building it

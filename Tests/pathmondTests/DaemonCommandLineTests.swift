@@ -37,6 +37,8 @@ import Testing
         #expect(line.networkdLeases == "/run/systemd/netif/leases")
         #expect(line.networkdLinks == "/run/systemd/netif/links")
         #expect(line.resolvedDir == "/run/systemd/resolve")
+        // pathmond-probe.socket's ListenStream=.
+        #expect(line.connectivityProbe == "/run/pathmond-probe.socket")
         #expect(!line.noSystemBus && !line.checkConfig && !line.dispatcher)
         #expect(line.dispatcherSocket == "/run/pathmond-dispatcher/io.pathmond.Dispatcher")
         #expect(line.dispatcherStateDir == "/var/lib/pathmond-dispatcher")
@@ -49,7 +51,7 @@ import Testing
             "/sys2", "--networkd-leases", "/l", "--networkd-links", "/k", "--portal-ca-file", "/ca", "--resolv-conf",
             "/r", "--resolved-dir",
             "/rd", "--system-bus", "unix:path=/b", "--no-system-bus", "--dispatcher", "--dispatcher-socket", "/ds",
-            "--dispatcher-state-dir", "/dd",
+            "--dispatcher-state-dir", "/dd", "--connectivity-probe", "/probe",
         ])
         var expected = DaemonCommandLine()
         expected.socket = "/s"
@@ -71,9 +73,10 @@ import Testing
         expected.dispatcher = true
         expected.dispatcherSocket = "/ds"
         expected.dispatcherStateDir = "/dd"
+        expected.connectivityProbe = "/probe"
         #expect(line == expected)
         // Every option in the table was given above: a new one must be added here too.
-        #expect(DaemonCommandLine.options.count == 20)
+        #expect(DaemonCommandLine.options.count == 21)
     }
 
     @Test func checkConfigTakesItsFileBeforeOrAfterTheFlag() throws {

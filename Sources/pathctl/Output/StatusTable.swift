@@ -24,6 +24,7 @@ enum StatusTable {
                 facts.append("captive portal" + (path.captivePortalURI.map { " " + HumanText.escaped($0) } ?? ""))
             case .unknown where path.captivePortalURI != nil:
                 facts.append("portal API " + HumanText.escaped(path.captivePortalURI ?? ""))
+            case .limited: facts.append("limited connectivity")
             case .open, .unknown: break
             }
             // RFC 8908's session figures, when pathmond asked the portal's API: as of its answer.

@@ -113,6 +113,12 @@ final class Daemon {
             onChange: { hints.sourceChanged() })
         portalChecker.setEnabled(configuration.captivePortalCheckAPI)
         hints.portalChecker = portalChecker
+        // The connectivity check asks pathmond-probe, which alone may open IP sockets; on unless configured off or
+        // (by default) NetworkManager checks itself.
+        let connectivityChecker = ConnectivityChecker(
+            loop: loop, probeSocket: options.connectivityProbe, logger: logger, onChange: { hints.sourceChanged() })
+        connectivityChecker.configure(configuration.connectivity)
+        hints.connectivityChecker = connectivityChecker
         // pathChanged() only queues a job on the loop: safe from the hub's thread.
         let hintsForRelay = UncheckedTransfer(hints)
         pathChanges.connect { hintsForRelay.value.pathChanged() }
@@ -127,6 +133,7 @@ final class Daemon {
                 stateWriter.changed()
                 hints.setWritesMetered(configuration.networkManagerWriteMetered)
                 portalChecker.setEnabled(configuration.captivePortalCheckAPI)
+                connectivityChecker.configure(configuration.connectivity)
             }, notifier: notifier, logger: logger, loop: loop)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(

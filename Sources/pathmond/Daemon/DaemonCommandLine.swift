@@ -24,6 +24,8 @@ struct DaemonCommandLine: Equatable, Sendable {
     var networkdLinks = "/run/systemd/netif/links"
     /// A CA bundle to verify captive-portal APIs with instead of the system's (tests).
     var portalCAFile: String?
+    /// The connectivity check's probe socket (pathmond-probe.socket; tests point it at a `pathmond-probe --listen`).
+    var connectivityProbe = "/run/pathmond-probe.socket"
     var resolvConf = "/etc/resolv.conf"
     var resolvedDir = "/run/systemd/resolve"
     var systemBus: String?
@@ -57,6 +59,7 @@ struct DaemonCommandLine: Equatable, Sendable {
         .init("networkd-leases", value: \.networkdLeases, hidden: true),
         .init("networkd-links", value: \.networkdLinks, hidden: true),
         .init("portal-ca-file", value: \.portalCAFile, hidden: true),
+        .init("connectivity-probe", value: \.connectivityProbe, hidden: true),
         .init("resolv-conf", value: \.resolvConf, hidden: true),
         .init("resolved-dir", value: \.resolvedDir, hidden: true),
         .init("system-bus", value: \.systemBus, hidden: true),

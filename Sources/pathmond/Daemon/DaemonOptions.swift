@@ -17,6 +17,8 @@ struct DaemonOptions: Sendable {
     var resolvedDirectory = "/run/systemd/resolve"
     /// A CA bundle for the captive-portal API check instead of the system's store (tests); nil: the system's.
     var portalCAFile: String?
+    /// Where pathmond-probe listens (its socket unit, or a test's `pathmond-probe --listen`).
+    var connectivityProbe = "/run/pathmond-probe.socket"
     /// The system bus's D-Bus address; nil: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket.
     var systemBus: String?
     var usesSystemBus = true

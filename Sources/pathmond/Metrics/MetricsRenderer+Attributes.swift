@@ -24,8 +24,8 @@ extension MetricsRenderer {
                 registry: registry,
                 descriptor: metric(
                     "path_captive_portal_state",
-                    "The system path's captive portal: 1 for the current state (unknown, captive, open), 0 for others."
-                ), label: "state")
+                    "The system path's captive portal: 1 for the current state (unknown, captive, open, limited), "
+                        + "0 for others."), label: "state")
             linkQuality = StateSetGauge(
                 registry: registry, descriptor: MetricsRenderer.pathLinkQuality, label: "grade")
         }

@@ -47,6 +47,9 @@ final class Daemon: @unchecked Sendable {
                 product("pathmond"), "--socket", socketPath, "--state-dir", stateDirectory, "--log-level", "debug",
                 // The host's resolver must not leak into the tests: no resolv.conf until a test writes one.
                 "--resolv-conf", resolvConfPath, "--resolved-dir", directory.appending(path: "resolve").path,
+                // Nor a probe the host runs (pathmond-probe.socket): it would ask out of the host's interfaces. A
+                // test of the connectivity check passes its own.
+                "--connectivity-probe", directory.appending(path: "no-probe.socket").path,
             ]
         if let configuration {
             try rewriteConfiguration(configuration)
