@@ -19,9 +19,10 @@
 #define CHUNK_SIZE (64 * 1024)
 /* What one pathmond_client_process() reads at most before it lets the caller's loop run again. */
 #define PROCESS_BUDGET (1024 * 1024)
-/* A buffer grown for a large reply shrinks back to this once the reply is handled: a path far larger than usual (or
- * a hostile server) must not leave the host process holding megabytes for the rest of the connection. */
-#define RETAINED_SIZE (64 * 1024)
+/* The buffer's first size, and what a buffer grown for a large reply shrinks back to once the reply is read: a path
+ * far larger than usual (or a hostile server) must not leave the host process holding megabytes for the rest of the
+ * connection. */
+#define RETAINED_SIZE (2 * CHUNK_SIZE)
 
 static const char *default_socket(void) {
     /* secure_getenv returns NULL when the kernel set AT_SECURE (set-uid, set-gid, file capabilities): a
@@ -283,7 +284,7 @@ static int receive(pathmond_client *client, size_t budget) {
     size_t received = 0;
     while (received < budget) {
         if (client->input_capacity - client->input_length < CHUNK_SIZE) {
-            size_t capacity = client->input_capacity == 0 ? 2 * CHUNK_SIZE : client->input_capacity;
+            size_t capacity = client->input_capacity == 0 ? RETAINED_SIZE : client->input_capacity;
             while (capacity - client->input_length < CHUNK_SIZE)
                 capacity *= 2;
             char *input = realloc(client->input, capacity);

@@ -15,6 +15,7 @@ typedef struct {
     size_t position;
     json_document *document;
     uint32_t capacity;
+    uint32_t maximum_nodes;
     size_t strings_used;
 } parser;
 
@@ -30,6 +31,8 @@ static void skip_space(parser *p) {
 /* Appends a node; its index in *ret. The root is node 0, so 0 can mean "none" in next and first. */
 static int new_node(parser *p, json_kind kind, uint32_t *ret) {
     json_document *d = p->document;
+    if (d->count >= p->maximum_nodes)
+        return -EBADMSG;
     if (d->count == p->capacity) {
         if (p->capacity >= UINT32_MAX / 2)
             return -EBADMSG;
@@ -335,7 +338,10 @@ int json_parse(const char *message, size_t length, json_document *document) {
     document->strings = malloc(length + 2);
     if (document->strings == NULL)
         return -ENOMEM;
-    parser p = {.input = (const unsigned char *)message, .length = length, .document = document};
+    parser p = {.input = (const unsigned char *)message,
+                .length = length,
+                .document = document,
+                .maximum_nodes = (uint32_t)(length / JSON_BYTES_PER_NODE + 16)};
     uint32_t root;
     int r = parse_value(&p, 0, &root);
     if (r == 0) {

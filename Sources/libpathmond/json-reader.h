@@ -13,7 +13,12 @@
 
 typedef enum { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_kind;
 
-/* 24 bytes: a message of n bytes holds at most about n/2 values, and a hostile server may send 16 MiB of them. */
+/* A message may hold at most one value per this many bytes (and 16 more): valid JSON can hold one per two
+ * ("[0,0,0]"), which would let a hostile server make a 16 MiB reply cost 160 MiB of nodes. pathmond's replies spend
+ * far more per value: every member's name is quoted, and its shortest, `"isTunnel":true,`, takes 16 bytes. */
+#define JSON_BYTES_PER_NODE 4
+
+/* 20 bytes. */
 typedef struct json_node {
     uint8_t kind; /* json_kind */
     /* The next element of the same array or object (index into the document's nodes), 0 for none. */

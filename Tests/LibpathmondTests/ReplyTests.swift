@@ -159,6 +159,11 @@ import libpathmond
         ),
         ("deep", Array(repeating: UInt8(ascii: "["), count: 60_000) + [0]),
         (
+            "denser than any reply",
+            Array(#"{"parameters":{"path":{"status":"satisfied","x":["#.utf8)
+                + Array(repeating: Array("0,".utf8), count: 1000).joined() + Array("0]}}}".utf8) + [0]
+        ),
+        (
             "invalid UTF-8 in a string",
             Array(#"{"parameters":{"path":{"status":"satisfied","unsatisfiedReason":""#.utf8) + [0xC0, 0x80]
                 + Array(#""}}}"#.utf8) + [0]
