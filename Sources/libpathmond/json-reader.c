@@ -4,6 +4,8 @@
  * them in the host process's locale. */
 #include "json-reader.h"
 
+#include "utf8.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -90,36 +92,6 @@ static int hex4(parser *p, uint32_t *ret) {
     return 0;
 }
 
-/* The length of the valid UTF-8 sequence at the position (RFC 3629: no overlong forms, no surrogates, at most
- * U+10FFFF), or 0. */
-static size_t utf8_sequence(const parser *p) {
-    const unsigned char *s = p->input + p->position;
-    size_t left = p->length - p->position;
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t length;
-    uint32_t minimum, value;
-    if ((c & 0xE0) == 0xC0)
-        length = 2, minimum = 0x80, value = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0)
-        length = 3, minimum = 0x800, value = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0)
-        length = 4, minimum = 0x10000, value = c & 0x07;
-    else
-        return 0;
-    if (left < length)
-        return 0;
-    for (size_t i = 1; i < length; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        value = (value << 6) | (s[i] & 0x3F);
-    }
-    if (value < minimum || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
-        return 0;
-    return length;
-}
-
 /* A string at the opening quote, unescaped into the document's strings; *offset and *length locate it. */
 static int parse_string(parser *p, uint32_t *offset, uint32_t *length) {
     p->position++; /* the quote */
@@ -135,7 +107,7 @@ static int parse_string(parser *p, uint32_t *offset, uint32_t *length) {
         if (c < 0x20)
             return -EBADMSG;
         if (c != '\\') {
-            size_t sequence = utf8_sequence(p);
+            size_t sequence = utf8_sequence_length(p->input + p->position, p->length - p->position);
             if (sequence == 0)
                 return -EBADMSG;
             for (size_t i = 0; i < sequence; i++)
@@ -386,6 +358,18 @@ int json_member(const json_document *document, const json_node *object, const ch
             return -EBADMSG;
         *ret = member;
     }
+    return 0;
+}
+
+int json_member_array(const json_document *document, const json_node *object, const char *name,
+                      const json_node **ret) {
+    int r = json_member(document, object, name, ret);
+    if (r < 0)
+        return r;
+    if (*ret != NULL && (*ret)->kind != JSON_ARRAY && (*ret)->kind != JSON_NULL)
+        return -EBADMSG;
+    if (*ret != NULL && ((*ret)->kind == JSON_NULL || (*ret)->count == 0))
+        *ret = NULL;
     return 0;
 }
 

@@ -46,6 +46,10 @@ void json_document_free(json_document *document);
 /* The member `name` of the object `object`: 0 with *ret NULL when absent, -EBADMSG when named twice. */
 int json_member(const json_document *document, const json_node *object, const char *name, const json_node **ret);
 
+/* A member as an array: NULL when absent, null or empty; any other type -EBADMSG. */
+int json_member_array(const json_document *document, const json_node *object, const char *name,
+                      const json_node **ret);
+
 /* A member as a boolean: absent or null is `fallback`; any other type -EBADMSG. */
 int json_member_bool(const json_document *document, const json_node *object, const char *name, int fallback,
                      int *ret);

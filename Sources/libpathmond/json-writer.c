@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "json-writer.h"
 
+#include "utf8.h"
+
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,30 +45,13 @@ void json_write_raw(json_writer *writer, const char *text) {
 
 int json_utf8_valid(const char *text) {
     const unsigned char *s = (const unsigned char *)text;
-    while (*s != 0) {
-        unsigned char c = *s;
-        size_t length;
-        uint32_t value, minimum;
-        if (c < 0x80) {
-            s++;
-            continue;
-        }
-        if ((c & 0xE0) == 0xC0)
-            length = 2, minimum = 0x80, value = c & 0x1F;
-        else if ((c & 0xF0) == 0xE0)
-            length = 3, minimum = 0x800, value = c & 0x0F;
-        else if ((c & 0xF8) == 0xF0)
-            length = 4, minimum = 0x10000, value = c & 0x07;
-        else
-            return 0;
-        for (size_t i = 1; i < length; i++) {
-            if ((s[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
-                return 0;
-            value = (value << 6) | (s[i] & 0x3F);
-        }
-        if (value < minimum || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+    size_t left = strlen(text);
+    while (left > 0) {
+        size_t length = utf8_sequence_length(s, left);
+        if (length == 0)
             return 0;
         s += length;
+        left -= length;
     }
     return 1;
 }

@@ -110,4 +110,15 @@ int client_start_call(pathmond_client *client, json_writer *call, client_state s
                       pathmond_flow_handler flow, void *userdata);
 
 
+/* client.c: frees the client now; drops the reply read but not handed over; ends the connection's use with `error`
+ * (a watch's handler hears it once; returns `error`, or the earlier one); sends what is pending without blocking. */
+void client_destroy(pathmond_client *client);
+void client_clear_pending(pathmond_client *client);
+int client_finish(pathmond_client *client, int error);
+int client_flush(pathmond_client *client);
+
+/* client-receive.c: reads without blocking until the socket is drained (0) or `budget` bytes were read (1);
+ * -ECONNRESET at the end of the stream, another negative errno on failure. Replies read before either stay pending. */
+int client_receive(pathmond_client *client, size_t budget);
+
 #endif

@@ -17,17 +17,11 @@ void strings_free(char **strings, size_t count) {
 int strings_from_json(const json_document *document, const json_node *object, const char *name, char ***ret,
                       size_t *count) {
     const json_node *array;
-    int r = json_member(document, object, name, &array);
+    int r = json_member_array(document, object, name, &array);
     *ret = NULL;
     *count = 0;
-    if (r < 0)
+    if (r < 0 || array == NULL)
         return r;
-    if (array == NULL || array->kind == JSON_NULL)
-        return 0;
-    if (array->kind != JSON_ARRAY)
-        return -EBADMSG;
-    if (array->count == 0)
-        return 0;
     char **strings = calloc(array->count, sizeof *strings);
     if (strings == NULL)
         return -ENOMEM;
@@ -97,15 +91,9 @@ static int interface_from_json(const json_document *document, const json_node *o
 
 static int interfaces_from_json(const json_document *document, const json_node *object, pathmond_path *path) {
     const json_node *array;
-    int r = json_member(document, object, "availableInterfaces", &array);
-    if (r < 0)
+    int r = json_member_array(document, object, "availableInterfaces", &array);
+    if (r < 0 || array == NULL)
         return r;
-    if (array == NULL || array->kind == JSON_NULL)
-        return 0;
-    if (array->kind != JSON_ARRAY)
-        return -EBADMSG;
-    if (array->count == 0)
-        return 0;
     if ((path->interfaces = calloc(array->count, sizeof *path->interfaces)) == NULL)
         return -ENOMEM;
     for (const json_node *element = json_first(document, array); element != NULL;
