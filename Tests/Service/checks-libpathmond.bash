@@ -38,7 +38,8 @@ check_libpathmond() {
 import json, sys
 path = json.load(sys.stdin)["path"]
 word = lambda flag: "yes" if path.get(flag) else "no"
-print(f"{path[\"status\"]} expensive={word(\"isExpensive\")} constrained={word(\"isConstrained\")}")' <<<"$json" 2>&1)
+print("%s expensive=%s constrained=%s" % (path["status"], word("isExpensive"), word("isConstrained")))' \
+        <<<"$json" 2>&1)
     output=$(inside timeout 10 pathmond-status 2>&1)
     if [[ $output == "$expected interfaces="*eth0* ]]; then
         pass "pathmond-status (libpathmond) prints the installed pathmond's path: $output"
