@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import PathModel
 import PathProtocol
 import Testing
@@ -61,6 +62,34 @@ import libpathmond
         pair.send((0..<100).flatMap { Self.reply($0 == 99 ? Self.expensive : Self.cheap) })
         #expect(drain(pair) == 0)
         #expect(heard.paths.map(\.expensive) == [true])
+    }
+
+    /// Megabytes of replies, as a flood from a server gone wrong: each call of process reads at most its budget and
+    /// says so (1), the loop runs between slices, and the last path of the flood is the last one handed over.
+    @Test func aFloodIsReadInSlicesAndEndsWithItsNewestPath() throws {
+        let pair = try SocketPair()
+        let heard = Heard()
+        #expect(pathmond_watch_path(pair.client, nil, pathHandler, heard.userdata) == 0)
+        let flood = (0..<20_000).flatMap { Self.reply($0 == 19_999 ? Self.expensive : Self.cheap) }
+        let server = pair.server
+        let writer = Thread {
+            _ = flood.withUnsafeBytes { Glibc.send(server, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            shutdown(server, Int32(SHUT_WR))
+        }
+        writer.start()
+        var slices = 0
+        var rounds = 0
+        while heard.errors.isEmpty, rounds < 100_000 {
+            var descriptor = pollfd(fd: pathmond_client_get_fd(pair.client), events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 5000)
+            if pathmond_client_process(pair.client) == 1 { slices += 1 }
+            rounds += 1
+        }
+        #expect(flood.count > 2 << 20)
+        #expect(slices >= 1)
+        #expect(heard.paths.last?.expensive == true)
+        #expect(heard.paths.count < 20_000)
+        #expect(heard.errors == [-ECONNRESET])
     }
 
     /// One byte at a time: nothing until the NUL, then exactly the path.
