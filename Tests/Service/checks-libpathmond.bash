@@ -12,11 +12,14 @@ check_libpathmond() {
     local library=/usr/lib/$multiarch/libpathmond.so.0
     if inside test -f "$library" && inside test -f /usr/include/pathmond.h &&
         inside test -f "/usr/lib/$multiarch/pkgconfig/pathmond.pc" &&
-        inside test -f /usr/share/varlink/io.pathmond.varlink && inside ldconfig -p | grep -q 'libpathmond\.so\.0 '; then
+        inside test -f /usr/share/varlink/io.pathmond.varlink &&
+        # Not `| grep -q`: under pipefail, ldconfig killed by SIGPIPE after grep's early exit fails the pipe.
+        [[ $(inside ldconfig -p) == *"libpathmond.so.0 ("* ]]; then
         pass "libpathmond.so.0 is in ld.so's cache; pathmond.h, pathmond.pc and io.pathmond.varlink are installed"
     else
         fail "libpathmond.so.0 is in ld.so's cache; pathmond.h, pathmond.pc and io.pathmond.varlink are installed" \
-            "$(inside ls -l "$library" /usr/include/pathmond.h /usr/share/varlink 2>&1)"
+            "$(inside ls -l "$library" /usr/include/pathmond.h "/usr/lib/$multiarch/pkgconfig" /usr/share/varlink 2>&1)" \
+            "$(inside ldconfig -p | grep pathmond)"
     fi
 
     tree=$work/libpathmond-$boot
@@ -40,7 +43,8 @@ path = json.load(sys.stdin)["path"]
 word = lambda flag: "yes" if path.get(flag) else "no"
 print("%s expensive=%s constrained=%s" % (path["status"], word("isExpensive"), word("isConstrained")))' \
         <<<"$json" 2>&1)
-    output=$(inside timeout 10 pathmond-status 2>&1)
+    # By its path: `inside` runs with PATH=/usr/sbin:/usr/bin:/sbin:/bin.
+    output=$(inside timeout 10 /usr/local/bin/pathmond-status 2>&1)
     if [[ $output == "$expected interfaces="*eth0* ]]; then
         pass "pathmond-status (libpathmond) prints the installed pathmond's path: $output"
     else
@@ -48,7 +52,7 @@ print("%s expensive=%s constrained=%s" % (path["status"], word("isExpensive"), w
             "pathctl: $expected"
     fi
     # The watch: the path at once, then it waits for changes (timeout ends it: 124).
-    output=$(inside timeout 2 pathmond-status --watch 2>&1)
+    output=$(inside timeout 2 /usr/local/bin/pathmond-status --watch 2>&1)
     if [ $? -eq 124 ] && [[ $output == "$expected interfaces="*eth0* ]]; then
         pass "pathmond-status --watch prints the path and waits for the next"
     else
