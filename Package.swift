@@ -78,6 +78,13 @@ let package = Package(
                 ])
             ]
         ),
+        // libpathmond, the C client library (plain C and libc). SwiftPM compiles it for the tests; the shared library
+        // the package ships (soname libpathmond.so.0, versioned symbols) is built by scripts/build-libpathmond with cc.
+        .target(
+            name: "libpathmond",
+            exclude: ["libpathmond.sym", "pathmond.pc.in"],
+            cSettings: [.enableWarning("all"), .enableWarning("extra"), .treatAllWarnings(as: .error)]
+        ),
         // Pure model: no imports, no I/O.
         .target(name: "PathModel", swiftSettings: strict),
         // The kernel side: rtnetlink through libnl, turned into PathModel values.
@@ -199,6 +206,10 @@ let package = Package(
             name: "NetworkHintsTests",
             dependencies: ["DBus", "Locking", "NetworkHints", "PathModel", "FuzzSupport", "SDEvent"],
             exclude: ["Fixtures"],
+            swiftSettings: strict),
+        // libpathmond in process: replies the daemon's own encoder writes, bad ones, and the calls it sends.
+        .testTarget(
+            name: "LibpathmondTests", dependencies: ["libpathmond", "PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],

@@ -14,9 +14,14 @@ import Testing
 /// layout of C source the way a test that searched varlink-stream.c for numbers could; with
 /// PATHMOND_REGENERATE_HEADERS=1 the test writes the file instead (and still fails, so that a run that rewrote it
 /// is never taken for a pass).
+/// libpathmond, the C client library, includes the same file under Sources/libpathmond: both copies are held to it.
 @Suite struct GIOProtocolHeaderTests {
-    static let headerPath = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appending(path: "Sources/PathmondGIO/pathmond-protocol.h")
+    static let sources = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "Sources")
+    static let headerPaths = [
+        sources.appending(path: "PathmondGIO/pathmond-protocol.h"),
+        sources.appending(path: "libpathmond/pathmond-protocol.h"),
+    ]
 
     /// "WatchPath" as a C macro's part: WATCH_PATH.
     static func macroName(_ method: String) -> String {
@@ -59,15 +64,15 @@ import Testing
         return lines.joined(separator: "\n")
     }
 
-    @Test func theCheckedInHeaderIsTheOneTheTableMakes() throws {
+    @Test(arguments: headerPaths) func theCheckedInHeaderIsTheOneTheTableMakes(_ headerPath: URL) throws {
         let expected = Self.render()
         if ProcessInfo.processInfo.environment["PATHMOND_REGENERATE_HEADERS"] == "1" {
-            try Data(expected.utf8).write(to: Self.headerPath)
-            Issue.record("rewrote \(Self.headerPath.path); run again without PATHMOND_REGENERATE_HEADERS")
+            try Data(expected.utf8).write(to: headerPath)
+            Issue.record("rewrote \(headerPath.path); run again without PATHMOND_REGENERATE_HEADERS")
             return
         }
-        let checkedIn = try String(decoding: Data(contentsOf: Self.headerPath), as: UTF8.self)
-        #expect(checkedIn == expected, "\(Self.headerPath.path) is stale; run with PATHMOND_REGENERATE_HEADERS=1")
+        let checkedIn = try String(decoding: Data(contentsOf: headerPath), as: UTF8.self)
+        #expect(checkedIn == expected, "\(headerPath.path) is stale; run with PATHMOND_REGENERATE_HEADERS=1")
     }
 
     @Test func macroNamesAreUpperSnakeCase() {

@@ -370,6 +370,7 @@ run_checks() {
     check_user_and_bus
     check_files
     check_status
+    check_libpathmond
     check_network_identified 20
     check_boot_id
     check_metered
