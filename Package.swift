@@ -111,7 +111,7 @@ let package = Package(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments",
+                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments", "JSON",
                 // No swift-argument-parser: the daemon parses with getopt_long (issue 25: binary size).
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
