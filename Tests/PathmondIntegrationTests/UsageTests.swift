@@ -13,8 +13,10 @@ import Testing
     static let gateway = "192.0.2.1"
 
     /// eth0 routed via 192.0.2.1, which answers from the far namespace: a wired network the daemon identifies.
-    static func identifiedScenario() async throws -> (Scenario, key: String) {
-        let scenario = try Scenario.start { namespace in
+    static func identifiedScenario(
+        configuration: String = Scenario.testConfiguration
+    ) async throws -> (Scenario, key: String) {
+        let scenario = try Scenario.start(configuration: configuration) { namespace in
             try namespace.addWiredUplink(routed: true)
             try namespace.farIP("link set eth0-peer address 02:00:00:00:aa:01")
             try namespace.farIP("address add \(gateway)/24 dev eth0-peer")
@@ -165,5 +167,25 @@ import Testing
         try await Self.identified(scenario, key)
         try Self.send(scenario, bytes: 500_000)
         #expect(try #require(try Self.usage(scenario, key)).today.sent >= 500_000)
+    }
+
+    @Test func metricsCountEachNetworksBytes() async throws {
+        let directory = try MetricsTests.textfileDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (scenario, key) = try await Self.identifiedScenario(configuration: MetricsTests.configuration(directory))
+        defer { #expect(scenario.tearDown() == 0) }
+        try Self.send(scenario, bytes: 1_000_000)
+        // GetUsage reads the counters; the metrics file follows within its once-a-second limit.
+        let counted = try #require(try Self.usage(scenario, key)).today.sent
+        let file = directory + "/pathmond.prom"
+        let series = "pathmond_network_sent_bytes_total{network=\"\(key)\"} "
+        try await eventually("the metrics file counts the network's bytes") {
+            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(series) }) else { return false }
+            return UInt64(line.dropFirst(series.count)) ?? 0 >= counted
+        }
+        #expect(try MetricsTests.promtool(file).status == 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("pathmond_network_received_bytes_total{network=\"\(key)\"}"))
     }
 }
