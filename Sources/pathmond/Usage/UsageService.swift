@@ -12,7 +12,7 @@ import SDEvent
 /// counted, so an idle machine (or one with no identified network) costs no wake-up. Each reading round is saved
 /// (`UsageWriter`, off the loop): a crash loses at most the bytes of the last interval.
 ///
-/// `@unchecked Sendable`: `keys` and `timer` are touched only on the main loop (the hub's updates, the timer,
+/// `@unchecked Sendable`: `identities`, `keys` and `timer` are touched only on the main loop (the hub's updates, the timer,
 /// GetUsage, `start` and `stop`); the meter, read by the metrics writer's thread, is behind its lock.
 final class UsageService: @unchecked Sendable {
     /// How often counted interfaces are read when nothing else makes pathmond read them.
@@ -30,8 +30,11 @@ final class UsageService: @unchecked Sendable {
     private let sinceStart = Locked<[NetworkKey: ByteCounts]>([:])
     /// Called after a reading round counted bytes (the daemon wakes the metrics writer).
     private let counted: @Sendable () -> Void
-    /// The identity each interface had at the last look, by index (interfaces without one are absent).
-    private var identities: [Int32: NetworkIdentity] = [:]
+    /// The identities of the interfaces that had one at the last look, in the hub's order (by index): what each
+    /// hub update is compared with, in one pass and without hashing.
+    private var identities: [(index: Int32, identity: NetworkIdentity)] = []
+    /// The same as keys by index: the network each interface's bytes go to.
+    private var keys: [Int32: NetworkKey] = [:]
     private var timer: SDEventSource?
 
     init(
@@ -64,30 +67,33 @@ final class UsageService: @unchecked Sendable {
         counted()
     }
 
-    /// After every hub update, on the main loop: reads the interfaces whose network changed. A pass over the
-    /// interfaces' identities, without allocating, when none changed.
+    /// After every hub update, on the main loop: reads the interfaces whose network changed. When none did (a
+    /// route flip), one pass over the interfaces comparing each identity with the one kept at its position: no
+    /// allocation, no hashing, no reading.
     func interfacesChanged() {
         guard reader != nil else { return }
         let interfaces = hub.interfaces
-        var seen = 0
-        var changed = false
+        var position = 0
+        var unchanged = true
         for status in interfaces {
             guard let identity = status.identity else { continue }
-            seen += 1
-            if identities[status.link.index] != identity {
-                changed = true
+            guard position < identities.count, identities[position].index == status.link.index,
+                identities[position].identity == identity
+            else {
+                unchanged = false
                 break
             }
+            position += 1
         }
-        guard changed || seen != identities.count else { return }
-        var now: [Int32: NetworkIdentity] = [:]
-        for status in interfaces { if let identity = status.identity { now[status.link.index] = identity } }
-        let indexes = Set(now.keys).union(identities.keys).filter { now[$0] != identities[$0] }
-        identities = now
+        if unchanged && position == identities.count { return }
+        identities = interfaces.compactMap { status in status.identity.map { (status.link.index, $0) } }
+        let now = Dictionary(identities.map { ($0.index, $0.identity.key) }, uniquingKeysWith: { first, _ in first })
+        let indexes = Set(now.keys).union(keys.keys).filter { now[$0] != keys[$0] }
+        keys = now
         let live = Set(interfaces.map(\.link.index))
         // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
         let gone = meter.withLock { $0.readWithoutNetwork.subtracting(live) }
-        read((indexes.union(gone)).sorted(), live: live)
+        read(indexes.union(gone).sorted(), live: live)
     }
 
     /// Reads `indexes` now and counts their bytes; with `saving`, saves; arms or disarms the timer. An interface
@@ -101,7 +107,7 @@ final class UsageService: @unchecked Sendable {
                 if let live, !live.contains(index) {
                     meter.removed(index: index)
                 } else if let reading = reader.read(index: index),
-                    let counted = meter.record(reading, keyFromNow: identities[index]?.key, on: day)
+                    let counted = meter.record(reading, keyFromNow: keys[index], on: day)
                 {
                     counts.append(counted)
                 }
