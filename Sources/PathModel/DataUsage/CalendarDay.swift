@@ -39,6 +39,9 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         return next.number - CalendarDay(year: year, month: month, day: 1).number
     }
 
+    /// The ISO day of the week: 1 Monday ... 7 Sunday (1970-01-01 was a Thursday).
+    public var weekday: Int { ((number % 7) + 7 + 3) % 7 + 1 }
+
     /// The day `days` later (earlier when negative).
     public func advanced(by days: Int) -> CalendarDay { CalendarDay(number: number + days) }
 
