@@ -20,6 +20,8 @@ struct ConfigurationParser {
         case networkManager(keyLines: [String: Int])
         /// `[captive-portal]`: whether pathmond asks a portal's API (RFC 8908).
         case captivePortal(keyLines: [String: Int])
+        /// `[usage]`: how often usage is read (`ConfigurationParser+Observability.swift`).
+        case usage(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -78,6 +80,7 @@ struct ConfigurationParser {
     mutating func warn(_ warning: ConfigurationWarning) { warnings.append(warning) }
     private var adminGroup: String?
     var historyEntries: Int?
+    var usageInterval: Duration?
     var metricsTextfile: String?
     var discretionarySettle: Duration?
     var discretionaryGrace: Duration?
@@ -105,6 +108,7 @@ struct ConfigurationParser {
             metricsTextfile: metricsTextfile, discretionarySettle: discretionarySettle,
             discretionaryGrace: discretionaryGrace, networkManagerWriteMetered: networkManagerWriteMetered)
         configuration.captivePortalCheckAPI = captivePortalCheckAPI
+        configuration.usageInterval = usageInterval
         return configuration
     }
 
@@ -116,7 +120,7 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal"].contains(name)
+        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal", "usage"].contains(name)
             && words.count == 1
         {
             if let firstLine = singleSectionLines[name] {
@@ -142,6 +146,10 @@ struct ConfigurationParser {
         }
         if name == "captive-portal" && words.count == 1 {
             section = .captivePortal(keyLines: [:])
+            return
+        }
+        if name == "usage" && words.count == 1 {
+            section = .usage(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -190,6 +198,9 @@ struct ConfigurationParser {
         case .captivePortal(var keyLines):
             try setCaptivePortal(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .captivePortal(keyLines: keyLines)
+        case .usage(var keyLines):
+            try setUsage(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .usage(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

@@ -63,6 +63,8 @@ public struct Configuration: Sendable, Hashable {
     public var networkManagerWriteMetered: Bool
     /// `[captive-portal] check-api`: pathmond asks the captive-portal API a network announces (RFC 8908).
     public var captivePortalCheckAPI = false
+    /// `[usage] interval`: how often identified networks' interfaces are read; nil: the daemon's default (60 s).
+    public var usageInterval: Duration?
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(

@@ -8,8 +8,8 @@ extension Daemon {
     /// The usage meter as the state directory keeps it (a damaged file kept aside and logged, never fatal), with
     /// its own netlink socket for the counters and its writer on `writerLoop`.
     static func usageService(
-        loop: SDEventLoop, hub: PathHub, stateDirectory: String, writerLoop: SDEventLoop, logger: Logger,
-        counted: @escaping @Sendable () -> Void
+        loop: SDEventLoop, hub: PathHub, stateDirectory: String, writerLoop: SDEventLoop, interval: Duration,
+        logger: Logger, counted: @escaping @Sendable () -> Void
     ) -> UsageService {
         let file = UsageFile(stateDirectory: stateDirectory)
         let loaded = file.load()
@@ -31,7 +31,7 @@ extension Daemon {
         return UsageService(
             loop: loop, hub: hub, reader: reader, meter: loaded.meter,
             writer: loaded.isWritable ? UsageWriter(file: file, loop: writerLoop, logger: logger) : nil,
-            logger: logger, today: { LocalCalendar.today() }, counted: counted)
+            interval: interval, logger: logger, today: { LocalCalendar.today() }, counted: counted)
     }
 }
 

@@ -89,7 +89,8 @@ final class Daemon {
         let version = options.version
         let policyLoop = try PolicyController.startWorker()
         let usage = Self.usageService(
-            loop: loop, hub: hub, stateDirectory: stateDirectory, writerLoop: policyLoop, logger: logger,
+            loop: loop, hub: hub, stateDirectory: stateDirectory, writerLoop: policyLoop,
+            interval: configuration.usageInterval ?? UsageService.defaultInterval, logger: logger,
             counted: { stateWriter.changed() })
         usageChanges.connect { usage.interfacesChanged() }
         writers.configure(configuration, hub: hub, usage: usage, version: version, startTime: startTime)
@@ -133,6 +134,7 @@ final class Daemon {
                 stateWriter.changed()
                 hints.setWritesMetered(configuration.networkManagerWriteMetered)
                 portalChecker.setEnabled(configuration.captivePortalCheckAPI)
+                usage.setInterval(configuration.usageInterval ?? UsageService.defaultInterval)
             }, notifier: notifier, logger: logger, loop: loop)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(

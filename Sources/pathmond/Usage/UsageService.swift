@@ -24,7 +24,8 @@ final class UsageService: @unchecked Sendable {
     private let writer: UsageWriter?
     private let logger: Logger
     let today: @Sendable () -> CalendarDay
-    let interval: Duration
+    /// How often the timer reads; set on the main loop (a reload), used from the next arming.
+    private(set) var interval: Duration
     private let meter: Locked<UsageMeter>
     /// Bytes counted per network since pathmond started: the metrics' counters.
     private let sinceStart = Locked<[NetworkKey: ByteCounts]>([:])
@@ -144,6 +145,11 @@ final class UsageService: @unchecked Sendable {
         } catch {
             logger.error("cannot schedule the usage timer: \(error); usage is read only when networks change")
         }
+    }
+
+    /// A reloaded `[usage] interval`, on the main loop: the next reading round is armed with it.
+    func setInterval(_ interval: Duration) {
+        self.interval = interval
     }
 
     /// Each network's usage now, by key: the counted interfaces read first.
