@@ -188,4 +188,35 @@ import Testing
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("pathmond_network_received_bytes_total{network=\"\(key)\"}"))
     }
+
+    /// A crash that also takes the interface (its counters) loses at most the last interval: with `[usage]
+    /// interval = 1s`, what the file held a second after the traffic comes back.
+    @Test func aCrashWithTheInterfaceGoneLosesAtMostOneInterval() async throws {
+        let (scenario, key) = try await Self.identifiedScenario(
+            configuration: Scenario.testConfiguration + "\n[usage]\ninterval = 1s\n")
+        defer { #expect(scenario.tearDown() == 0) }
+        try Self.send(scenario, bytes: 2_000_000)
+        let counted = try #require(try Self.usage(scenario, key)).today.sent
+        let file = scenario.daemon.stateDirectory + "/usage.json"
+        try await eventually("the timer saved the bytes") { Self.savedSent(file, key) >= counted }
+        scenario.daemon.kill()
+        try scenario.namespace.ip("link del eth0")
+        try scenario.namespace.addWiredUplink(routed: true)
+        try scenario.namespace.farIP("link set eth0-peer address 02:00:00:00:aa:01")
+        try scenario.namespace.farIP("address add \(Self.gateway)/24 dev eth0-peer")
+        try scenario.daemon.start()
+        try await Self.identified(scenario, key)
+        #expect(try #require(try Self.usage(scenario, key)).today.sent >= counted)
+    }
+
+    /// The bytes sent that usage.json holds for `key`, all days together.
+    static func savedSent(_ path: String, _ key: String) -> UInt64 {
+        guard let data = FileManager.default.contents(atPath: path),
+            let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let networks = document["networks"] as? [[String: Any]],
+            let network = networks.first(where: { $0["key"] as? String == key }),
+            let days = network["days"] as? [[String: Any]]
+        else { return 0 }
+        return days.reduce(0) { $0 + ((($1["sent"] as? NSNumber)?.uint64Value) ?? 0) }
+    }
 }
