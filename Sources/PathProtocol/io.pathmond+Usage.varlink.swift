@@ -29,7 +29,7 @@ extension VarlinkInterfaces {
         )
 
         # Each network's usage, by key. The counted interfaces are read at the call, so the figures are
-        # up to date; what a crash loses is at most the last interval (60 s) of what was counted.
+        # up to date; a crash loses at most the last interval ([usage] interval, 60 s by default).
         method GetUsage() -> (networks: []NetworkUsage)
         """
 }
