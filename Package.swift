@@ -125,7 +125,7 @@ let package = Package(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments", "ConnectivityProbe",
+                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments", "ConnectivityProbe", "JSON",
                 // No swift-argument-parser: the daemon parses with getopt_long (issue 25: binary size).
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

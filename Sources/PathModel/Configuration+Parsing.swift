@@ -22,6 +22,8 @@ struct ConfigurationParser {
         case captivePortal(keyLines: [String: Int])
         /// `[connectivity]`: pathmond's own connectivity check.
         case connectivity(keyLines: [String: Int])
+        /// `[usage]`: how often usage is read (`ConfigurationParser+Observability.swift`).
+        case usage(keyLines: [String: Int])
         /// A section this version does not know: its lines are checked for syntax, then skipped.
         case unknown
     }
@@ -80,6 +82,7 @@ struct ConfigurationParser {
     mutating func warn(_ warning: ConfigurationWarning) { warnings.append(warning) }
     private var adminGroup: String?
     var historyEntries: Int?
+    var usageInterval: Duration?
     var metricsTextfile: String?
     var discretionarySettle: Duration?
     var discretionaryGrace: Duration?
@@ -109,6 +112,7 @@ struct ConfigurationParser {
             discretionaryGrace: discretionaryGrace, networkManagerWriteMetered: networkManagerWriteMetered)
         configuration.captivePortalCheckAPI = captivePortalCheckAPI
         configuration.connectivity = connectivity
+        configuration.usageInterval = usageInterval
         return configuration
     }
 
@@ -120,10 +124,9 @@ struct ConfigurationParser {
         let words = content.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
-        if ["policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal", "connectivity"]
-            .contains(name)
-            && words.count == 1
-        {
+        if [
+            "policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal", "connectivity", "usage",
+        ].contains(name) && words.count == 1 {
             if let firstLine = singleSectionLines[name] {
                 throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
             }
@@ -151,6 +154,10 @@ struct ConfigurationParser {
         }
         if name == "connectivity" && words.count == 1 {
             section = .connectivity(keyLines: [:])
+            return
+        }
+        if name == "usage" && words.count == 1 {
+            section = .usage(keyLines: [:])
             return
         }
         guard name == "interface" else {
@@ -202,6 +209,9 @@ struct ConfigurationParser {
         case .connectivity(var keyLines):
             try setConnectivity(key: String(key), value: String(value), line: line, keyLines: &keyLines)
             section = .connectivity(keyLines: keyLines)
+        case .usage(var keyLines):
+            try setUsage(key: String(key), value: String(value), line: line, keyLines: &keyLines)
+            section = .usage(keyLines: keyLines)
         case .interface(var open):
             try open.set(key: String(key), value: String(value), line: line, warnings: &warnings)
             section = .interface(open)

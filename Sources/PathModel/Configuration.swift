@@ -65,6 +65,8 @@ public struct Configuration: Sendable, Hashable {
     public var captivePortalCheckAPI = false
     /// `[connectivity]`: pathmond's own connectivity check (an HTTP request per interface).
     public var connectivity = ConnectivityCheckSettings()
+    /// `[usage] interval`: how often identified networks' interfaces are read; nil: the daemon's default (60 s).
+    public var usageInterval: Duration?
 
     /// A configuration with the given overrides; the default is the built-in behaviour.
     public init(

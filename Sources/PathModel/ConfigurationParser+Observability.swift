@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The `[history]`, `[metrics]` and `[discretionary]` sections: how much path history to keep, where to write
-// metrics, and how the system policy follows the path.
+// The `[history]`, `[metrics]`, `[discretionary]` and `[usage]` sections: how much path history to keep, where to
+// write metrics, how the system policy follows the path, and how often usage is read.
 
 extension ConfigurationParser {
     /// Applies one `key = value` line of `[history]`.
@@ -61,6 +61,24 @@ extension ConfigurationParser {
                 line: line, key: key, value: value, expected: "a duration from 0 to 1d, e.g. 3s, 500ms or 2min")
         }
         if key == "settle" { discretionarySettle = duration } else { discretionaryGrace = duration }
+        keyLines[key] = line
+    }
+
+    /// Applies one `key = value` line of `[usage]`: `interval`, a duration from 1 s to 1 h.
+    mutating func setUsage(
+        key: String, value: String, line: Int, keyLines: inout [String: Int]
+    ) throws(ConfigurationError) {
+        guard key == "interval" else {
+            warn(.unknownKey(line: line, section: "usage", key: key))
+            return
+        }
+        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        guard let duration = TimeSpan.parse(value), duration >= .seconds(1), duration <= .seconds(3_600) else {
+            throw .invalidValue(
+                line: line, key: key, value: value, expected: "a duration from 1s to 1h, e.g. 60s or 5min")
+        }
+        usageInterval = duration
         keyLines[key] = line
     }
 }

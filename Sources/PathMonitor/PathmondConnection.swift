@@ -46,6 +46,11 @@ public final class PathmondConnection: Sendable {
         try call(Methods.listNetworks, NoParameters()).networks
     }
 
+    /// io.pathmond.GetUsage: each network's bytes sent and received today, this cycle and the cycles before.
+    public func usage() throws(PathmondClientError) -> [WireNetworkUsage] {
+        try call(Methods.getUsage, NoParameters()).networks
+    }
+
     /// io.pathmond.GetStatus: the daemon's version and the condition of its policy file.
     public func status() throws(PathmondClientError) -> DaemonStatus {
         try call(Methods.getStatus, NoParameters()).status

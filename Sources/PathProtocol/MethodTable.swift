@@ -35,6 +35,8 @@ extension Methods {
 
     public static let getStatus = VarlinkMethod<NoParameters, StatusReply>("io.pathmond.GetStatus")
 
+    public static let getUsage = VarlinkMethod<NoParameters, UsageReply>("io.pathmond.GetUsage")
+
     // io.pathmond: policy writes, for root and the admin group.
 
     /// What a policy change of one network (by interface or key) may be refused with.
@@ -63,7 +65,7 @@ extension Methods {
     public static let all: [any VarlinkMethodRule] = [
         getInfo, getInterfaceDescription,
         getPath, watchPath, watchFlow, listInterfaces, setConstrained, setExpensive, setUltraConstrained,
-        setNetworkName, listNetworks, forgetNetwork, getStatus, getHistory,
+        setNetworkName, listNetworks, forgetNetwork, getStatus, getHistory, getUsage,
     ]
 
     /// The errors any call may get, whatever its method: a message that cannot be read, a connection over the

@@ -10,7 +10,7 @@ public enum VarlinkInterfaces {
     /// The description of io.pathmond, in Varlink's interface definition language: one file per concern
     /// (io.pathmond+*.varlink.swift), joined as docs/io.pathmond.varlink has them.
     public static let pathmondDescription = [
-        pathsDefinition, machineDefinition, methodsDefinition, historyDefinition, errorsDefinition,
+        pathsDefinition, machineDefinition, methodsDefinition, historyDefinition, usageDefinition, errorsDefinition,
     ].joined(separator: "\n\n")
 
     /// The descriptions by interface name.

@@ -80,3 +80,28 @@ import Testing
         #expect(configuration.warnings == [.unknownKey(line: 2, section: "discretionary", key: "setle")])
     }
 }
+
+/// `[usage] interval`: a duration from 1 s to 1 h; absent, the daemon's default.
+@Suite struct ConfigurationUsageTests {
+    @Test func readsTheInterval() throws {
+        #expect(try Configuration.parse("[usage]\ninterval = 5min\n").usageInterval == .seconds(300))
+        #expect(try Configuration.parse("[usage]\ninterval = 1s\n").usageInterval == .seconds(1))
+        #expect(try Configuration.parse("[policy]\nadmin-group = adm\n").usageInterval == nil)
+    }
+
+    @Test(arguments: ["0", "500ms", "2h", "soon", ""])
+    func refusesIntervalsOutOfRange(_ value: String) {
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("[usage]\ninterval = \(value)\n") }
+    }
+
+    @Test func refusesRepeatsAndWarnsOfUnknownKeys() throws {
+        #expect(throws: ConfigurationError.duplicateKey(line: 3, key: "interval", firstLine: 2)) {
+            try Configuration.parse("[usage]\ninterval = 1s\ninterval = 2s\n")
+        }
+        #expect(throws: ConfigurationError.duplicateSection(line: 3, name: "usage", firstLine: 1)) {
+            try Configuration.parse("[usage]\ninterval = 1s\n[usage]\n")
+        }
+        let configuration = try Configuration.parse("[usage]\nintervall = 1s\n")
+        #expect(configuration.warnings == [.unknownKey(line: 2, section: "usage", key: "intervall")])
+    }
+}

@@ -98,3 +98,15 @@ import Testing
         #expect(text.contains(#"eth0\u{200B}"#) && text.contains(#"ssid\u{202E}x"#) && text.contains(#"e\x1b[2J"#))
     }
 }
+
+@Suite struct ByteSizeTests {
+    @Test(arguments: [
+        (UInt64(0), "0 B"), (999, "999 B"), (1_000, "1.0 kB"), (1_049, "1.0 kB"), (1_050, "1.1 kB"),
+        (9_949, "9.9 kB"), (9_950, "10 kB"), (999_499, "999 kB"), (999_600, "1.0 MB"), (4_100_000_000, "4.1 GB"),
+        (5_000_000_000, "5.0 GB"),
+        (UInt64.max, "18 EB"),
+    ])
+    func sizesAreDecimal(_ bytes: UInt64, _ text: String) {
+        #expect(ByteSize.text(bytes) == text)
+    }
+}

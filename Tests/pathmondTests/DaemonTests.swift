@@ -28,8 +28,8 @@ import Testing
 
         #expect(
             running.daemon.services.map { "\(type(of: $0))" } == [
-                "StateWriterService", "ResolverService", "KernelWatchService", "NetworkHintsService",
-                "WiFiIdentityService", "WiFiQualityService", "ReloadService",
+                "StateWriterService", "UsageService", "ResolverService", "KernelWatchService",
+                "NetworkHintsService", "WiFiIdentityService", "WiFiQualityService", "ReloadService",
             ])
         let reply = try Self.call(options.socket, #"{"method":"org.varlink.service.GetInfo"}"#)
         #expect(reply.contains(#""version":"0.0.0-daemon-test""#), "\(reply)")

@@ -76,6 +76,7 @@ final class Daemon {
         let stateWriter = StateWriterService(writers: writers, logger: logger)
         let fanOut = try FanOut(loop: loop)
         let pathChanges = PathChangeRelay()
+        let usageChanges = PathChangeRelay()
         let hub = PathHub(
             evaluator: PathEvaluator(classifier: configuration.classifier), context: NetworkContext(policy: policy),
             logger: logger, fanOut: fanOut.deliver, flowQueriesChanged: { watcher.changeFlowQueries($0, version: $1) },
@@ -83,15 +84,21 @@ final class Daemon {
             afterUpdate: {
                 stateWriter.changed()
                 pathChanges.fire()
+                usageChanges.fire()
             })
         let version = options.version
-        writers.configure(configuration, hub: hub, version: version, startTime: startTime)
         let policyLoop = try PolicyController.startWorker()
+        let usage = Self.usageService(
+            loop: loop, hub: hub, stateDirectory: stateDirectory, writerLoop: policyLoop,
+            interval: configuration.usageInterval ?? UsageService.defaultInterval, logger: logger,
+            counted: { stateWriter.changed() })
+        usageChanges.connect { usage.interfacesChanged() }
+        writers.configure(configuration, hub: hub, usage: usage, version: version, startTime: startTime)
         let policyController = PolicyController(
             hub: hub, store: store, authorizer: Authorizer(adminGroup: configuration.adminGroup),
             policyFile: store.path, loadProblem: loadProblem, loop: policyLoop, hubLoop: loop,
             logger: logger)
-        let router = CallRouter(hub: hub, policy: policyController, version: version)
+        let router = CallRouter(hub: hub, policy: policyController, usage: usage, version: version)
         let notifier = SystemdNotifier()
         let limit = ConnectionLimit(
             maximum: ConnectionLimit.fittingDescriptorLimit(requested: options.maxClients),
@@ -127,13 +134,14 @@ final class Daemon {
             apply: { configuration in
                 hub.setEvaluator(PathEvaluator(classifier: configuration.classifier))
                 policyController.setAuthorizer(Authorizer(adminGroup: configuration.adminGroup))
-                writers.configure(configuration, hub: hub, version: version, startTime: startTime)
+                writers.configure(configuration, hub: hub, usage: usage, version: version, startTime: startTime)
                 // A metrics file configured now is written now: the update setEvaluator made may have been written
                 // before configure named the file, and the next path change may be far off.
                 stateWriter.changed()
                 hints.setWritesMetered(configuration.networkManagerWriteMetered)
                 portalChecker.setEnabled(configuration.captivePortalCheckAPI)
                 connectivityChecker.configure(configuration.connectivity)
+                usage.setInterval(configuration.usageInterval ?? UsageService.defaultInterval)
             }, notifier: notifier, logger: logger, loop: loop)
         let resolver = ResolverService(
             reader: ResolverConfigurationReader(
@@ -162,7 +170,7 @@ final class Daemon {
         self.notifier = notifier
         self.hints = hints
         self.failure = failure
-        services = [stateWriter, resolver, kernel, hints, wifi, wifiQuality, reload]
+        services = [stateWriter, usage, resolver, kernel, hints, wifi, wifiQuality, reload]
     }
 
     /// Starts the services in order, runs the main loop on the calling thread until SIGTERM, SIGINT or `exit()`,

@@ -31,7 +31,9 @@ extension StateWriters {
     }
 
     /// Puts a configuration's `[history]` and `[metrics]` in force; `hub` is what the metrics file shows.
-    func configure(_ configuration: Configuration, hub: PathHub, version: String, startTime: Double) {
+    func configure(
+        _ configuration: Configuration, hub: PathHub, usage: UsageService? = nil, version: String, startTime: Double
+    ) {
         history.setCapacity(configuration.historyEntries ?? PathHistory.defaultCapacity)
         guard let path = configuration.metricsTextfile else {
             setMetrics(nil)
@@ -40,10 +42,12 @@ extension StateWriters {
         if let metrics, metrics.path == path { return }
         setMetrics(
             MetricsTextfile(path: path, version: version, startTimeSeconds: startTime, counters: hub.counters) {
-                [weak hub] in
+                [weak hub, weak usage] in
                 guard let hub, hub.isReady else { return nil }
                 let seconds = hub.history.newest.map { Double($0.wallMicroseconds) / 1_000_000 }
-                return MetricsState(path: hub.systemPath, interfaces: hub.interfaces, lastChangeSeconds: seconds)
+                return MetricsState(
+                    path: hub.systemPath, interfaces: hub.interfaces, lastChangeSeconds: seconds,
+                    usage: usage?.countedSinceStart ?? [:])
             })
     }
 

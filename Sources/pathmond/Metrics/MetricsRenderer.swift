@@ -11,7 +11,7 @@ import Prometheus
 ///
 /// Not thread-safe: one writer renders at a time (the metrics textfile's owner).
 final class MetricsRenderer {
-    private let registry = PrometheusCollectorRegistry()
+    let registry = PrometheusCollectorRegistry()
     private let pathStatus: StateSetGauge<PathStatus>
     private let expensive: Gauge
     private let constrained: Gauge
@@ -25,6 +25,8 @@ final class MetricsRenderer {
     private var rendered = DaemonCounters.Snapshot()
     /// Per-interface series, by interface name, with the labels they were made with.
     private var interfaceSeries: [String: InterfaceSeries] = [:]
+    /// Per-network byte counters (`MetricsRenderer+Usage.swift`), by key.
+    private var networkSeries: [NetworkKey: NetworkSeries] = [:]
 
     private struct InterfaceSeries {
         var type: String
@@ -97,7 +99,7 @@ final class MetricsRenderer {
     /// The exposition text for this state.
     func render(
         path: Path, interfaces: [InterfaceStatus], counters snapshot: DaemonCounters.Snapshot,
-        lastChangeSeconds: Double?
+        lastChangeSeconds: Double?, usage: [NetworkKey: ByteCounts] = [:]
     ) -> [UInt8] {
         pathStatus.set(path.status)
         expensive.set(Double(path.isExpensive ? 1 : 0))
@@ -111,6 +113,7 @@ final class MetricsRenderer {
         }
         rendered = snapshot
         updateInterfaces(path: path, interfaces: interfaces.filter { $0.interfaceClass.kind != .loopback })
+        updateNetworks(usage, in: &networkSeries)
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return bytes

@@ -45,7 +45,7 @@ final class MetricsTextfile: @unchecked Sendable {
         if let lastWrite, now < lastWrite + Self.interval { return lastWrite + Self.interval }
         let bytes = renderer.render(
             path: current.path, interfaces: current.interfaces, counters: snapshot,
-            lastChangeSeconds: current.lastChangeSeconds)
+            lastChangeSeconds: current.lastChangeSeconds, usage: current.usage)
         lastWrite = now
         // node_exporter runs as its own user: the file is for everyone to read (it holds nothing private).
         // Not synced: the file is rewritten within a second of every change and again at start.
@@ -70,4 +70,6 @@ struct MetricsState: Sendable, Hashable {
     var interfaces: [InterfaceStatus]
     /// When the system path last changed, seconds since the epoch; nil if never (that pathmond knows of).
     var lastChangeSeconds: Double?
+    /// Bytes per network counted since pathmond started (issue 43).
+    var usage: [NetworkKey: ByteCounts] = [:]
 }

@@ -61,9 +61,9 @@ struct CallRouter: Sendable {
     private let routes: [String: MethodRoute]
     private let codec = VarlinkCodec()
 
-    init(hub: PathHub, policy: PolicyController, version: String) {
+    init(hub: PathHub, policy: PolicyController, usage: UsageService? = nil, version: String) {
         self.hub = hub
-        let routes = MethodHandlers(hub: hub, policy: policy, version: version).routes
+        let routes = MethodHandlers(hub: hub, policy: policy, usage: usage, version: version).routes
         self.routes = Dictionary(uniqueKeysWithValues: routes.map { ($0.method.name, $0) })
         // A method in the table that the daemon does not serve, or one served outside the table, is a mistake in
         // this program, found at the first start of any test that runs the daemon.

@@ -12,11 +12,14 @@ struct MethodHandlers: Sendable {
     let hub: PathHub
     let policy: PolicyController
     let version: String
+    /// Issue 43's usage meter; nil in tests that run no daemon.
+    let usage: UsageService?
     private let codec = VarlinkCodec()
 
-    init(hub: PathHub, policy: PolicyController, version: String) {
+    init(hub: PathHub, policy: PolicyController, usage: UsageService? = nil, version: String) {
         self.hub = hub
         self.policy = policy
+        self.usage = usage
         self.version = version
     }
 
@@ -66,6 +69,9 @@ struct MethodHandlers: Sendable {
                     version: version, policyFile: policy.policyFile, policyProblem: policy.policyProblem,
                     networkNamespace: Self.networkNamespace)
                 return .reply(codec.encodeReply(Methods.StatusReply(status: status)))
+            },
+            MethodRoute(Methods.getUsage) { _ in
+                .reply(codec.encodeReply(Methods.UsageReply(networks: usage?.wireReport() ?? [])))
             },
             MethodRoute(Methods.setConstrained) { call throws(VarlinkError) in
                 let parameters = call.parameters

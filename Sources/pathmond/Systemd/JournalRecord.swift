@@ -25,6 +25,8 @@ enum JournalRecord: String, CaseIterable, Sendable {
     case resync
     /// NetworkManager's connection was set metered (or restored) to follow pathmond's verdict.
     case meteredWrittenThrough
+    /// The usage file was damaged or unreadable: kept aside, usage counted from nothing.
+    case usageFileDamaged
 
     /// The MESSAGE_ID, as `systemd-id128 new` prints it (32 lowercase hex digits).
     var messageID: String {
@@ -38,6 +40,7 @@ enum JournalRecord: String, CaseIterable, Sendable {
         case .watchLimitReached: "7b97d842ac5c40d1a34bf774f631d976"
         case .resync: "aa800737530b45e6a91ea1c9f8a77b86"
         case .meteredWrittenThrough: "f969f1ad57a546c08e613dc1b9c7ac99"
+        case .usageFileDamaged: "8f605a93134e462eb4282db7fd9cd8ff"
         }
     }
 

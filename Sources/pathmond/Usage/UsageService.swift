@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+import Locking
+import Logging
+import Netlink
+import PathModel
+import SDEvent
+
+/// Counts each network's bytes from its interfaces' kernel counters (issue 43). Everything but the meter's reads
+/// happens on the main loop: the hub's `afterUpdate` says the interfaces may have changed, and an interface whose
+/// network changed is read at once, before the new network's key applies, so each interval's bytes go to the
+/// network the interface was on; a timer reads the counted interfaces every `interval`, armed only while one is
+/// counted, so an idle machine (or one with no identified network) costs no wake-up. Each reading round is saved
+/// (`UsageWriter`, off the loop): a crash loses at most the bytes of the last interval.
+///
+/// `@unchecked Sendable`: `identities`, `keys` and `timer` are touched only on the main loop (the hub's updates, the timer,
+/// GetUsage, `start` and `stop`); the meter, read by the metrics writer's thread, is behind its lock.
+final class UsageService: @unchecked Sendable {
+    /// How often counted interfaces are read when nothing else makes pathmond read them.
+    static let defaultInterval = Duration.seconds(60)
+
+    private let loop: SDEventLoop
+    let hub: PathHub
+    private let reader: LinkCounterReader?
+    private let writer: UsageWriter?
+    private let logger: Logger
+    let today: @Sendable () -> CalendarDay
+    /// How often the timer reads; set on the main loop (a reload), used from the next arming.
+    private(set) var interval: Duration
+    private let meter: Locked<UsageMeter>
+    /// Bytes counted per network since pathmond started: the metrics' counters.
+    private let sinceStart = Locked<[NetworkKey: ByteCounts]>([:])
+    /// Called after a reading round counted bytes (the daemon wakes the metrics writer).
+    private let counted: @Sendable () -> Void
+    /// The identities of the interfaces that had one at the last look, in the hub's order (by index): what each
+    /// hub update is compared with, in one pass and without hashing.
+    private var identities: [(index: Int32, identity: NetworkIdentity)] = []
+    /// The same as keys by index: the network each interface's bytes go to.
+    private var keys: [Int32: NetworkKey] = [:]
+    private var timer: SDEventSource?
+
+    init(
+        loop: SDEventLoop, hub: PathHub, reader: LinkCounterReader?, meter: UsageMeter, writer: UsageWriter?,
+        interval: Duration = defaultInterval, logger: Logger, today: @escaping @Sendable () -> CalendarDay,
+        counted: @escaping @Sendable () -> Void = {}
+    ) {
+        self.counted = counted
+        self.loop = loop
+        self.hub = hub
+        self.reader = reader
+        self.writer = writer
+        self.interval = interval
+        self.logger = logger
+        self.today = today
+        self.meter = Locked(meter)
+    }
+
+    /// The meter as it is (from any thread).
+    var snapshot: UsageMeter { meter.withLock { $0 } }
+
+    /// Bytes counted per network since pathmond started (for the metrics file, from any thread).
+    var countedSinceStart: [NetworkKey: ByteCounts] { sinceStart.withLock { $0 } }
+
+    private func add(_ counts: [(key: NetworkKey, counts: ByteCounts)]) {
+        guard !counts.isEmpty else { return }
+        sinceStart.withLock { totals in
+            for (key, bytes) in counts { totals[key, default: .zero] += bytes }
+        }
+        counted()
+    }
+
+    /// After every hub update, on the main loop: reads the interfaces whose network changed. When none did (a
+    /// route flip), one pass over the interfaces comparing each identity with the one kept at its position: no
+    /// allocation, no hashing, no reading.
+    func interfacesChanged() {
+        guard reader != nil else { return }
+        let interfaces = hub.interfaces
+        var position = 0
+        var unchanged = true
+        for status in interfaces {
+            guard let identity = status.identity else { continue }
+            guard position < identities.count, identities[position].index == status.link.index,
+                identities[position].identity == identity
+            else {
+                unchanged = false
+                break
+            }
+            position += 1
+        }
+        if unchanged && position == identities.count { return }
+        identities = interfaces.compactMap { status in status.identity.map { (status.link.index, $0) } }
+        let now = Dictionary(identities.map { ($0.index, $0.identity.key) }, uniquingKeysWith: { first, _ in first })
+        let indexes = Set(now.keys).union(keys.keys).filter { now[$0] != keys[$0] }
+        keys = now
+        let live = Set(interfaces.map(\.link.index))
+        // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
+        let gone = meter.withLock { $0.readWithoutNetwork.subtracting(live) }
+        read(indexes.union(gone).sorted(), live: live)
+    }
+
+    /// Reads `indexes` now and counts their bytes; with `saving`, saves; arms or disarms the timer. An interface
+    /// not in `live` is gone: its bytes since the last reading went with its counters.
+    private func read(_ indexes: [Int32], live: Set<Int32>? = nil, saving: Bool = true) {
+        guard let reader, !indexes.isEmpty else { return }
+        let day = today()
+        var counts: [(key: NetworkKey, counts: ByteCounts)] = []
+        let encoded: [UInt8]? = meter.withLock { meter in
+            for index in indexes {
+                if let live, !live.contains(index) {
+                    meter.removed(index: index)
+                } else if let reading = reader.read(index: index),
+                    let counted = meter.record(reading, keyFromNow: keys[index], on: day)
+                {
+                    counts.append(counted)
+                }
+                // Else the kernel did not answer (or the link just went, which the hub's next update says): the
+                // next reading covers the interval.
+            }
+            meter.forget(before: day.advanced(by: -UsageBook.daysKept))
+            return saving ? UsageFile.encode(meter) : nil
+        }
+        if let encoded { writer?.save(encoded) }
+        add(counts)
+        armTimer()
+    }
+
+    /// Reads every counted interface: the timer's round (saved), and before GetUsage answers (not saved: a client
+    /// that asks often must not make the disk sync as often).
+    func readCounted(saving: Bool = true) {
+        read(meter.withLock { $0.counted }, saving: saving)
+    }
+
+    private func armTimer() {
+        let counting = meter.withLock { !$0.counted.isEmpty }
+        guard counting else {
+            timer = nil
+            return
+        }
+        guard timer == nil else { return }
+        do {
+            timer = try loop.schedule(after: interval) { [weak self] in
+                guard let self else { return }
+                timer = nil
+                readCounted()
+            }
+        } catch {
+            logger.error("cannot schedule the usage timer: \(error); usage is read only when networks change")
+        }
+    }
+
+    /// A reloaded `[usage] interval`, on the main loop: the next reading round is armed with it.
+    func setInterval(_ interval: Duration) {
+        self.interval = interval
+    }
+
+    /// Each network's usage now, by key: the counted interfaces read first.
+    func usage() -> [NetworkUsage] {
+        readCounted(saving: false)
+        return meter.withLock { meter in
+            meter.book.usage(today: today(), alsoListing: Set(meter.counted.compactMap(meter.key(of:))))
+        }
+    }
+
+    /// The interfaces counted for each network now.
+    func countedInterfaces() -> [NetworkKey: [Int32]] {
+        meter.withLock { meter in
+            var byKey: [NetworkKey: [Int32]] = [:]
+            for index in meter.counted { if let key = meter.key(of: index) { byKey[key, default: []].append(index) } }
+            return byKey
+        }
+    }
+
+    /// At stop, after the main loop: reads the counted interfaces a last time and writes the file on this thread.
+    func stop() {
+        timer = nil
+        guard let reader else { return }
+        let day = today()
+        let encoded: [UInt8] = meter.withLock { meter in
+            for index in meter.counted {
+                guard let reading = reader.read(index: index) else { continue }
+                meter.record(reading, keyFromNow: meter.key(of: index), on: day)
+            }
+            return UsageFile.encode(meter)
+        }
+        writer?.saveNow(encoded)
+    }
+}
