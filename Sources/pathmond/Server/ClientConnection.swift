@@ -153,7 +153,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
             break
         case .startWatching(let interest):
             // A refusal is one more reply, and the connection stays.
-            if let refusal = shared.interestLimit.admit(userID: userID, interest: interest) {
+            if let refusal = shared.interestLimit.value.admit(userID: userID, interest: interest) {
                 return write(VarlinkCodec().encodeError(.limitReached(reason: refusal)))
             }
             startWatching(interest)
@@ -298,7 +298,7 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         switch phase {
         case .watching(let subscription):
             hub.unsubscribe(subscription)
-            shared.interestLimit.release(userID: userID, interest: subscription.interest)
+            shared.interestLimit.value.release(userID: userID, interest: subscription.interest)
         case .followingHistory(let stream), .writingHistory(_, then: .follow(let stream)):
             hub.history.unfollow(stream)
         case .answering, .awaitingReply, .writingHistory, .closing, .closed:
@@ -323,7 +323,8 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
         output.discard(of: userID, in: shared)
         framer = NULFramer()
         DaemonCounters.bump(shared.router.hub.counters.clientsOpen, by: -1)
-        shared.connectionLimit.release(userID: userID)
-        shared.registry.remove(self)
+        shared.connectionLimit.value.release(userID: userID)
+        // Let go of here, outside the registry's access: the connection may end with it.
+        withExtendedLifetime(shared.registry.value.remove(self)) {}
     }
 }

@@ -41,7 +41,7 @@ struct ConnectionOutput {
     /// they kept).
     mutating func catchUp(of userID: UInt32, in shared: ClientConnection.Shared) -> Bool {
         guard !isCaughtUp, pending.byteCount < Self.lowWatermark,
-            pending.isEmpty || !shared.outputBudget.isOver(userID)
+            pending.isEmpty || !shared.outputBudget.value.isOver(userID)
         else { return false }
         isCaughtUp = true
         return true
@@ -57,9 +57,9 @@ struct ConnectionOutput {
     @discardableResult
     private mutating func count(of userID: UInt32, in shared: ClientConnection.Shared) -> Bool {
         let change = pending.byteCount - countedBytes
-        guard change != 0 else { return shared.outputBudget.isOver(userID) }
+        guard change != 0 else { return shared.outputBudget.value.isOver(userID) }
         countedBytes = pending.byteCount
         if change < 0 { shared.memoryReturn.released(-change) }
-        return shared.outputBudget.add(change, for: userID)
+        return shared.outputBudget.value.add(change, for: userID)
     }
 }
