@@ -1,5 +1,6 @@
 import Locking
 // SPDX-License-Identifier: Apache-2.0
+import NetlinkTestSupport
 import PathModel
 import Testing
 
