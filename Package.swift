@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
-            dependencies: ["Locking", "PathMonitor", "PathModel", "PathProtocol", "Netlink"],
+            dependencies: ["Locking", "NetlinkTestSupport", "PathMonitor", "PathModel", "PathProtocol", "Netlink"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
