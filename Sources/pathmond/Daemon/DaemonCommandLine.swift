@@ -118,9 +118,10 @@ struct DaemonCommandLine: Equatable, Sendable {
                                   else /etc/pathmond.conf) and exit: 0 if pathmond
                                   would accept it, 78 (EX_CONFIG) with FILE:LINE: why
                                   on stderr if not.
-          --dispatcher            Run pathmond-dispatcher(8) instead, with --socket,
-                                  --config, --log-level and the two options below:
-                                  what units of earlier packages start.
+          --dispatcher            Run the root helper pathmond-dispatcher instead
+                                  (/usr/libexec/pathmond), with --socket, --config,
+                                  --log-level and the two options below: what units
+                                  of earlier packages start.
           --dispatcher-socket <dispatcher-socket>
                                   With --dispatcher: the socket where units'
                                   conditions register deferred runs and root lists
