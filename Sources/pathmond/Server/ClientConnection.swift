@@ -36,10 +36,14 @@ final class ClientConnection: StreamOutput, @unchecked Sendable {
     private var watchedEvents: SDIOEvents = .readable
 
     private var framer = NULFramer()
+    /// What the client has not taken yet, and whether it keeps up.
     var output = ConnectionOutput()
+    /// Where the connection stands: the one place that says what it may do next.
     var phase = Phase.answering
+    /// Calls read but not answered yet, in order.
     var waiting = WaitingCalls()
 
+    /// Whether a stream may write now: not while the client is behind, nor inside a GetHistory reply.
     var isWritable: Bool { output.isCaughtUp && !phase.isWritingHistory }
 
     /// Serves a new client; call on the loop.
