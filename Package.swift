@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "PathModel", targets: ["PathModel"]),
         .library(name: "PathMonitor", targets: ["PathMonitor"]),
         .executable(name: "pathmond", targets: ["pathmond"]),
+        .executable(name: "pathmond-dispatcher", targets: ["pathmond-dispatcher"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
         .executable(name: "pathmond-probe", targets: ["pathmond-probe"]),
         .executable(name: "pathmond-bench", targets: ["pathmond-bench"]),
@@ -121,14 +122,37 @@ let package = Package(
             linkerSettings: releaseLink),
         // The client library apps import.
         .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
+        // What the daemon and its root helper share as processes under systemd: the journal, sd_notify, the
+        // configuration file and its reload, their command lines, a socket peer's credentials.
+        .target(
+            name: "DaemonRuntime",
+            dependencies: [
+                "CGetopt", "CSystemd", "Locking", "PathModel", "PathProtocol", "SDEvent", "StateFiles",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "pathmond",
             dependencies: [
                 "Netlink", "PathModel", "PathProtocol", "PolicyStore", "NetworkHints", "CSystemd", "SDEvent", "DBus",
-                "Locking", "PathMonitor", "StateFiles", "CGetopt", "ProgramArguments", "ConnectivityProbe", "JSON",
+                "DaemonRuntime", "Locking", "StateFiles", "ProgramArguments", "ConnectivityProbe", "JSON",
                 // No swift-argument-parser: the daemon parses with getopt_long (issue 25: binary size).
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict,
+            linkerSettings: releaseLink
+        ),
+        // The root helper that starts and stops the path's targets (pathmond-dispatcher.service): its own program,
+        // as systemd keeps wait-online its own, so that the daemon links neither it nor the client library.
+        .executableTarget(
+            name: "pathmond-dispatcher",
+            dependencies: [
+                "DaemonRuntime", "DBus", "Locking", "PathModel", "PathMonitor", "PathProtocol", "ProgramArguments",
+                "SDEvent", "StateFiles", "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict,
@@ -190,9 +214,16 @@ let package = Package(
         .testTarget(
             name: "pathmondTests",
             dependencies: [
-                "pathmond", "Locking", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport", "SDEvent",
-                "StateFiles",
+                "pathmond", "DaemonRuntime", "Locking", "PathModel", "PathProtocol", "PolicyStore", "FuzzSupport",
+                "SDEvent", "StateFiles",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "DispatcherTests",
+            dependencies: [
+                "pathmond-dispatcher", "DaemonRuntime", "Locking", "PathModel", "PathProtocol", "SDEvent",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
@@ -219,7 +250,7 @@ let package = Package(
         .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
-            dependencies: ["Locking", "PathMonitor", "PathModel", "PathProtocol", "Netlink"],
+            dependencies: ["Locking", "NetlinkTestSupport", "PathMonitor", "PathModel", "PathProtocol", "Netlink"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -111,26 +111,22 @@ public final class KernelWatcher: Sendable {
         body(&state.value)
     }
 
-    /// The batches: one `.snapshot` with resync `.initial`, then one batch per drained read of notifications, and a
-    /// `.snapshot` batch with resync `.overflow` (or `.dumpInterrupted`) whenever notifications were lost.
-    ///
-    /// There is one consumer: calling this twice is a programmer error. Ending the iteration stops the watcher.
-    public func batches() -> AsyncStream<KernelBatch> {
-        let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
-        precondition(first, "KernelWatcher.batches() has one consumer and may be called once")
-        let (stream, continuation) = AsyncStream.makeStream(of: KernelBatch.self, bufferingPolicy: .unbounded)
-        continuation.onTermination = { [weak self] _ in self?.stop() }
-        loop.execute { self.start((deliver: { continuation.yield($0) }, finish: { continuation.finish() })) }
-        return stream
+    /// The batches, handed to `handler` on the watcher's loop as soon as each is read: one `.snapshot` with resync
+    /// `.initial`, then one batch per drained read of notifications, and a `.snapshot` batch with resync `.overflow`
+    /// (or `.dumpInterrupted`) whenever notifications were lost. The handler runs one batch at a time, in order, and
+    /// its work per batch must be short and never block. There is one consumer: calling this twice is a
+    /// programmer error.
+    public func start(handler: @escaping @Sendable (KernelBatch) -> Void) {
+        start(handler: handler, finish: {})
     }
 
-    /// The same batches as `batches()`, handed to `handler` on the watcher's loop as soon as each is read:
-    /// one thread hop fewer than an AsyncStream, for a consumer whose work per batch is short and never blocks.
-    /// The handler runs one batch at a time, in order. Like `batches()`, this may be called once.
-    public func start(handler: @escaping @Sendable (KernelBatch) -> Void) {
+    /// `start(handler:)`, and `finish` once the watcher stops: for NetlinkTestSupport's `batches()`.
+    package func start(
+        handler: @escaping @Sendable (KernelBatch) -> Void, finish: @escaping @Sendable () -> Void
+    ) {
         let (first, _) = streamHandedOut.compareExchange(expected: false, desired: true, ordering: .relaxed)
-        precondition(first, "KernelWatcher has one consumer: batches() or start(handler:), once")
-        loop.execute { self.start((deliver: handler, finish: {})) }
+        precondition(first, "KernelWatcher has one consumer: start(handler:) or batches(), once")
+        loop.execute { self.start((deliver: handler, finish: finish)) }
     }
 
     /// For tests: stops reading notifications until `resumeReading()`, so that a storm overflows the socket for

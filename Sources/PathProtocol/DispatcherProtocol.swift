@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 
-/// The Varlink interface of pathmond's dispatcher (`pathmond --dispatcher`), on
+/// The Varlink interface of pathmond's dispatcher (`pathmond-dispatcher`), on
 /// /run/pathmond-dispatcher/io.pathmond.Dispatcher: `pathctl check` registers a skipped run there, `pathctl
 /// deferred` lists and forgets them. The unit a run belongs to is found from the caller's cgroup, never from a
 /// parameter; any user may defer, as the ExecCondition= process systemd runs for that unit now (its ControlPID);

@@ -48,20 +48,21 @@ struct PathmondCommand {
 
     /// sysexits.h's EX_CONFIG: the unit does not restart on it (RestartPreventExitStatus=), since a restart reads
     /// the same file again.
-    static let configurationExitCode: Int32 = 78
+    static let configurationExitCode = DaemonExit.configurationExitCode
 
     func run() throws {
+        // First: the helper starts from a clean slate, as its own unit would start it.
+        if options.dispatcher { try DispatcherAlias.exec(options) }
         // Before any thread exists, so that every thread inherits the mask: these signals arrive only through the
         // main loop's signalfd (a SIGHUP sent while the daemon starts waits there instead of killing it).
         SDEventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
         // A client that hangs up while a reply is written must cost an EPIPE, not the daemon.
         signal(SIGPIPE, SIG_IGN)
-        bootstrapLogging()
+        DaemonProcess.bootstrapLogging(identifier: "pathmond", level: options.logLevel)
         let logger = Logger(label: "pathmond")
         if options.checkConfig {
             return try check(ConfigurationLoader(explicitPath: options.checkedFile ?? options.config))
         }
-        if options.dispatcher { return try runDispatcher(logger: Logger(label: "pathmond-dispatcher")) }
         let loader = ConfigurationLoader(explicitPath: options.config)
         var daemonOptions = daemonOptions
         daemonOptions.inheritedSocket = inheritedListeningSocket(path: options.socket)
@@ -116,39 +117,5 @@ struct PathmondCommand {
         }
     }
 
-    private static func printToStandardError(_ line: String) {
-        _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
-    }
-
-    /// The process's environment (environ(7)): NAME=value strings, the first `=` ending the name.
-    static func environment() -> [String: String] {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "="), variables[String(text[..<equals])] == nil {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return variables
-    }
-
-    /// Log lines for the journal when stderr is the journal (priorities, no timestamps), else for a terminal.
-    private func bootstrapLogging() {
-        let level = options.logLevel
-        let environment = Self.environment()
-        let native = JournalLogHandler.journalIsThere(environment: environment)
-        let journal = StandardErrorLogHandler.standardErrorIsJournal(environment: environment)
-        LoggingSystem.bootstrap { _ in
-            if native { return JournalLogHandler(identifier: "pathmond", logLevel: level) }
-            return StandardErrorLogHandler(style: journal ? .journal : .terminal, logLevel: level)
-        }
-    }
-}
-
-/// How the daemon ends before SIGTERM: an exit status, and a line for stderr when nothing was logged.
-struct DaemonExit: Error {
-    let status: Int32
-    var message: String?
+    private static func printToStandardError(_ line: String) { DaemonProcess.printToStandardError(line) }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -26,7 +27,7 @@ struct BatchStepper {
 
     /// A new watcher of `namespace` and a stepper already past its first dump: the start of most watcher tests.
     /// Call `stopWatching()` when done.
-    static func afterFirstDump(of namespace: TestNamespace) async throws -> BatchStepper {
+    static func afterFirstDump(of namespace: TestNetworkNamespace) async throws -> BatchStepper {
         let watcher = try KernelWatcher(namespacePath: namespace.path)
         var stepper = BatchStepper(watcher.batches())
         stepper.watcher = watcher
@@ -103,7 +104,7 @@ enum StepperError: Error {
 }
 
 /// A fresh dump of the namespace from a new watcher: what a converged state must equal.
-func freshSnapshot(of namespace: TestNamespace) async throws -> KernelSnapshot {
+func freshSnapshot(of namespace: TestNetworkNamespace) async throws -> KernelSnapshot {
     let watcher = try KernelWatcher(namespacePath: namespace.path)
     defer { watcher.stop() }
     var stepper = BatchStepper(watcher.batches())
@@ -122,7 +123,7 @@ extension KernelState {
 extension BatchStepper {
     /// Waits until the state equals a fresh dump from a new watcher. The kernel may still be settling (DAD,
     /// linkwatch), so a few fresh dumps are tried, each given a moment for the notifications to catch up.
-    mutating func waitUntilConverged(with namespace: TestNamespace, attempts: Int = 5) async throws {
+    mutating func waitUntilConverged(with namespace: TestNetworkNamespace, attempts: Int = 5) async throws {
         var fresh = KernelSnapshot()
         for _ in 0..<attempts {
             fresh = try await freshSnapshot(of: namespace)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -16,30 +17,28 @@ import Testing
             let v4 = IPAddress("192.0.2.1")!
             let v6 = IPAddress("2001:db8::1")!
             // Gateways, so their entries matter (the watcher has the kernel start resolving them: `replace`).
-            try namespace.ip("address", "add", "192.0.2.10/24", "dev", "va")
-            try namespace.ip("-6", "address", "add", "2001:db8::10/64", "dev", "va", "nodad")
-            try namespace.ip("route", "add", "default", "via", "192.0.2.1", "dev", "va")
-            try namespace.ip("-6", "route", "add", "default", "via", "2001:db8::1", "dev", "va")
+            try namespace.ip("address add 192.0.2.10/24 dev va")
+            try namespace.ip("-6 address add 2001:db8::10/64 dev va nodad")
+            try namespace.ip("route add default via 192.0.2.1 dev va")
+            try namespace.ip("-6 route add default via 2001:db8::1 dev va")
 
-            try namespace.ip(
-                "neigh", "replace", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
-            try namespace.ip("-6", "neigh", "replace", "2001:db8::1", "lladdr", "02:00:00:00:00:AA", "dev", "va")
+            try namespace.ip("neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev va nud permanent")
+            try namespace.ip("-6 neigh replace 2001:db8::1 lladdr 02:00:00:00:00:AA dev va")
             try await stepper.waitUntil {
                 $0.neighbour(v4, on: va)?.linkLayerAddress == "02:00:00:00:00:01"
                     && $0.neighbour(v6, on: va)?.linkLayerAddress == "02:00:00:00:00:aa"
             }
             #expect(Set((try await freshSnapshot(of: namespace)).neighbours) == Set(stepper.state.snapshot.neighbours))
 
-            try namespace.ip(
-                "neigh", "change", "192.0.2.1", "lladdr", "02:00:00:00:00:02", "dev", "va", "nud", "permanent")
+            try namespace.ip("neigh change 192.0.2.1 lladdr 02:00:00:00:00:02 dev va nud permanent")
             try await stepper.waitUntil { $0.neighbour(v4, on: va)?.linkLayerAddress == "02:00:00:00:00:02" }
 
             // A gateway's entry outlives its deletion while the route stays (the network has not changed); it is
             // released with the route.
-            try namespace.ip("neigh", "del", "192.0.2.1", "dev", "va")
-            try namespace.ip("-6", "neigh", "del", "2001:db8::1", "dev", "va")
-            try namespace.ip("route", "del", "default", "dev", "va")
-            try namespace.ip("-6", "route", "del", "default", "dev", "va")
+            try namespace.ip("neigh del 192.0.2.1 dev va")
+            try namespace.ip("-6 neigh del 2001:db8::1 dev va")
+            try namespace.ip("route del default dev va")
+            try namespace.ip("-6 route del default dev va")
             try await stepper.waitUntil { $0.snapshot.neighbours.isEmpty }
             try await stepper.waitUntilConverged(with: namespace)
         }
@@ -53,31 +52,30 @@ import Testing
             let address = IPAddress("192.0.2.5")!
 
             // No route goes through it: reported, but not kept.
-            try namespace.ip(
-                "neigh", "replace", "192.0.2.5", "lladdr", "02:00:00:00:00:05", "dev", "va", "nud", "stale")
+            try namespace.ip("neigh replace 192.0.2.5 lladdr 02:00:00:00:00:05 dev va nud stale")
             try await stepper.next { $0.events.contains { if case .neighbourChanged = $0 { true } else { false } } }
             #expect(stepper.state.neighbour(address, on: va) == nil)
 
-            try namespace.ip("address", "add", "192.0.2.10/24", "dev", "va")
-            try namespace.ip("route", "add", "default", "via", "192.0.2.5", "dev", "va")
+            try namespace.ip("address add 192.0.2.10/24 dev va")
+            try namespace.ip("route add default via 192.0.2.5 dev va")
             try await stepper.waitUntil { $0.neighbour(address, on: va) != nil }
-            try namespace.ip("neigh", "replace", "192.0.2.5", "dev", "va", "nud", "failed")
+            try namespace.ip("neigh replace 192.0.2.5 dev va nud failed")
             try await stepper.next { $0.events.contains(.neighbourRemoved(interfaceIndex: va, address: address)) }
-            try namespace.ip("route", "del", "default", "dev", "va")
+            try namespace.ip("route del default dev va")
             try await stepper.waitUntil { $0.neighbour(address, on: va) == nil }
         }
     }
 
     @Test func proxyAndSilentNoARPEntriesAreLeftOut() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("link", "set", "lo", "up")
-            try namespace.ip("neigh", "add", "proxy", "192.0.2.9", "dev", "va")
+            try namespace.ip("link set lo up")
+            try namespace.ip("neigh add proxy 192.0.2.9 dev va")
             // Traffic to ::1 and multicast makes the kernel create NOARP entries without announcing them.
-            try namespace.exec("bash", "-c", "echo x > /dev/udp/::1/9; echo x > /dev/udp/224.0.0.251/5353 || true")
-            try namespace.ip(
-                "neigh", "add", "192.0.2.1", "lladdr", "02:00:00:00:00:01", "dev", "va", "nud", "permanent")
-            try namespace.ip("route", "add", "default", "via", "192.0.2.1", "dev", "va", "onlink")
-            let everything = try namespace.ip("neigh", "show", "nud", "all")
+            try runCommand(
+                namespace.exec + ["bash", "-c", "echo x > /dev/udp/::1/9; echo x > /dev/udp/224.0.0.251/5353 || true"])
+            try namespace.ip("neigh add 192.0.2.1 lladdr 02:00:00:00:00:01 dev va nud permanent")
+            try namespace.ip("route add default via 192.0.2.1 dev va onlink")
+            let everything = try namespace.ip("neigh show nud all").output
             #expect(everything.contains("NOARP"), "the kernel made no NOARP entries: \(everything)")
 
             let snapshot = try await freshSnapshot(of: namespace)
@@ -87,70 +85,26 @@ import Testing
 
     @Test func anARPResolutionIsReportedAndInTheSnapshot() async throws {
         try await withTestNamespace { namespace in
-            let peer = try PeerNamespace(taking: "vb", from: namespace)
-            defer { peer.remove() }
-            try namespace.ip("address", "add", "10.5.0.1/24", "dev", "va")
-            try peer.ip("address", "add", "10.5.0.2/24", "dev", "vb")
-            try peer.ip("link", "set", "vb", "up")
+            try namespace.ip("link set vb netns \(namespace.far)")
+            try namespace.ip("address add 10.5.0.1/24 dev va")
+            try namespace.farIP("address add 10.5.0.2/24 dev vb")
+            try namespace.farIP("link set vb up")
             let va = try namespace.index(of: "va")
-            let peerMAC = try peer.hardwareAddress(of: "vb")
-            try namespace.ip("route", "add", "default", "via", "10.5.0.2", "dev", "va")
+            let peerMAC = try namespace.hardwareAddress(of: "vb", far: true)
+            try namespace.ip("route add default via 10.5.0.2 dev va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
 
             // One UDP datagram to the peer makes the kernel resolve it over ARP (no ping on these machines).
-            try namespace.exec("bash", "-c", "echo x > /dev/udp/10.5.0.2/9")
+            try runCommand(namespace.exec + ["bash", "-c", "echo x > /dev/udp/10.5.0.2/9"])
             let expected = Neighbour(interfaceIndex: va, address: IPAddress("10.5.0.2")!, linkLayerAddress: peerMAC)
             try await stepper.waitUntil { $0.neighbour(expected.address, on: va) == expected }
             #expect((try await freshSnapshot(of: namespace)).neighbours.contains(expected))
 
             // Administrative down flushes the link's neighbours; the watcher must follow (announced, unlike routes).
-            try namespace.ip("link", "set", "va", "down")
+            try namespace.ip("link set va down")
             try await stepper.waitUntil { $0.neighbour(expected.address, on: va) == nil }
             try await stepper.waitUntilConverged(with: namespace)
         }
-    }
-}
-
-/// A second namespace holding the far end of a veth pair, so that traffic between the two ends crosses the link
-/// (within one namespace both addresses would be local and nothing would be resolved).
-struct PeerNamespace {
-    let name: String
-
-    init(taking link: String, from namespace: TestNamespace) throws {
-        name = namespace.name + "-peer"
-        try TestNamespace.run(["netns", "add", name])
-        do {
-            try namespace.ip("link", "set", link, "netns", name)
-        } catch {
-            remove()
-            throw error
-        }
-    }
-
-    func remove() {
-        _ = try? TestNamespace.run(["netns", "delete", name])
-    }
-
-    @discardableResult
-    func ip(_ arguments: String...) throws -> String {
-        try TestNamespace.run(["-n", name] + arguments)
-    }
-
-    /// "02:…" from `ip -o link show`.
-    func hardwareAddress(of link: String) throws -> String {
-        let words = try ip("-o", "link", "show", "dev", link).split(separator: " ")
-        guard let position = words.firstIndex(of: "link/ether"), position + 1 < words.count else {
-            throw CommandFailure(command: "ip link show \(link)", output: words.joined(separator: " "))
-        }
-        return String(words[position + 1])
-    }
-}
-
-extension TestNamespace {
-    /// Runs a command inside the namespace (`ip netns exec NAME ...`).
-    @discardableResult
-    func exec(_ arguments: String...) throws -> String {
-        try Self.run(["netns", "exec", name] + arguments)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -12,8 +13,8 @@ import Testing
     /// state built from every batch equals a fresh dump.
     @Test func realOverflowResyncsAndConverges() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("address", "add", "10.2.0.2/24", "dev", "vb")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("address add 10.2.0.2/24 dev vb")
             let files = try [("va", 20, 1000), ("vb", 21, 2000)].map { device, firstOctet, firstTable in
                 try Self.writeStorm(device: device, firstOctet: firstOctet, firstTable: firstTable)
             }
@@ -32,7 +33,7 @@ import Testing
             #expect(writers.allSatisfy { $0.terminationStatus == 0 })
 
             // Notifications are ordered: once the sentinel is seen, everything before it has been read.
-            try namespace.ip("address", "add", "10.99.99.99/32", "dev", "va")
+            try namespace.ip("address add 10.99.99.99/32 dev va")
             let sentinel = IPAddress("10.99.99.99")!
             try await stepper.waitUntil(timeout: .seconds(8)) { $0.addresses.contains { $0.address == sentinel } }
             #expect(stepper.batches.contains { $0.resync == .overflow || $0.resync == .dumpInterrupted })
@@ -70,7 +71,7 @@ import Testing
             try await stepper.next()
 
             faults.overflowingReceives.withLock { $0 = 1 }
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
             let resync = try await stepper.next { $0.resync != nil }
             #expect(resync.resync == .overflow)
             guard case .snapshot(let snapshot) = try #require(resync.events.first) else {
@@ -99,7 +100,7 @@ import Testing
 
             faults.overflowingReceives.withLock { $0 = 1 }
             faults.interruptedDumps.withLock { $0 = 1 }
-            try namespace.ip("link", "set", "vb", "down")
+            try namespace.ip("link set vb down")
             let resync = try await stepper.next { $0.resync != nil }
             #expect(resync.resync == .dumpInterrupted)
             try await stepper.waitUntilConverged(with: namespace)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -8,16 +9,14 @@ import Testing
 @Suite struct KernelWatcherRouteTests {
     @Test func multipathDefaultRouteBecomesOneRoutePerNextHop() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("address", "add", "10.2.0.2/24", "dev", "vb")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("address add 10.2.0.2/24 dev vb")
             let va = try namespace.index(of: "va")
             let vb = try namespace.index(of: "vb")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
 
-            try namespace.ip(
-                "route", "add", "default", "metric", "20",
-                "nexthop", "via", "10.1.0.1", "dev", "va", "nexthop", "via", "10.2.0.1", "dev", "vb")
+            try namespace.ip("route add default metric 20 nexthop via 10.1.0.1 dev va nexthop via 10.2.0.1 dev vb")
             let expected: Set = [
                 DefaultRoute(
                     family: .ipv4, metric: 20, interfaceIndex: va, gateway: IPAddress("10.1.0.1"), isMultipath: true),
@@ -27,26 +26,26 @@ import Testing
             try await stepper.waitUntil { $0.routes == expected }
             #expect((try await freshSnapshot(of: namespace)).routes.count == 2)
 
-            try namespace.ip("route", "del", "default", "metric", "20")
+            try namespace.ip("route del default metric 20")
             try await stepper.waitUntil { $0.routes.isEmpty }
         }
     }
 
     @Test func onlyDefaultRoutesAndSplitDefaultsAreReported() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
             let va = try namespace.index(of: "va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
 
-            try namespace.ip("route", "add", "10.9.0.0/16", "via", "10.1.0.1", "dev", "va")
-            try namespace.ip("route", "add", "198.51.100.7/32", "dev", "va")
-            try namespace.ip("route", "add", "0.0.0.0/2", "via", "10.1.0.1", "dev", "va")
-            try namespace.ip("route", "add", "unreachable", "default", "metric", "5")
-            try namespace.ip("-6", "route", "add", "2001:db8:1::/48", "dev", "va")
-            try namespace.ip("route", "add", "0.0.0.0/1", "via", "10.1.0.1", "dev", "va")
-            try namespace.ip("route", "add", "128.0.0.0/1", "via", "10.1.0.1", "dev", "va")
-            try namespace.ip("-6", "route", "add", "8000::/1", "dev", "va")
+            try namespace.ip("route add 10.9.0.0/16 via 10.1.0.1 dev va")
+            try namespace.ip("route add 198.51.100.7/32 dev va")
+            try namespace.ip("route add 0.0.0.0/2 via 10.1.0.1 dev va")
+            try namespace.ip("route add unreachable default metric 5")
+            try namespace.ip("-6 route add 2001:db8:1::/48 dev va")
+            try namespace.ip("route add 0.0.0.0/1 via 10.1.0.1 dev va")
+            try namespace.ip("route add 128.0.0.0/1 via 10.1.0.1 dev va")
+            try namespace.ip("-6 route add 8000::/1 dev va")
             let gateway = IPAddress("10.1.0.1")
             let expected: Set = [
                 DefaultRoute(family: .ipv4, prefixLength: 1, interfaceIndex: va, gateway: gateway),
@@ -66,13 +65,13 @@ import Testing
 
     @Test func routesInOtherTablesAreReported() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
             let va = try namespace.index(of: "va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
 
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va", "table", "100")
-            try namespace.ip("route", "add", "default", "dev", "va", "table", "1000", "metric", "3")
+            try namespace.ip("route add default via 10.1.0.1 dev va table 100")
+            try namespace.ip("route add default dev va table 1000 metric 3")
             let expected: Set = [
                 DefaultRoute(family: .ipv4, table: 100, interfaceIndex: va, gateway: IPAddress("10.1.0.1")),
                 DefaultRoute(family: .ipv4, table: 1000, metric: 3, interfaceIndex: va),
@@ -84,13 +83,13 @@ import Testing
 
     @Test func replacingARouteIsFlagged() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
             let va = try namespace.index(of: "va")
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
+            try namespace.ip("route add default via 10.1.0.1 dev va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
 
-            try namespace.ip("route", "replace", "default", "via", "10.1.0.9", "dev", "va")
+            try namespace.ip("route replace default via 10.1.0.9 dev va")
             let replacement = DefaultRoute(family: .ipv4, interfaceIndex: va, gateway: IPAddress("10.1.0.9"))
             try await stepper.waitUntil { $0.routes == [replacement] }
             #expect(stepper.batches.flatMap(\.events).contains(.routeAdded(replacement, replacing: true)))

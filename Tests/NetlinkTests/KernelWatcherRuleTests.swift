@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -11,9 +12,9 @@ import Testing
         try await withTestNamespace { namespace in
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
-            try namespace.ip("rule", "add", "fwmark", "7", "table", "7")
-            try namespace.ip("-6", "rule", "add", "fwmark", "7", "table", "7")
-            try namespace.ip("rule", "del", "fwmark", "7", "table", "7")
+            try namespace.ip("rule add fwmark 7 table 7")
+            try namespace.ip("-6 rule add fwmark 7 table 7")
+            try namespace.ip("rule del fwmark 7 table 7")
             let batch = try await stepper.next { $0.events.contains(.rulesChanged) }
             #expect(batch.events.filter { $0 == .rulesChanged }.count == 1)
             let others = batch.events.filter {

@@ -1,5 +1,6 @@
 import Locking
 // SPDX-License-Identifier: Apache-2.0
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
 @Suite struct KernelWatcherTests {
     @Test func initialSnapshotShowsLinksAddressesAndDefaultRoutes() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va", "metric", "100")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("route add default via 10.1.0.1 dev va metric 100")
             let va = try namespace.index(of: "va")
             let asked = Locked<[String]>([])
             let watcher = try KernelWatcher(namespacePath: namespace.path) { index, name in
@@ -31,7 +32,7 @@ import Testing
             #expect(link.hardwareType == HardwareType.ethernet)
             #expect(link.flags.contains(.up))
             #expect(link.device == DeviceFacts(driver: "driver-of-va-\(va)"))
-            let mac = try namespace.ip("-o", "link", "show", "dev", "va")
+            let mac = try namespace.ip("-o link show dev va").output
             #expect(mac.contains("link/ether \(try #require(link.hardwareAddress)) "))
             #expect(state.link(named: "lo")?.hardwareType == HardwareType.loopback)
             #expect(state.link(named: "lo")?.flags.contains(.loopback) == true)
@@ -54,10 +55,10 @@ import Testing
             var stepper = BatchStepper(watcher.batches())
             try await stepper.next { $0.resync == .initial }
 
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
-            try namespace.ip("-6", "address", "add", "2001:db8::2/64", "dev", "va", "nodad")
-            try namespace.ip("-6", "route", "add", "default", "via", "fe80::1", "dev", "va", "metric", "7")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("route add default via 10.1.0.1 dev va")
+            try namespace.ip("-6 address add 2001:db8::2/64 dev va nodad")
+            try namespace.ip("-6 route add default via fe80::1 dev va metric 7")
             let route4 = DefaultRoute(family: .ipv4, interfaceIndex: va, gateway: IPAddress("10.1.0.1"))
             let route6 = DefaultRoute(family: .ipv6, metric: 7, interfaceIndex: va, gateway: IPAddress("fe80::1"))
             let address4 = InterfaceAddress(interfaceIndex: va, address: IPAddress("10.1.0.2")!, prefixLength: 24)
@@ -74,7 +75,7 @@ import Testing
             #expect(events.contains(.routeAdded(route4, replacing: false)))
             #expect(events.contains(.addressAdded(address4)))
 
-            try namespace.ip("address", "del", "10.1.0.2/24", "dev", "va")
+            try namespace.ip("address del 10.1.0.2/24 dev va")
             try await stepper.waitUntil { !$0.addresses(of: va).contains(address4) }
             #expect(stepper.batches.last?.events.contains(.addressRemoved(address4)) == true)
         }
@@ -82,14 +83,14 @@ import Testing
 
     @Test func linkDownReportsTheLinkAndTheStateDropsIPv4Routes() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("route add default via 10.1.0.1 dev va")
             let va = try namespace.index(of: "va")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
             #expect(stepper.state.routes(through: va).count == 1)
 
-            try namespace.ip("link", "set", "va", "down")
+            try namespace.ip("link set va down")
             try await stepper.waitUntil { $0.links[va]?.flags.contains(.up) == false }
             // The kernel flushed the route without a word (KERNEL-NOTES); the model mirrors it.
             #expect(stepper.state.routes(through: va).isEmpty)
@@ -102,14 +103,14 @@ import Testing
 
     @Test func removedLinksAreReported() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("link", "add", "name", "vc", "type", "veth", "peer", "name", "vd")
+            try namespace.ip("link add name vc type veth peer name vd")
             let vc = try namespace.index(of: "vc")
             let vd = try namespace.index(of: "vd")
             var stepper = try await BatchStepper.afterFirstDump(of: namespace)
             defer { stepper.stopWatching() }
             #expect(stepper.state.links[vc]?.name == "vc")
 
-            try namespace.ip("link", "del", "vc")
+            try namespace.ip("link del vc")
             try await stepper.waitUntil { $0.links[vc] == nil && $0.links[vd] == nil }
             let events = stepper.batches.flatMap(\.events)
             #expect(events.contains(.linkRemoved(index: vc)))
@@ -128,8 +129,8 @@ import Testing
             defer { watcher.stop() }
             var stepper = BatchStepper(watcher.batches())
             try await stepper.next()
-            try namespace.ip("link", "set", "vb", "down")
-            try namespace.ip("link", "set", "vb", "name", "renamed")
+            try namespace.ip("link set vb down")
+            try namespace.ip("link set vb name renamed")
             try await stepper.waitUntil { $0.links[vb]?.name == "renamed" }
             #expect(stepper.state.links[vb]?.device.deviceType == "renamed")
             // Flag changes reuse the cached facts: each name was looked at once.
@@ -145,12 +146,12 @@ import Testing
             defer { stepper.stopWatching() }
 
             // A point-to-point address: IFA_ADDRESS is the peer, IFA_LOCAL ours.
-            try namespace.ip("address", "add", "10.5.0.1", "peer", "10.5.0.2/32", "dev", "va")
+            try namespace.ip("address add 10.5.0.1 peer 10.5.0.2/32 dev va")
             let local = InterfaceAddress(interfaceIndex: va, address: IPAddress("10.5.0.1")!, prefixLength: 32)
             try await stepper.waitUntil { $0.addresses(of: va).contains(local) }
 
             // With duplicate address detection the address starts tentative, then becomes usable.
-            try namespace.ip("-6", "address", "add", "2001:db8::5/64", "dev", "va")
+            try namespace.ip("-6 address add 2001:db8::5/64 dev va")
             let ip = IPAddress("2001:db8::5")!
             try await stepper.waitUntil { $0.addresses(of: va).contains { $0.address == ip } }
             #expect(stepper.state.addresses(of: va).first { $0.address == ip }?.isTentative == true)

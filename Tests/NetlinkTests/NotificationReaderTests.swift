@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CNetlink
+import NetlinkTestSupport
 import Testing
 
 @testable import Netlink
@@ -58,8 +59,8 @@ import Testing
 /// real one.
 @Suite struct NotificationReaderSenderTests {
     @Test func datagramsFromOtherProcessesAreIgnoredAndTheKernelsRead() throws {
-        let namespace = try TestNamespace()
-        defer { namespace.remove() }
+        let namespace = try TestNetworkNamespace.withVethPair()
+        defer { namespace.delete() }
         let (receiver, forger) = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
             (try NetlinkSocket(role: .notifications(receiveBufferSize: 1 << 20)), try NetlinkSocket(role: .requests))
         }
@@ -85,7 +86,7 @@ import Testing
         #expect(reader.read(from: receiver.fileDescriptor) { _ in handed += 1 } == 1, "the datagram was read")
         #expect(handed == 0, "but none of it handed on")
         // The kernel's own notification for a real change is handed on.
-        try namespace.ip("link", "set", "va", "down")
+        try namespace.ip("link set va down")
         var types: [UInt16] = []
         for _ in 0..<8 where types.isEmpty {
             _ = reader.read(from: receiver.fileDescriptor) { types.append($0.pointee.nlmsg_type) }

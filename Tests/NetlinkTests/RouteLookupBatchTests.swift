@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -10,16 +11,16 @@ import Testing
 @Suite struct RouteLookupBatchTests {
     @Test func batchedLookUpsAnswerLikeOneAtATime() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("address", "add", "10.2.0.2/24", "dev", "vb")
-            for _ in 0..<250 where try !namespace.ip("link", "show", "vb").contains("state UP") {
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("address add 10.2.0.2/24 dev vb")
+            for _ in 0..<250 where try !namespace.ip("link show vb").output.contains("state UP") {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va")
-            try namespace.ip("route", "add", "198.18.0.0/16", "via", "10.2.0.1", "dev", "vb")
-            try namespace.ip("route", "add", "unreachable", "198.19.0.0/16")
-            try namespace.ip("rule", "add", "from", "10.2.0.2", "table", "7")
-            try namespace.ip("route", "add", "default", "via", "10.2.0.1", "dev", "vb", "table", "7")
+            try namespace.ip("route add default via 10.1.0.1 dev va")
+            try namespace.ip("route add 198.18.0.0/16 via 10.2.0.1 dev vb")
+            try namespace.ip("route add unreachable 198.19.0.0/16")
+            try namespace.ip("rule add from 10.2.0.2 table 7")
+            try namespace.ip("route add default via 10.2.0.1 dev vb table 7")
             let lookup = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
                 try RouteLookupSocket()
             }
@@ -56,8 +57,8 @@ import Testing
     /// skipped by sequence number).
     @Test func droppedRepliesAreNotWaitedFor() async throws {
         try await withTestNamespace { namespace in
-            try namespace.ip("address", "add", "10.1.0.2/24", "dev", "va")
-            try namespace.ip("route", "add", "default", "via", "10.1.0.1", "dev", "va", "onlink")
+            try namespace.ip("address add 10.1.0.2/24 dev va")
+            try namespace.ip("route add default via 10.1.0.1 dev va onlink")
             let lookup = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
                 try RouteLookupSocket(receiveBuffer: 4096)
             }

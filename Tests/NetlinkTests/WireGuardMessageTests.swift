@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FuzzSupport
+import NetlinkTestSupport
 import PathModel
 import Testing
 
@@ -191,8 +192,8 @@ enum WireGuardBytes {
     }
 
     @Test func theRealSourceWithoutTheFamilyLooksOncePerLink() throws {
-        let namespace = try TestNamespace()
-        defer { namespace.remove() }
+        let namespace = try TestNetworkNamespace.withVethPair()
+        defer { namespace.delete() }
         let source = try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) in
             try WireGuardPeerSource()
         }

@@ -35,6 +35,12 @@ check_dispatcher() {
         fail "pathmond-dispatcher.service enabled and active" "$state" \
             "$(inside journalctl -u pathmond-dispatcher -n 10 --no-pager -o cat)"
     fi
+    # Its own program: the daemon's binary no longer holds the helper (nor the client library it follows with).
+    local program
+    program=$(inside readlink "/proc/$(dispatcher_pid)/exe")
+    [ "$program" = /usr/libexec/pathmond/pathmond-dispatcher ] &&
+        pass "pathmond-dispatcher.service runs its own program, $program" ||
+        fail "pathmond-dispatcher.service runs /usr/libexec/pathmond/pathmond-dispatcher" "${program:-no MainPID}"
     exposure=$(inside systemd-analyze security pathmond-dispatcher.service --no-pager 2>&1 |
         sed -n 's/.*Overall exposure level for pathmond-dispatcher.service: \([0-9.]*\).*/\1/p')
     local rss

@@ -74,7 +74,7 @@ check_install() {
 
 check_files() {
     local libraries broken
-    libraries=$(inside ldd /usr/sbin/pathmond /usr/bin/pathctl 2>&1)
+    libraries=$(inside ldd /usr/sbin/pathmond /usr/bin/pathctl /usr/libexec/pathmond/pathmond-dispatcher 2>&1)
     broken=$(grep -E 'not found|libswift|libFoundation|libdispatch|No such file' <<<"$libraries")
     [ -n "$libraries" ] && [ -z "$broken" ] &&
         pass "binaries load with Debian's libraries only (no Swift runtime in the root)" ||

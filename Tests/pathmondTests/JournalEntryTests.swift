@@ -3,7 +3,7 @@ import Logging
 import PathModel
 import Testing
 
-@testable import pathmond
+@testable import DaemonRuntime
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,7 @@ import Logging
 import PathProtocol
 import Testing
 
-@testable import pathmond
+@testable import DaemonRuntime
 
 #if canImport(Glibc)
     import Glibc

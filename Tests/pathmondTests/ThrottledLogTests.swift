@@ -2,7 +2,7 @@
 import Logging
 import Testing
 
-@testable import pathmond
+@testable import DaemonRuntime
 
 /// Lines a client can cause are written at most once per interval, and the next says how many were held back.
 @Suite struct ThrottledLogTests {

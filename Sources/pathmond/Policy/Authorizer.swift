@@ -3,19 +3,6 @@
     import Glibc
 #endif
 
-/// The kernel's word on who is at the other end of a Unix socket (SO_PEERCRED and SO_PEERGROUPS), taken when the
-/// client connected.
-struct PeerCredentials: Sendable, Hashable {
-    var processID: Int32
-    var userID: UInt32
-    var groupID: UInt32
-    /// The supplementary groups the client process held when it connected (SO_PEERGROUPS); empty when the
-    /// kernel could not say. The process's own groups, not the user database's: a process that dropped a group
-    /// (setpriv --clear-groups, a service with SupplementaryGroups= unset) is not a member, one that was given it
-    /// is.
-    var supplementaryGroups: [UInt32] = []
-}
-
 /// Decides who may change policy: root, and members of the configured admin group. Anyone may read.
 struct Authorizer: Sendable {
     /// The group named by `[policy] admin-group`, if any.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CSystemd
-import Locking
 import Logging
 import PathProtocol
 import SDEvent
@@ -23,7 +22,6 @@ final class VarlinkServer: Sendable {
     private let socketPath: String
     /// The listening socket systemd passed, if any; otherwise the server binds `socketPath` itself.
     private let inheritedSocket: Int32?
-    private let connectionLimit: ConnectionLimit
     private let shared: ClientConnection.Shared
     private let logger: Logger
     /// The listener; touched on the main loop's thread only (or before or after it runs).
@@ -48,7 +46,6 @@ final class VarlinkServer: Sendable {
     ) {
         self.socketPath = socketPath
         self.inheritedSocket = inheritedSocket
-        self.connectionLimit = connectionLimit
         self.shared = ClientConnection.Shared(
             router: router, interestLimit: interestLimit, connectionLimit: connectionLimit, loop: mainLoop,
             trimLoop: trimLoop, logger: logger)
@@ -85,7 +82,7 @@ final class VarlinkServer: Sendable {
         logger.info("shutting down the server")
         state.value.listenerSource?.cancel()
         state.value.resumeAccepting?.cancel()
-        for connection in shared.registry.all { connection.close() }
+        for connection in shared.registry.value.all { connection.close() }
         if inheritedSocket == nil {
             try? listener.close()
             unlink(socketPath)
@@ -145,7 +142,7 @@ final class VarlinkServer: Sendable {
     private func admit(_ descriptor: Int32) {
         let peer = SocketPeer.credentials(of: descriptor)
         let userID = peer?.userID ?? 65534
-        if let reason = connectionLimit.admit(userID: userID) {
+        if let reason = shared.connectionLimit.value.admit(userID: userID) {
             // A fresh socket's buffer takes one short error whole; what the client sent is never read.
             let bytes = VarlinkCodec().encodeError(.limitReached(reason: reason))
             _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -155,10 +152,10 @@ final class VarlinkServer: Sendable {
         do {
             let connection = try ClientConnection(
                 descriptor: FileDescriptor(rawValue: descriptor), peer: peer, shared: shared)
-            shared.registry.add(connection)
+            shared.registry.value.add(connection)
         } catch {
             logger.warning("cannot serve a client: \(error)")
-            connectionLimit.release(userID: userID)
+            shared.connectionLimit.value.release(userID: userID)
             close(descriptor)
         }
     }
@@ -210,21 +207,4 @@ enum ServerError: Error, CustomStringConvertible {
             return "\(path) exists and is not a socket; remove it or choose another --socket"
         }
     }
-}
-
-/// The connections being served: `stop` closes them. Behind a lock only because the registry is `Sendable`; the
-/// main loop alone touches it.
-final class ConnectionRegistry: Sendable {
-    private let connections = Locked<[ObjectIdentifier: ClientConnection]>([:])
-
-    func add(_ connection: ClientConnection) {
-        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
-    }
-
-    func remove(_ connection: ClientConnection) {
-        let removed = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
-        withExtendedLifetime(removed) {}
-    }
-
-    var all: [ClientConnection] { connections.withLock { Array($0.values) } }
 }

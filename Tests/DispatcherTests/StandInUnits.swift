@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Locking
 
-@testable import pathmond
+@testable import pathmond_dispatcher
 
 /// systemd as the dispatcher's tests want it: the units it has, their condition processes, the processes it knows,
 /// and a record of what was started. Used on the dispatcher's loop and read from the test's thread (a lock).

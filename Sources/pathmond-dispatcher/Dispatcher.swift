@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import DaemonRuntime
 import Dispatch
 import Logging
 import PathModel
@@ -16,7 +17,7 @@ import SDEvent
 /// (`Dispatcher+Deferrals.swift`), registered on a socket any unit's condition may reach (`DispatcherServer`; who
 /// may register what is `Dispatcher+Callers.swift`).
 ///
-/// Runs in `pathmond --dispatcher` (pathmond-dispatcher.service, root): pathmond itself stays unprivileged, and this
+/// Runs in `pathmond-dispatcher` (pathmond-dispatcher.service, root): pathmond itself stays unprivileged, and this
 /// process holds no socket but its Varlink client connection to pathmond and its system bus connection.
 ///
 /// Threading invariant (why the path handler hops): the gate, the timer and the bus are used only on `loop`'s

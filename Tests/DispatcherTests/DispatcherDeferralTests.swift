@@ -6,7 +6,7 @@ import PathProtocol
 import SDEvent
 import Testing
 
-@testable import pathmond
+@testable import pathmond_dispatcher
 
 /// The dispatcher's deferred runs on a real sd-event loop, with systemd stood in for: a state file of 10,000 stale
 /// units leaves room for a real one, which starts as soon as the path is cheap; units systemd does not have cost no

@@ -6,7 +6,7 @@ import PathProtocol
 import SDEvent
 import Testing
 
-@testable import pathmond
+@testable import pathmond_dispatcher
 
 /// The dispatcher's socket, which any user can reach: a client that connects and says nothing (or half a call)
 /// holds neither the loop nor another client's answer, and is closed at its deadline; the socket is open to all.

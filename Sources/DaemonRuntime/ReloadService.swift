@@ -10,17 +10,17 @@ import SDEvent
 /// SIGHUP (`systemctl reload pathmond`) re-reads the configuration and applies it without a restart: the same
 /// process, the same clients, the path re-derived under the new rules. A file that cannot be used is reported at
 /// priority err and the configuration in force stays.
-final class ReloadService {
-    let loader: ConfigurationLoader
-    let apply: (Configuration) -> Void
-    let notifier: SystemdNotifier
-    let logger: Logger
+package final class ReloadService {
+    package let loader: ConfigurationLoader
+    package let apply: (Configuration) -> Void
+    package let notifier: SystemdNotifier
+    package let logger: Logger
     /// The STATUS= sent with READY=1 once the reload is done.
-    let readyStatus: String
+    package let readyStatus: String
     private let loop: SDEventLoop
     private var hangUp: SDEventSource?
 
-    init(
+    package init(
         loader: ConfigurationLoader, apply: @escaping (Configuration) -> Void, notifier: SystemdNotifier,
         logger: Logger, readyStatus: String = "Serving the network path", loop: SDEventLoop
     ) {
@@ -34,15 +34,15 @@ final class ReloadService {
 
     /// Reloads on each SIGHUP, through the loop's signalfd, until `stop()`. SIGHUP must be blocked since start (the
     /// daemon blocks it first thing, so a reload sent while it starts waits instead of killing it).
-    func start() throws(SDEventError) {
+    package func start() throws(SDEventError) {
         hangUp = try loop.onSignal(SIGHUP) { [unowned self] in reload() }
     }
 
-    func stop() {
+    package func stop() {
         hangUp = nil
     }
 
-    func reload() {
+    package func reload() {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         notifier.notifyReloading(monotonicMicroseconds: UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000)

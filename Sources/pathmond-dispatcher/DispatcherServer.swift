@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CSystemd
+import DaemonRuntime
 import Logging
 import PathModel
 import PathProtocol

@@ -4,7 +4,7 @@ import Logging
 import PathModel
 import Testing
 
-@testable import pathmond
+@testable import pathmond_dispatcher
 
 /// deferrals.json: the dispatcher's deferred runs read back as written, in order; a missing file is an empty book;
 /// a file that cannot be read is set aside, and the dispatcher starts with none.

@@ -5,7 +5,7 @@ import Logging
 /// A log line that any client can cause (a protocol violation) is written at most once per `interval`; the next one
 /// says how many were held back. A flood of bad messages then costs the journal a few lines a minute, and journald's
 /// rate limit never drops pathmond's own messages because of it.
-final class ThrottledLog: Sendable {
+package final class ThrottledLog: Sendable {
     private let logger: Logger
     private let interval: Duration
     private struct State {
@@ -14,14 +14,14 @@ final class ThrottledLog: Sendable {
     }
     private let state = Locked(State())
 
-    init(logger: Logger, interval: Duration = .seconds(60)) {
+    package init(logger: Logger, interval: Duration = .seconds(60)) {
         self.logger = logger
         self.interval = interval
     }
 
     /// Logs `message` at notice unless a line was written less than `interval` ago. Returns whether it was written.
     @discardableResult
-    func notice(_ message: @autoclosure () -> String, now: ContinuousClock.Instant = .now) -> Bool {
+    package func notice(_ message: @autoclosure () -> String, now: ContinuousClock.Instant = .now) -> Bool {
         let heldBack = state.withLock { state -> Int? in
             if let last = state.lastWritten, now - last < interval {
                 state.heldBack += 1

@@ -3,13 +3,13 @@ import Logging
 
 /// One log record as the journal's native protocol takes it: a list of `NAME=value` fields, the value any bytes.
 /// Built purely here, sent by `JournalLogHandler`; the tests read the fields back from this value.
-struct JournalEntry: Equatable, Sendable {
-    struct Field: Equatable, Sendable {
+package struct JournalEntry: Equatable, Sendable {
+    package struct Field: Equatable, Sendable {
         var name: String
         var value: [UInt8]
     }
 
-    var fields: [Field]
+    package var fields: [Field]
 
     /// The record for one log event:
     /// - `MESSAGE=`: the message and the metadata that are not journal fields (`key=value`, sorted), exactly the
@@ -19,7 +19,7 @@ struct JournalEntry: Equatable, Sendable {
     ///   its value as it is: a newline in it stays inside that field (sd_journal_sendv sends such a value in the
     ///   protocol's length-prefixed form), so no value can forge another field. Names journald reserves
     ///   (`MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER`, anything starting with `_`) cannot be set from metadata.
-    init(level: Logger.Level, message: String, metadata: Logger.Metadata, identifier: String) {
+    package init(level: Logger.Level, message: String, metadata: Logger.Metadata, identifier: String) {
         var own: [Field] = []
         for (key, value) in metadata where Self.isJournalFieldName(key) && !Self.reserved.contains(key) {
             own.append(Field(name: key, value: Array(Self.text(value).utf8)))
@@ -36,18 +36,18 @@ struct JournalEntry: Equatable, Sendable {
     }
 
     /// Each field as one iovec's bytes: `NAME=value`.
-    var encodedFields: [[UInt8]] {
+    package var encodedFields: [[UInt8]] {
         fields.map { Array($0.name.utf8) + [UInt8(ascii: "=")] + $0.value }
     }
 
     /// The value of the first field called `name`, as text.
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { $0.name == name }.map { String(decoding: $0.value, as: UTF8.self) }
     }
 
     /// journald's rule for a field a client may set: 1 to 64 characters of A–Z, 0–9 and `_`, not starting with a
     /// digit or `_` (fields starting with `_` are journald's trusted ones).
-    static func isJournalFieldName(_ name: String) -> Bool {
+    package static func isJournalFieldName(_ name: String) -> Bool {
         let bytes = name.utf8
         guard let first = bytes.first, bytes.count <= 64, first != UInt8(ascii: "_"),
             !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
@@ -59,7 +59,7 @@ struct JournalEntry: Equatable, Sendable {
     }
 
     /// Fields this type sets itself.
-    static let reserved: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"]
+    package static let reserved: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"]
 
     private static func text(_ value: Logger.Metadata.Value) -> String {
         if case .string(let text) = value { return text }

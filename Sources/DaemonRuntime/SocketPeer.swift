@@ -4,9 +4,9 @@
 #endif
 
 /// Who is at the other end of a client's socket, as the kernel recorded it at connect.
-enum SocketPeer {
+package enum SocketPeer {
     /// SO_PEERCRED and SO_PEERGROUPS; nil when the socket cannot say (then the client holds no policy rights).
-    static func credentials(of descriptor: Int32) -> PeerCredentials? {
+    package static func credentials(of descriptor: Int32) -> PeerCredentials? {
         var credentials = KernelPeerCredentials()
         var length = socklen_t(MemoryLayout<KernelPeerCredentials>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
@@ -32,8 +32,8 @@ enum SocketPeer {
 
 /// `struct ucred` as SO_PEERCRED fills it (pid, uid, gid: three 32-bit fields); glibc hides its own declaration
 /// behind _GNU_SOURCE, which the Glibc module does not define.
-struct KernelPeerCredentials {
-    var processID: Int32 = 0
-    var userID: UInt32 = 0
-    var groupID: UInt32 = 0
+package struct KernelPeerCredentials {
+    package var processID: Int32 = 0
+    package var userID: UInt32 = 0
+    package var groupID: UInt32 = 0
 }

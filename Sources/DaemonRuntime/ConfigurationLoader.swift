@@ -9,21 +9,25 @@ import StateFiles
 
 /// Reads the configuration file: the one named with --config, else /etc/pathmond.conf if it exists, else the
 /// built-in rules. Used at start and on every reload, so both read the same file the same way.
-struct ConfigurationLoader: Sendable {
+package struct ConfigurationLoader: Sendable {
     /// The file named on the command line, if any: then it must exist.
-    let explicitPath: String?
-    static let defaultPath = "/etc/pathmond.conf"
+    package let explicitPath: String?
+    package init(explicitPath: String?) {
+        self.explicitPath = explicitPath
+    }
+
+    package static let defaultPath = "/etc/pathmond.conf"
     /// Far more than any real configuration; the bound keeps a mistaken path from exhausting memory.
-    static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
 
     /// The file that would be read now, if any.
-    var path: String? {
+    package var path: String? {
         explicitPath ?? (access(Self.defaultPath, F_OK) == 0 ? Self.defaultPath : nil)
     }
 
     /// The configuration and its warnings (each prefixed with the file's path), or a sentence saying why the file
     /// cannot be used.
-    func load() throws(ConfigurationLoadError) -> (Configuration, [String]) {
+    package func load() throws(ConfigurationLoadError) -> (Configuration, [String]) {
         guard let path else { return (Configuration(), []) }
         let text: String
         do {
@@ -46,15 +50,15 @@ struct ConfigurationLoader: Sendable {
 }
 
 /// Why the configuration cannot be used, in a sentence.
-struct ConfigurationLoadError: Error, CustomStringConvertible {
-    let message: String
+package struct ConfigurationLoadError: Error, CustomStringConvertible {
+    package let message: String
     /// The file refused, and the line at fault if one is.
-    var file: String? = nil
-    var line: Int? = nil
-    var description: String { message }
+    package var file: String? = nil
+    package var line: Int? = nil
+    package var description: String { message }
 
     /// The journal record of the refusal: CONFIG_FILE= and CONFIG_LINE=, as systemd names them.
-    var journalMetadata: Logger.Metadata {
+    package var journalMetadata: Logger.Metadata {
         JournalRecord.configurationRefused.metadata([
             .configFile: file, .configLine: line.map { "\($0)" },
             .cause: PathChangeCause.Kind.configuration.rawValue,

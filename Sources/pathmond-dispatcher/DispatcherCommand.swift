@@ -1,25 +1,66 @@
 // SPDX-License-Identifier: Apache-2.0
 import DBus
+import DaemonRuntime
 import Logging
 import PathModel
+import ProgramArguments
 import SDEvent
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-extension PathmondCommand {
-    /// `pathmond --dispatcher`: the root helper of pathmond-dispatcher.service. Follows the path pathmond serves on
-    /// `--socket` and starts and stops the path's targets (see `Dispatcher`). Reads only `[discretionary]` of the
-    /// configuration, and again on SIGHUP.
-    func runDispatcher(logger: Logger) throws {
+/// pathmond-dispatcher: the root helper of pathmond-dispatcher.service. Follows the path pathmond serves on
+/// `--socket` and starts and stops the path's targets (see `Dispatcher`). Reads only `[discretionary]` of the
+/// configuration, and again on SIGHUP. Its own program, as systemd keeps wait-online its own: pathmond itself
+/// stays unprivileged and links no client library.
+@main
+struct DispatcherCommand {
+    static let version = "0.1.0"
+
+    let options: DispatcherCommandLine
+
+    static func main() {
+        guard let arguments = ProgramArguments.afterName() else {
+            DaemonProcess.printToStandardError("Error: no command line to read (started with an empty argv)")
+            exit(CommandLineError.usageExitCode)
+        }
+        let options: DispatcherCommandLine
+        do {
+            switch try DispatcherCommandLine.parse(arguments) {
+            case .help: return print(DispatcherCommandLine.helpText)
+            case .version: return print(version)
+            case .run(let parsed): options = parsed
+            }
+        } catch {
+            DaemonProcess.printToStandardError("Error: \(error)\n" + DispatcherCommandLine.usageHint)
+            exit(CommandLineError.usageExitCode)
+        }
+        do {
+            try DispatcherCommand(options: options).run()
+        } catch let failure as DaemonExit {
+            if let message = failure.message { DaemonProcess.printToStandardError("Error: \(message)") }
+            exit(failure.status)
+        } catch {
+            DaemonProcess.printToStandardError("Error: \(error)")
+            exit(EXIT_FAILURE)
+        }
+    }
+
+    func run() throws {
+        // Before any thread exists, so that every thread inherits the mask: these signals arrive only through the
+        // loop's signalfd.
+        SDEventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
+        signal(SIGPIPE, SIG_IGN)
+        DaemonProcess.bootstrapLogging(identifier: "pathmond-dispatcher", level: options.logLevel)
+        let logger = Logger(label: "pathmond-dispatcher")
         let loader = ConfigurationLoader(explicitPath: options.config)
         let configuration: Configuration
         do {
             configuration = try loader.load().0
         } catch {
             logger.error("configuration refused, not starting: \(error)", metadata: error.journalMetadata)
-            throw DaemonExit(status: Self.configurationExitCode)
+            throw DaemonExit(status: DaemonExit.configurationExitCode)
         }
         let loop = try SDEventLoop()
         let bus: BusConnection

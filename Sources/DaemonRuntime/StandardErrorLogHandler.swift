@@ -15,28 +15,28 @@ import PathProtocol
 /// Every path change is logged, so a line is on the event path: it is formatted by hand into bytes (swift-log's
 /// StreamLogHandler formats its timestamp through the C library's time zone code and took a tenth of the CPU of
 /// a path change).
-struct StandardErrorLogHandler: LogHandler {
-    enum Style: Sendable {
+package struct StandardErrorLogHandler: LogHandler {
+    package enum Style: Sendable {
         case journal
         case terminal
     }
 
-    var style: Style
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
+    package var style: Style
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
 
-    init(style: Style, logLevel: Logger.Level = .info) {
+    package init(style: Style, logLevel: Logger.Level = .info) {
         self.style = style
         self.logLevel = logLevel
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line: [UInt8] = []
         line.reserveCapacity(192)
         switch style {
@@ -53,7 +53,7 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     /// A journal line: `<PRIORITY>message key=value ...`.
-    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+    package static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         var line: [UInt8] = []
         appendPriority(of: level, to: &line)
         appendLine(message: message, metadata: metadata, skippingJournalFields: false, to: &line)
@@ -64,7 +64,7 @@ struct StandardErrorLogHandler: LogHandler {
     /// at every newline, and a terminal reader greps lines, so line breaks inside become spaces. With
     /// `skippingJournalFields`, the keys that are journal field names are left out (what the stderr handler and
     /// the journal's MESSAGE= show, the fields being sent apart).
-    static func appendLine(
+    package static func appendLine(
         message: String, metadata: Logger.Metadata, skippingJournalFields: Bool, to bytes: inout [UInt8]
     ) {
         appendOneLine(message, to: &bytes)
@@ -97,7 +97,7 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     /// syslog(3) priorities: LOG_CRIT 2 … LOG_DEBUG 7.
-    static func priority(of level: Logger.Level) -> Int {
+    package static func priority(of level: Logger.Level) -> Int {
         switch level {
         case .critical: return 2
         case .error: return 3
@@ -109,14 +109,14 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     /// The wall clock now.
-    static func now() -> timespec {
+    package static func now() -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return now
     }
 
     /// `2026-11-23T14:46:31.123456Z`: UTC, so no time zone database is read, and digits written by hand.
-    static func timestamp(_ time: timespec) -> String {
+    package static func timestamp(_ time: timespec) -> String {
         var bytes: [UInt8] = []
         appendTimestamp(time, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -190,7 +190,7 @@ struct StandardErrorLogHandler: LogHandler {
 
     /// True when stderr is the journal's stream: `$JOURNAL_STREAM` names its device and inode (systemd.exec(5)).
     /// A daemon started by hand from a unit's shell inherits the variable but not the stream, hence the check.
-    static func standardErrorIsJournal(environment: [String: String]) -> Bool {
+    package static func standardErrorIsJournal(environment: [String: String]) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
         let parts = value.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }

@@ -15,25 +15,25 @@ import Logging
 /// journal's socket exists: run by hand in a terminal, pathmond writes its lines there as before. A record the
 /// journal does not take (journald stopped or restarting, a full socket buffer) goes to stderr, the journal's own
 /// stream, as a `<PRIORITY>` line: it loses its fields, never its text.
-struct JournalLogHandler: LogHandler {
-    static let socketPath = "/run/systemd/journal/socket"
+package struct JournalLogHandler: LogHandler {
+    package static let socketPath = "/run/systemd/journal/socket"
 
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
-    let identifier: String
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
+    package let identifier: String
 
-    init(identifier: String, logLevel: Logger.Level) {
+    package init(identifier: String, logLevel: Logger.Level) {
         self.identifier = identifier
         self.logLevel = logLevel
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let fields = fields(of: event)
         let entry = JournalEntry(
             level: event.level, message: "\(event.message)", metadata: fields, identifier: identifier)
@@ -46,7 +46,7 @@ struct JournalLogHandler: LogHandler {
 
     /// Sends one record; false if the journal refused it. Each field is its own iovec, so a value's bytes are
     /// never parsed for `NAME=` (sd_journal_sendv frames a value holding a newline by its length).
-    static func send(_ entry: JournalEntry) -> Bool {
+    package static func send(_ entry: JournalEntry) -> Bool {
         let encoded = entry.encodedFields
         // One buffer for every field, each iovec pointing into it.
         var bytes = encoded.flatMap { $0 }
@@ -64,7 +64,7 @@ struct JournalLogHandler: LogHandler {
     }
 
     /// Whether to log natively: stderr is the journal's stream and the journal's socket is there.
-    static func journalIsThere(environment: [String: String], socketPath: String = socketPath) -> Bool {
+    package static func journalIsThere(environment: [String: String], socketPath: String = socketPath) -> Bool {
         guard StandardErrorLogHandler.standardErrorIsJournal(environment: environment) else { return false }
         var status = stat()
         return stat(socketPath, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK

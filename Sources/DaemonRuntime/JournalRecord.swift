@@ -6,7 +6,7 @@ import PathModel
 /// changed: `journalctl MESSAGE_ID=…` and the catalog, /usr/lib/systemd/catalog/pathmond.catalog, rely on them).
 /// A call site passes `record.metadata(...)` as the log line's metadata; the journal handler turns its keys into
 /// fields, and the stderr handler leaves them out (the message text says it all for a person).
-enum JournalRecord: String, CaseIterable, Sendable {
+package enum JournalRecord: String, CaseIterable, Sendable {
     /// The system path changed (status, interfaces, expensive, constrained).
     case pathChanged
     /// The user changed or forgot a network's settings (SetExpensive, SetConstrained, ForgetNetwork).
@@ -29,7 +29,7 @@ enum JournalRecord: String, CaseIterable, Sendable {
     case usageFileDamaged
 
     /// The MESSAGE_ID, as `systemd-id128 new` prints it (32 lowercase hex digits).
-    var messageID: String {
+    package var messageID: String {
         switch self {
         case .pathChanged: "b5af785cefbf499ba90b67d62c2e7983"
         case .policyChanged: "d3e7cca7d5a740a6bba0c2fc7ba642e7"
@@ -45,7 +45,7 @@ enum JournalRecord: String, CaseIterable, Sendable {
     }
 
     /// What pathmond's own fields hold, named as in the journal.
-    enum Field: String, CaseIterable, Sendable {
+    package enum Field: String, CaseIterable, Sendable {
         case status = "PATHMOND_STATUS"
         case expensive = "PATHMOND_EXPENSIVE"
         case constrained = "PATHMOND_CONSTRAINED"
@@ -66,7 +66,7 @@ enum JournalRecord: String, CaseIterable, Sendable {
     }
 
     /// The metadata that makes a log line this record: its MESSAGE_ID and the fields given (nil ones left out).
-    func metadata(_ fields: KeyValuePairs<Field, String?> = [:]) -> Logger.Metadata {
+    package func metadata(_ fields: KeyValuePairs<Field, String?> = [:]) -> Logger.Metadata {
         var metadata: Logger.Metadata = Dictionary(minimumCapacity: fields.count + 3)
         metadata["MESSAGE_ID"] = .string(messageID)
         for (field, value) in fields {
@@ -76,7 +76,7 @@ enum JournalRecord: String, CaseIterable, Sendable {
     }
 
     /// The fields of a path: status, expensive, constrained and the interface that carries it (the first).
-    static func pathFields(_ path: Path, cause: PathChangeCause.Kind?) -> KeyValuePairs<Field, String?> {
+    package static func pathFields(_ path: Path, cause: PathChangeCause.Kind?) -> KeyValuePairs<Field, String?> {
         [
             .status: path.status.rawValue, .expensive: yesNo(path.isExpensive),
             .constrained: yesNo(path.isConstrained), .cause: (cause ?? .unspecified).rawValue,
@@ -85,8 +85,8 @@ enum JournalRecord: String, CaseIterable, Sendable {
     }
 
     /// A flag as systemd writes one in its own fields.
-    static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+    package static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
     /// A network setting: yes, no, or auto (left to pathmond's detection).
-    static func yesNoAuto(_ value: Bool?) -> String { value.map(yesNo) ?? "auto" }
+    package static func yesNoAuto(_ value: Bool?) -> String { value.map(yesNo) ?? "auto" }
 }

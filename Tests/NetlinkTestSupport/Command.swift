@@ -2,18 +2,29 @@
 import Foundation
 
 /// The outcome of a command the tests ran.
-struct CommandResult {
-    var status: Int32
-    var output: String
-    var errorOutput: String
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var output: String
+    public var errorOutput: String
+
+    public init(status: Int32, output: String, errorOutput: String) {
+        self.status = status
+        self.output = output
+        self.errorOutput = errorOutput
+    }
 }
 
 /// A command that failed while setting up a scenario.
-struct CommandError: Error, CustomStringConvertible {
-    var command: [String]
-    var result: CommandResult
+public struct CommandError: Error, CustomStringConvertible {
+    public var command: [String]
+    public var result: CommandResult
 
-    var description: String {
+    public init(command: [String], result: CommandResult) {
+        self.command = command
+        self.result = result
+    }
+
+    public var description: String {
         "\(command.joined(separator: " ")) exited \(result.status): \(result.errorOutput)\(result.output)"
     }
 }
@@ -21,7 +32,7 @@ struct CommandError: Error, CustomStringConvertible {
 /// Runs a program to completion and captures its output. Output goes through files, not pipes, so a chatty
 /// program can never block on a full pipe while we wait for it.
 @discardableResult
-func runCommand(_ arguments: [String], input: String? = nil, check: Bool = true) throws -> CommandResult {
+public func runCommand(_ arguments: [String], input: String? = nil, check: Bool = true) throws -> CommandResult {
     let directory = FileManager.default.temporaryDirectory.appending(path: "pathmond-cmd-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,15 +60,4 @@ func runCommand(_ arguments: [String], input: String? = nil, check: Bool = true)
         errorOutput: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
     if check && result.status != 0 { throw CommandError(command: arguments, result: result) }
     return result
-}
-
-/// Where `swift build` put the package's executables: next to the test bundle that is running.
-let productsDirectory: URL = {
-    let executable = URL(filePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
-    return executable.deletingLastPathComponent()
-}()
-
-/// The path of one of the package's executables.
-func product(_ name: String) -> String {
-    productsDirectory.appending(path: name).path
 }
