@@ -125,7 +125,8 @@ struct ConfigurationParser {
         guard let name = words.first else { throw .malformedSectionHeader(line: line, text: String(content)) }
         closeSection()
         if [
-            "policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal", "connectivity", "usage",
+            "policy", "history", "metrics", "discretionary", "networkmanager", "captive-portal", "connectivity",
+            "usage",
         ].contains(name) && words.count == 1 {
             if let firstLine = singleSectionLines[name] {
                 throw .duplicateSection(line: line, name: String(name), firstLine: firstLine)
