@@ -22,6 +22,10 @@ public struct PathTracker: Sendable {
     /// the context. A consumer that reads no route (the hints' lease, portal and modem look-ups) compares it, so
     /// that a route flip costs it nothing.
     public private(set) var factsVersion: UInt64 = 0
+    /// Counts the changes of the interfaces' identities (the networks they are on): an equal version, every
+    /// interface on the same network as before. What the usage meter compares, so that a route flip that leaves
+    /// every network where it was costs it one comparison instead of a pass over every interface.
+    public private(set) var identitiesVersion: UInt64 = 0
     /// The links whose state alone changed since `takeLinkStateChanges` was last called (their facts otherwise
     /// did not: `factsVersion` did not move for them).
     public private(set) var linkStateChanges: Set<Int32> = []
@@ -146,6 +150,10 @@ public struct PathTracker: Sendable {
         } else {
             let all = evaluator.ownStatuses(in: state, context: context, kernel: kernel)
             ownChanged = all != ownStatuses
+            let sameNetworks = all.elementsEqual(ownStatuses) {
+                $0.link.index == $1.link.index && $0.identity == $1.identity
+            }
+            if !sameNetworks { identitiesVersion &+= 1 }
             ownStatuses = all
             tunnels = Set(all.lazy.filter(\.isTunnel).map(\.link.index))
         }
@@ -182,6 +190,7 @@ public struct PathTracker: Sendable {
         let held = low < ownStatuses.count && ownStatuses[low].link.index == index
         guard let link = state.links[index] else {
             guard held else { return false }
+            if ownStatuses[low].identity != nil { identitiesVersion &+= 1 }
             ownStatuses.remove(at: low)
             tunnels.remove(index)
             return true
@@ -190,8 +199,10 @@ public struct PathTracker: Sendable {
         if status.isTunnel { tunnels.insert(index) } else { tunnels.remove(index) }
         if held {
             guard ownStatuses[low] != status else { return false }
+            if ownStatuses[low].identity != status.identity { identitiesVersion &+= 1 }
             ownStatuses[low] = status
         } else {
+            if status.identity != nil { identitiesVersion &+= 1 }
             ownStatuses.insert(status, at: low)
         }
         return true

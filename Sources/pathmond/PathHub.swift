@@ -146,6 +146,12 @@ final class PathHub: Sendable {
     /// The tracker's `factsVersion`: equal, the same links, addresses, classifier and context as before.
     var factsVersion: UInt64 { state.withLock { $0.tracker.factsVersion } }
 
+    /// The tracker's `identitiesVersion` and `factsVersion`: both equal, every interface on the same network and no
+    /// link or address changed.
+    var networksVersion: (identities: UInt64, facts: UInt64) {
+        state.withLock { ($0.tracker.identitiesVersion, $0.tracker.factsVersion) }
+    }
+
     /// The links whose state alone changed since the last call (`PathTracker.takeLinkStateChanges`).
     func takeLinkStateChanges() -> Set<Int32> { state.withLock { $0.tracker.takeLinkStateChanges() } }
 

@@ -33,6 +33,7 @@ import Testing
         for step in 1...steps {
             let previous = tracker.path
             let (interfacesBefore, versionBefore) = (tracker.interfaces, tracker.interfacesVersion)
+            let (networksBefore, identitiesBefore) = (Self.networks(of: tracker), tracker.identitiesVersion)
             let (linksBefore, addressesBefore, factsBefore) =
                 (tracker.state.links, Set(tracker.state.addresses), tracker.factsVersion)
             let reported: Path?
@@ -67,6 +68,10 @@ import Testing
                 check(
                     (tracker.interfacesVersion == versionBefore) == (tracker.interfaces == interfacesBefore),
                     "interfaces version differs from change", place),
+                // The usage meter looks at the interfaces' networks only when the identities version moved.
+                check(
+                    Self.networks(of: tracker) == networksBefore || tracker.identitiesVersion != identitiesBefore,
+                    "a network changed unseen", place),
                 // The hints read links and addresses only when the facts version moved, and otherwise the links
                 // whose state alone changed: nothing else of them may change unseen.
                 checkFacts(
@@ -77,6 +82,12 @@ import Testing
         }
         // The sequences must move the path, or the comparisons above proved little.
         #expect(paths.count >= (count == 1 ? 1 : 10), "\(count) interfaces reached only \(paths.count) paths")
+    }
+
+    /// Each identified interface's index and network, in order (links without one coming and going move the facts
+    /// version instead).
+    private static func networks(of tracker: PathTracker) -> [String] {
+        tracker.interfaces.compactMap { status in status.identity.map { "\(status.link.index) \($0.key)" } }
     }
 
     /// With the facts version unmoved: the same addresses, the same links but for their state, and every link whose
@@ -194,7 +205,9 @@ struct ScaledKernel {
         case 18..<20: return .linkRemoved(index: index())
         case 20..<36: return .addressAdded(address())
         case 36..<44:
-            let held = Array(state.addresses)
+            // In a fixed order (the tables are hashed, with a seed of their own per process): the same seed must
+            // make the same sequence, or a run could reach fewer paths than the test asks for.
+            let held = state.snapshot.addresses
             return .addressRemoved(held.isEmpty || random.chance(20) ? address() : random.pick(held))
         case 44..<60: return .routeAdded(route(), replacing: random.chance(30))
         case 60..<70:
@@ -202,7 +215,9 @@ struct ScaledKernel {
             return .routeRemoved(held.isEmpty || random.chance(20) ? route() : random.pick(held))
         case 70..<72: return .routeSlotCleared(route())
         case 72..<80:
-            let gateways = state.routes.compactMap { route in route.gateway.map { (route.interfaceIndex, $0) } }
+            let gateways = state.routes.sorted(by: DefaultRoute.displayOrder).compactMap { route in
+                route.gateway.map { (route.interfaceIndex, $0) }
+            }
             guard let (index, gateway) = gateways.isEmpty ? nil : random.pick(gateways) else { return decisions() }
             return random.chance(75)
                 ? .neighbourChanged(

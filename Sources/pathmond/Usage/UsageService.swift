@@ -12,8 +12,8 @@ import SDEvent
 /// counted, so an idle machine (or one with no identified network) costs no wake-up. Each reading round is saved
 /// (`UsageWriter`, off the loop): a crash loses at most the bytes of the last interval.
 ///
-/// `@unchecked Sendable`: `identities`, `keys` and `timer` are touched only on the main loop (the hub's updates, the timer,
-/// GetUsage, `start` and `stop`); the meter, read by the metrics writer's thread, is behind its lock.
+/// `@unchecked Sendable`: `checkedVersion`, `keys` and `timer` are touched only on the main loop (the hub's updates,
+/// the timer, GetUsage, `start` and `stop`); the meter, read by the metrics writer's thread, is behind its lock.
 final class UsageService: @unchecked Sendable {
     /// How often counted interfaces are read when nothing else makes pathmond read them.
     static let defaultInterval = Duration.seconds(60)
@@ -31,10 +31,9 @@ final class UsageService: @unchecked Sendable {
     private let sinceStart = Locked<[NetworkKey: ByteCounts]>([:])
     /// Called after a reading round counted bytes (the daemon wakes the metrics writer).
     private let counted: @Sendable () -> Void
-    /// The identities of the interfaces that had one at the last look, in the hub's order (by index): what each
-    /// hub update is compared with, in one pass and without hashing.
-    private var identities: [(index: Int32, identity: NetworkIdentity)] = []
-    /// The same as keys by index: the network each interface's bytes go to.
+    /// The hub's `networksVersion` at the last look: equal, nothing to read.
+    private var checkedVersion: (identities: UInt64, facts: UInt64)?
+    /// The network each interface's bytes go to, by index, at the last look.
     private var keys: [Int32: NetworkKey] = [:]
     private var timer: SDEventSource?
 
@@ -68,27 +67,17 @@ final class UsageService: @unchecked Sendable {
         counted()
     }
 
-    /// After every hub update, on the main loop: reads the interfaces whose network changed. When none did (a
-    /// route flip), one pass over the interfaces comparing each identity with the one kept at its position: no
-    /// allocation, no hashing, no reading.
+    /// After every hub update, on the main loop: reads the interfaces whose network changed. When none did and no
+    /// link or address changed (a route flip), the tracker's versions say so: one comparison, no pass over the
+    /// interfaces, no allocation, no reading.
     func interfacesChanged() {
         guard reader != nil else { return }
+        let version = hub.networksVersion
+        if let checkedVersion, checkedVersion == version { return }
+        checkedVersion = version
         let interfaces = hub.interfaces
-        var position = 0
-        var unchanged = true
-        for status in interfaces {
-            guard let identity = status.identity else { continue }
-            guard position < identities.count, identities[position].index == status.link.index,
-                identities[position].identity == identity
-            else {
-                unchanged = false
-                break
-            }
-            position += 1
-        }
-        if unchanged && position == identities.count { return }
-        identities = interfaces.compactMap { status in status.identity.map { (status.link.index, $0) } }
-        let now = Dictionary(identities.map { ($0.index, $0.identity.key) }, uniquingKeysWith: { first, _ in first })
+        let identified = interfaces.compactMap { status in status.identity.map { (status.link.index, $0.key) } }
+        let now = Dictionary(identified, uniquingKeysWith: { first, _ in first })
         let indexes = Set(now.keys).union(keys.keys).filter { now[$0] != keys[$0] }
         keys = now
         let live = Set(interfaces.map(\.link.index))
