@@ -18,6 +18,16 @@ let releaseLink: [LinkerSetting] = [
 /// package's directory so that a build started elsewhere (`--package-path`) finds it.
 let pathctlLinker = Context.packageDirectory + "/Sources/pathctl/link/ld-static-libstdc++"
 
+/// The Debian source package builds offline (debian/rules): PATHMOND_VENDOR names the directory its vendor tarball
+/// unpacks to (scripts/vendor: the packages at Package.resolved's pins), and every package is taken from there by path.
+/// The dependencies of dependencies are named too: a path dependency of the root package stands in for a remote
+/// one of the same identity (the directory's name), so swift-prometheus's swift-metrics and swift-atomics are the
+/// vendored ones and nothing is fetched.
+let vendored: [Package.Dependency]? = Context.environment["PATHMOND_VENDOR"].map { vendor in
+    ["swift-argument-parser", "swift-atomics", "swift-log", "swift-metrics", "swift-prometheus", "swift-system"]
+        .map { .package(path: vendor + "/" + $0) }
+}
+
 let package = Package(
     name: "pathmond",
     platforms: [.macOS(.v15)],
@@ -32,7 +42,7 @@ let package = Package(
         // The GIO network-monitor module: libpathmond-gio.so, installed into GIO's module directory.
         .library(name: "pathmond-gio", type: .dynamic, targets: ["PathmondGIO"]),
     ],
-    dependencies: [
+    dependencies: vendored ?? [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),

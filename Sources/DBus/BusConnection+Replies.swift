@@ -95,7 +95,10 @@ private let replyCallback: sd_bus_message_handler_t = { message, userdata, _ in
         result = .failure(.bus(.badMessage))
     }
     // After processing: the completion may call again.
-    let delivery = UncheckedTransfer((box.completion, result))
-    box.loop.execute { delivery.value.0(delivery.value.1) }
+    // Two transfers, not one of a tuple: Debian's swiftlang 6.2.3, built with assertions, stops in SILGen taking a
+    // closure and a value out of one generic tuple (RValue.cpp: sameHaveCleanups).
+    let completion = UncheckedHandler(box.completion)
+    let delivery = UncheckedTransfer(result)
+    box.loop.execute { completion.call(delivery.value) }
     return 0
 }

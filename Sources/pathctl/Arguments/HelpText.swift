@@ -80,7 +80,10 @@ enum HelpText {
         let head = "  " + label
         guard head.count < textColumn else { return [head] + body }
         let padded = head + String(repeating: " ", count: textColumn - head.count)
-        return [padded + body[0].dropFirst(textColumn)] + body.dropFirst()
+        // The first line's text as a String of its own: Swift 6.2.3 (Debian's swiftlang) types the one-expression
+        // form's dropFirst() as the String's, not the array's.
+        let firstText = String(body[0].dropFirst(textColumn))
+        return [padded + firstText] + body.dropFirst()
     }
 
     /// Each paragraph of `text` wrapped, followed by an empty line; nothing for no text.
