@@ -1,41 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CNetlink
+import Glibc
 import PathModel
 
 /// Reads one interface's byte counters (IFLA_STATS64) with an RTM_GETLINK request on a socket of its own: what
 /// usage per network is counted from. The kernel answers a link request inside the send, so a read costs a
 /// round trip to the kernel and never waits on the network. Not /sys/class/net: that shows the network namespace
-/// sysfs was mounted in, not the daemon's.
+/// sysfs was mounted in, not the daemon's. The message is built and read by hand (`LinkCounterMessage`).
 ///
-/// Use from one thread at a time (the main loop): libnl's socket is not thread-safe.
+/// Use from one thread at a time (the main loop).
 public final class LinkCounterReader {
-    private let handle: OpaquePointer
+    private let descriptor: Int32
+    private var sequence: UInt32 = 0
+    /// One link message with all its attributes: a few kilobytes; a longer one is cut and read as far as it goes.
+    private var buffer = [UInt8](repeating: 0, count: 32 << 10)
 
     public init() throws(NetlinkError) {
-        guard let handle = nl_socket_alloc() else { throw .overflow }
-        let connected = nl_connect(handle, NETLINK_ROUTE)
-        guard connected == 0 else {
-            nl_socket_free(handle)
-            throw NetlinkError(code: connected)
-        }
-        self.handle = handle
+        let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
+        guard descriptor >= 0 else { throw .system(errno: errno) }
+        self.descriptor = descriptor
     }
 
-    deinit {
-        // Closes the file descriptor too.
-        nl_socket_free(handle)
-    }
+    deinit { close(descriptor) }
 
     /// The interface's name and counters now; nil when there is no such interface (it went away), or the kernel
     /// could not answer (then the next reading covers the interval).
     public func read(index: Int32) -> CounterReading? {
-        var object: OpaquePointer?
-        guard rtnl_link_get_kernel(handle, index, nil, &object) == 0, let object else { return nil }
-        defer { rtnl_link_put(object) }
-        guard let name = rtnl_link_get_name(object) else { return nil }
-        let counters = ByteCounts(
-            sent: rtnl_link_get_stat(object, RTNL_LINK_TX_BYTES),
-            received: rtnl_link_get_stat(object, RTNL_LINK_RX_BYTES))
-        return CounterReading(index: index, name: String(cString: name), counters: counters)
+        sequence &+= 1
+        let request = LinkCounterMessage.request(index: index, sequence: sequence)
+        var address = sockaddr_nl()
+        address.nl_family = sa_family_t(AF_NETLINK)
+        let sent = request.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
+                }
+            }
+        }
+        guard sent == request.count else { return nil }
+        // A reply to an earlier request that was not read (an interrupted read) may come first: skipped by number.
+        for _ in 0..<8 {
+            let received = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { return nil }
+            switch LinkCounterMessage.answer(Array(buffer[..<received]), index: index, sequence: sequence) {
+            case .reading(let reading): return reading
+            case .none: return nil
+            case .unrelated: continue
+            }
+        }
+        return nil
     }
 }

@@ -12,7 +12,7 @@ import SDEvent
 /// counted, so an idle machine (or one with no identified network) costs no wake-up. Each reading round is saved
 /// (`UsageWriter`, off the loop): a crash loses at most the bytes of the last interval.
 ///
-/// `@unchecked Sendable`: `checkedVersion`, `keys` and `timer` are touched only on the main loop (the hub's updates,
+/// `@unchecked Sendable`: `checkedVersion`, `keys`, `unsaved`, `forgottenOn` and `timer` are touched only on the main loop (the hub's updates,
 /// the timer, GetUsage, `start` and `stop`); the meter, read by the metrics writer's thread, is behind its lock.
 final class UsageService: @unchecked Sendable {
     /// How often counted interfaces are read when nothing else makes pathmond read them.
@@ -33,6 +33,10 @@ final class UsageService: @unchecked Sendable {
     private let counted: @Sendable () -> Void
     /// The hub's `networksVersion` at the last look: equal, nothing to read.
     private var checkedVersion: (identities: UInt64, facts: UInt64)?
+    /// The day the days too old to keep were last forgotten.
+    private var forgottenOn: CalendarDay?
+    /// Whether bytes were counted since the file was last saved: the timer then runs (once more) to save them.
+    private var unsaved = false
     /// The network each interface's bytes go to, by index, at the last look.
     private var keys: [Int32: NetworkKey] = [:]
     private var timer: SDEventSource?
@@ -83,13 +87,16 @@ final class UsageService: @unchecked Sendable {
         let live = Set(interfaces.map(\.link.index))
         // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
         let gone = meter.withLock { $0.readWithoutNetwork.subtracting(live) }
-        read(indexes.union(gone).sorted(), live: live)
+        // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
+        // gateway) would encode and sync the file each time; the next round saves, within one interval.
+        read(indexes.union(gone).sorted(), live: live, saving: false)
     }
 
-    /// Reads `indexes` now and counts their bytes; with `saving`, saves; arms or disarms the timer. An interface
-    /// not in `live` is gone: its bytes since the last reading went with its counters.
-    private func read(_ indexes: [Int32], live: Set<Int32>? = nil, saving: Bool = true) {
-        guard let reader, !indexes.isEmpty else { return }
+    /// Reads `indexes` now and counts their bytes; with `saving`, saves (and otherwise leaves the bytes for the next
+    /// round to save); arms or disarms the timer. An interface not in `live` is gone: its bytes since the last
+    /// reading went with its counters.
+    private func read(_ indexes: [Int32], live: Set<Int32>? = nil, saving: Bool) {
+        guard let reader, saving || !indexes.isEmpty else { return }
         let day = today()
         var counts: [(key: NetworkKey, counts: ByteCounts)] = []
         let encoded: [UInt8]? = meter.withLock { meter in
@@ -104,23 +111,39 @@ final class UsageService: @unchecked Sendable {
                 // Else the kernel did not answer (or the link just went, which the hub's next update says): the
                 // next reading covers the interval.
             }
-            meter.forget(before: day.advanced(by: -UsageBook.daysKept))
+            // Once a day: forgetting walks every network's days.
+            if day != forgottenOn {
+                meter.forget(before: day.advanced(by: -UsageBook.daysKept))
+                forgottenOn = day
+            }
             return saving ? UsageFile.encode(meter) : nil
         }
-        if let encoded { writer?.save(encoded) }
+        if let encoded {
+            writer?.save(encoded)
+            unsaved = false
+        } else {
+            unsaved = true
+        }
         add(counts)
         armTimer()
     }
 
-    /// Reads every counted interface: the timer's round (saved), and before GetUsage answers (not saved: a client
-    /// that asks often must not make the disk sync as often).
-    func readCounted(saving: Bool = true) {
-        read(meter.withLock { $0.counted }, saving: saving)
+    /// The timer's round: reads every counted interface and saves (also when none is counted any more, for the
+    /// bytes a network change read since the last round).
+    private func round() {
+        read(meter.withLock { $0.counted }, saving: true)
     }
 
+    /// Reads every counted interface before GetUsage answers, without saving: a client that asks often must not
+    /// make the disk sync as often (the next round saves).
+    func readCounted() {
+        read(meter.withLock { $0.counted }, saving: false)
+    }
+
+    /// Armed while an interface is counted, or bytes wait to be saved.
     private func armTimer() {
         let counting = meter.withLock { !$0.counted.isEmpty }
-        guard counting else {
+        guard counting || unsaved else {
             timer = nil
             return
         }
@@ -129,7 +152,7 @@ final class UsageService: @unchecked Sendable {
             timer = try loop.schedule(after: interval) { [weak self] in
                 guard let self else { return }
                 timer = nil
-                readCounted()
+                round()
             }
         } catch {
             logger.error("cannot schedule the usage timer: \(error); usage is read only when networks change")
@@ -143,7 +166,7 @@ final class UsageService: @unchecked Sendable {
 
     /// Each network's usage now, by key: the counted interfaces read first.
     func usage() -> [NetworkUsage] {
-        readCounted(saving: false)
+        readCounted()
         return meter.withLock { meter in
             meter.book.usage(today: today(), alsoListing: Set(meter.counted.compactMap(meter.key(of:))))
         }
