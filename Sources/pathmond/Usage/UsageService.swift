@@ -84,24 +84,26 @@ final class UsageService: @unchecked Sendable {
         let now = Dictionary(identified, uniquingKeysWith: { first, _ in first })
         let indexes = Set(now.keys).union(keys.keys).filter { now[$0] != keys[$0] }
         keys = now
-        let live = Set(interfaces.map(\.link.index))
+        // Looked up for the few interfaces concerned, not made into a set of all: a host with hundreds of veths
+        // would hash every one of them on each network change.
+        let live = { (index: Int32) in interfaces.contains { $0.link.index == index } }
         // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
-        let gone = meter.withLock { $0.readWithoutNetwork.subtracting(live) }
+        let gone = meter.withLock { $0.readWithoutNetwork.filter { !live($0) } }
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
         // gateway) would encode and sync the file each time; the next round saves, within one interval.
         read(indexes.union(gone).sorted(), live: live, saving: false)
     }
 
     /// Reads `indexes` now and counts their bytes; with `saving`, saves (and otherwise leaves the bytes for the next
-    /// round to save); arms or disarms the timer. An interface not in `live` is gone: its bytes since the last
+    /// round to save); arms or disarms the timer. An interface `live` does not hold is gone: its bytes since the last
     /// reading went with its counters.
-    private func read(_ indexes: [Int32], live: Set<Int32>? = nil, saving: Bool) {
+    private func read(_ indexes: [Int32], live: ((Int32) -> Bool)? = nil, saving: Bool) {
         guard let reader, saving || !indexes.isEmpty else { return }
         let day = today()
         var counts: [(key: NetworkKey, counts: ByteCounts)] = []
         let encoded: [UInt8]? = meter.withLock { meter in
             for index in indexes {
-                if let live, !live.contains(index) {
+                if let live, !live(index) {
                     meter.removed(index: index)
                 } else if let reading = reader.read(index: index),
                     let counted = meter.record(reading, keyFromNow: keys[index], on: day)
