@@ -12,8 +12,9 @@ import SDEvent
 /// counted, so an idle machine (or one with no identified network) costs no wake-up. Each reading round is saved
 /// (`UsageWriter`, off the loop): a crash loses at most the bytes of the last interval.
 ///
-/// `@unchecked Sendable`: `checkedVersion`, `keys`, `unsaved`, `forgottenOn` and `timer` are touched only on the main loop (the hub's updates,
-/// the timer, GetUsage, `start` and `stop`); the meter, read by the metrics writer's thread, is behind its lock.
+/// `@unchecked Sendable`: `checkedVersion`, `keys`, `unsaved`, `forgottenOn` and `timer` are touched only on the
+/// main loop (the hub's updates, the timer, GetUsage, `start` and `stop`); the meter, read by the metrics writer's
+/// thread, is behind its lock.
 final class UsageService: @unchecked Sendable {
     /// How often counted interfaces are read when nothing else makes pathmond read them.
     static let defaultInterval = Duration.seconds(60)
