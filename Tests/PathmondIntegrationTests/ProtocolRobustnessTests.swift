@@ -225,12 +225,21 @@ extension ProtocolRobustnessTests {
         let other = try RawClient(socketPath: socket)
         _ = try other.call(#"{"method":"io.pathmond.GetPath"}"#)
         let call = Array(#"{"method":"io.pathmond.ListInterfaces","parameters":{}}"#.utf8) + [0]
+        // Both calls are there before the daemon reads either (stopped meanwhile), and it is stopped again as soon
+        // as the other client's reply comes: what is counted is the daemon's order, not how fast this thread sent
+        // the second call or drained the first (the test once failed when a loaded machine let the daemon answer
+        // all 600 before this thread sent the other call).
+        scenario.daemon.pause()
         try pipelining.send(Array([[UInt8]](repeating: call, count: calls).joined()))
-        let reply = try other.call(#"{"method":"io.pathmond.GetPath"}"#)
+        try other.send(Array(#"{"method":"io.pathmond.GetPath"}"#.utf8) + [0])
+        scenario.daemon.resume()
+        let reply = try other.receive()
+        scenario.daemon.pause()
         #expect(reply["parameters"] != nil, "\(reply)")
         // What the pipelining client had been answered when the other client's reply came.
         var answeredBefore = 0
         while try pipelining.receive(timeout: .zero) != nil { answeredBefore += 1 }
+        scenario.daemon.resume()
         #expect(answeredBefore < calls, "the other client waited for all \(calls) pipelined calls")
         var answered = answeredBefore
         while let message = try pipelining.receive(timeout: .seconds(5)) {
