@@ -43,8 +43,7 @@ struct ConfigurationParser {
                 warnings.append(.unknownKey(line: line, section: "interface \(override.pattern)", key: key))
                 return
             }
-            if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-            guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+            try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
             let word = value.lowercased()
             if key == "network" {
                 guard let network = NetworkKey(value) else { throw .invalidNetworkKey(line: line, value: value) }
@@ -227,8 +226,7 @@ struct ConfigurationParser {
             warnings.append(.unknownKey(line: line, section: "policy", key: key))
             return
         }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
         // POSIX portable user and group names: letters, digits, ".", "_", "-", not starting with "-".
         guard value.first != "-",
             value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
@@ -275,5 +273,16 @@ extension Substring {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }
         return self[first...last]
+    }
+}
+
+extension ConfigurationParser {
+    /// The checks every `key = value` line of a section starts with, whatever the section: a key the section set
+    /// already, and a key without a value.
+    static func requireNewAndPresent(
+        _ key: String, _ value: String, line: Int, in keyLines: [String: Int]
+    ) throws(ConfigurationError) {
+        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
+        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
     }
 }

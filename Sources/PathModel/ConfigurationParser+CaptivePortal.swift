@@ -19,8 +19,7 @@ extension ConfigurationParser {
             warn(.unknownKey(line: line, section: section, key: key))
             return nil
         }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
         keyLines[key] = line
         switch value.lowercased() {
         case "true", "yes", "1": return true

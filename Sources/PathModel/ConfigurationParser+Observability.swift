@@ -11,8 +11,7 @@ extension ConfigurationParser {
             warn(.unknownKey(line: line, section: "history", key: key))
             return
         }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
         guard value.allSatisfy({ $0.isASCII && $0.isNumber }), value.count <= 7, let entries = Int(value),
             (1...PathHistory.maximumCapacity).contains(entries)
         else {
@@ -31,8 +30,7 @@ extension ConfigurationParser {
             warn(.unknownKey(line: line, section: "metrics", key: key))
             return
         }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
         // node_exporter's textfile collector reads only "*.prom"; the temporary file beside it must not end so.
         let name = value.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard value.first == "/", value.hasSuffix(".prom"), name.count > ".prom".count, !value.contains("\0"),
@@ -54,8 +52,7 @@ extension ConfigurationParser {
             warn(.unknownKey(line: line, section: "discretionary", key: key))
             return
         }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
         guard let duration = TimeSpan.parse(value), duration <= .seconds(86_400) else {
             throw .invalidValue(
                 line: line, key: key, value: value, expected: "a duration from 0 to 1d, e.g. 3s, 500ms or 2min")
@@ -72,8 +69,7 @@ extension ConfigurationParser {
             warn(.unknownKey(line: line, section: "usage", key: key))
             return
         }
-        if let firstLine = keyLines[key] { throw .duplicateKey(line: line, key: key, firstLine: firstLine) }
-        guard !value.isEmpty else { throw .missingValue(line: line, key: key) }
+        try ConfigurationParser.requireNewAndPresent(key, value, line: line, in: keyLines)
         guard let duration = TimeSpan.parse(value), duration >= .seconds(1), duration <= .seconds(3_600) else {
             throw .invalidValue(
                 line: line, key: key, value: value, expected: "a duration from 1s to 1h, e.g. 60s or 5min")
