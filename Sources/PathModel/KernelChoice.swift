@@ -12,9 +12,16 @@ struct KernelChoice: Equatable {
     /// Per family: absent when the kernel was not asked (or named a link the state does not know yet: the answer
     /// is newer than the events, and the next batch brings both together); nil inside when the next packet goes
     /// nowhere: no route, a blocking route, or an interface that cannot carry it (no carrier, no usable address).
-    var picks: [AddressFamily: Int32?] = [:]
+    var picks = PerFamily<Int32??>(nil)
     /// The next hop of each usable pick.
-    var gateways: [AddressFamily: IPAddress] = [:]
+    var nextHops = PerFamily<IPAddress?>(nil)
+
+    /// The next hop of each usable pick, by family, as an interface's status shows them.
+    var gateways: [AddressFamily: IPAddress] {
+        var gateways: [AddressFamily: IPAddress] = [:]
+        for family in AddressFamily.allCases { if let gateway = nextHops[family] { gateways[family] = gateway } }
+        return gateways
+    }
 
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
@@ -62,7 +69,7 @@ struct KernelChoice: Equatable {
             // The first of the most voted: max(by:) keeps the first of equals.
             guard let winner = outcomes.max(by: { $0.votes < $1.votes }) else { continue }
             picks[family] = .some(winner.pick)
-            if let gateway = winner.gateway { gateways[family] = gateway }
+            nextHops[family] = winner.gateway
         }
     }
 
@@ -82,7 +89,7 @@ struct KernelChoice: Equatable {
         for family in AddressFamily.allCases {
             let before = old.picks[family]
             let after = picks[family]
-            guard before != after || old.gateways[family] != gateways[family] else { continue }
+            guard before != after || old.nextHops[family] != nextHops[family] else { continue }
             for case .some(.some(let index)) in [before, after] { affected.insert(index) }
             if case .some(.some) = before, case .some(.some) = after { continue }
             for route in routes where route.family == family { affected.insert(route.interfaceIndex) }
@@ -98,8 +105,9 @@ struct KernelChoice: Equatable {
     ) -> (routed: Set<AddressFamily>, preferred: Set<AddressFamily>) {
         var routed = modelled
         var preferred: Set<AddressFamily> = []
-        for (family, pick) in picks {
-            guard let pick else {
+        for family in AddressFamily.allCases {
+            guard let asked = picks[family] else { continue }
+            guard let pick = asked else {
                 routed.remove(family)
                 continue
             }
@@ -109,5 +117,25 @@ struct KernelChoice: Equatable {
             }
         }
         return (routed, preferred)
+    }
+}
+
+/// One value per address family, in two stored fields: the kernel's choice is made on every change, and a
+/// dictionary keyed by family hashed, allocated and grew for each of its two entries (a fifth of the choice's
+/// instructions).
+struct PerFamily<Value: Equatable & Sendable>: Equatable, Sendable {
+    private var ipv4: Value
+    private var ipv6: Value
+
+    init(_ value: Value) {
+        ipv4 = value
+        ipv6 = value
+    }
+
+    subscript(family: AddressFamily) -> Value {
+        get { family == .ipv4 ? ipv4 : ipv6 }
+        set {
+            if family == .ipv4 { ipv4 = newValue } else { ipv6 = newValue }
+        }
     }
 }
