@@ -15,18 +15,16 @@ enum LinkCounterMessage {
 
     /// RTM_GETLINK with NLM_F_REQUEST for the interface `index`.
     static func request(index: Int32, sequence: UInt32) -> [UInt8] {
-        typealias Bytes = RouteLookupMessage
-        var message: [UInt8] = []
-        message.reserveCapacity(attributesOffset)
-        Bytes.appendLittleEndian(UInt32(attributesOffset), to: &message)
-        Bytes.appendLittleEndian(getLink, to: &message)
-        Bytes.appendLittleEndian(UInt16(1), to: &message)  // NLM_F_REQUEST
-        Bytes.appendLittleEndian(sequence, to: &message)
-        Bytes.appendLittleEndian(UInt32(0), to: &message)
-        // ifinfomsg: family AF_UNSPEC and padding, type, the index, flags and change.
-        message += [0, 0, 0, 0]
-        Bytes.appendLittleEndian(index, to: &message)
-        message += repeatElement(0, count: 8)
+        // Stored into zeroed room, not appended: a reading is taken at every network change.
+        var message = [UInt8](repeating: 0, count: attributesOffset)
+        message.withUnsafeMutableBytes { bytes in
+            bytes.storeBytes(of: UInt32(attributesOffset).littleEndian, toByteOffset: 0, as: UInt32.self)
+            bytes.storeBytes(of: getLink.littleEndian, toByteOffset: 4, as: UInt16.self)
+            bytes.storeBytes(of: UInt16(1).littleEndian, toByteOffset: 6, as: UInt16.self)  // NLM_F_REQUEST
+            bytes.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt32.self)
+            // ifinfomsg after the header's port id: family AF_UNSPEC, padding and type zero, then the index.
+            bytes.storeBytes(of: index.littleEndian, toByteOffset: 20, as: Int32.self)
+        }
         return message
     }
 
@@ -39,7 +37,10 @@ enum LinkCounterMessage {
         case unrelated
     }
 
-    static func answer(_ bytes: [UInt8], index: Int32, sequence: UInt32) -> Answer {
+    /// Read where the datagram lies (the reader's buffer), not from a copy of it.
+    static func answer<Datagram: RandomAccessCollection<UInt8>>(
+        _ bytes: Datagram, index: Int32, sequence: UInt32
+    ) -> Answer where Datagram.Index == Int {
         typealias Bytes = RouteLookupMessage
         guard let length = Bytes.u32(bytes, 0), length >= 16, Int(length) <= bytes.count,
             let type = Bytes.u16(bytes, 4), Bytes.u32(bytes, 8) == sequence
@@ -56,7 +57,8 @@ enum LinkCounterMessage {
             switch kind & 0x3fff {
             case ifName:
                 // NUL-terminated.
-                let text = bytes[value].prefix { $0 != 0 }
+                let start = bytes.startIndex
+                let text = bytes[(start + value.lowerBound)..<(start + value.upperBound)].prefix { $0 != 0 }
                 name = String(decoding: text, as: UTF8.self)
             case stats64 where value.count >= 32:
                 // struct rtnl_link_stats64: rx_packets, tx_packets, rx_bytes, tx_bytes, ... (u64 each).
@@ -71,9 +73,11 @@ enum LinkCounterMessage {
     }
 
     /// The little-endian u64 at `offset` (in range: the caller checked the attribute's size).
-    private static func u64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+    private static func u64<Datagram: RandomAccessCollection<UInt8>>(_ bytes: Datagram, _ offset: Int) -> UInt64
+    where Datagram.Index == Int {
+        let start = bytes.startIndex + offset
         var value: UInt64 = 0
-        for byte in bytes[offset..<(offset + 8)].reversed() { value = value << 8 | UInt64(byte) }
+        for position in (start..<(start + 8)).reversed() { value = value << 8 | UInt64(bytes[position]) }
         return value
     }
 }

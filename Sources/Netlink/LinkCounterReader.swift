@@ -45,7 +45,11 @@ public final class LinkCounterReader {
             }
             if received < 0 && errno == EINTR { continue }
             guard received > 0 else { return nil }
-            switch LinkCounterMessage.answer(Array(buffer[..<received]), index: index, sequence: sequence) {
+            let answer = buffer.withUnsafeBufferPointer {
+                LinkCounterMessage.answer(
+                    UnsafeBufferPointer(rebasing: $0[..<received]), index: index, sequence: sequence)
+            }
+            switch answer {
             case .reading(let reading): return reading
             case .none: return nil
             case .unrelated: continue
