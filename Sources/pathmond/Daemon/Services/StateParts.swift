@@ -3,7 +3,8 @@ import PathModel
 import SDEvent
 
 /// The policy loop (`pathmond-policy`): policy changes, the usage file's writes and memory trims run there, off the
-/// main loop. Its thread lasts as long as the process: a save it is making when SIGTERM comes is finished, not cut.
+/// main loop. Nothing stops its thread, which ends with the process: a policy change is answered only once saved,
+/// and the usage file's last write is made by `UsageService.stop()` on the stopping thread.
 final class PolicyWorker: DaemonService {
     static var needs: [any DaemonService.Type] { [] }
     let loop: SDEventLoop
