@@ -169,7 +169,7 @@ import Testing
                 continue
             }
             #expect(!option.help.isEmpty, "--\(option.name) has no help line")
-            #expect(help.contains("  --\(option.name)" + (option.takesValue ? " <\(option.name)>" : "")))
+            #expect(help.contains("  --\(option.name)" + (option.takesValue ? " <\(option.name)>" : " ")))
             #expect(joinedHelp.contains(option.help), "--\(option.name)'s help line")
         }
     }
