@@ -131,27 +131,42 @@ package enum CommandLineError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// One `--name`: whether it takes a value, and where the value goes.
+/// One `--name`: whether it takes a value, where the value goes, and what `--help` says of it (its line, and the
+/// default it shows, read from the line a parse starts with).
 package struct CommandLineOption<Line>: Sendable {
     package let name: String
     package let hidden: Bool
     package let takesValue: Bool
+    /// What `--help` says the option does; empty for a hidden one, which `--help` does not show.
+    package let help: String
     let apply: @Sendable (String?, inout Line) throws(CommandLineError) -> Void
+    /// What `--help` adds after `help` for the line a parse starts with: "(default: …)", or nothing.
+    let shownDefault: @Sendable (Line) -> String?
 
-    package init(_ name: String, value field: WritableKeyPath<Line, String> & Sendable, hidden: Bool = false) {
-        self.init(name, hidden: hidden, takesValue: true) { value, line throws(CommandLineError) in
+    package init(
+        _ name: String, value field: WritableKeyPath<Line, String> & Sendable, hidden: Bool = false, help: String = ""
+    ) {
+        self.init(
+            name, hidden: hidden, takesValue: true, help: help,
+            shownDefault: { "(default: \($0[keyPath: field]))" }
+        ) { value, line throws(CommandLineError) in
             line[keyPath: field] = value ?? ""
         }
     }
 
-    package init(_ name: String, value field: WritableKeyPath<Line, String?> & Sendable, hidden: Bool = false) {
-        self.init(name, hidden: hidden, takesValue: true) { value, line throws(CommandLineError) in
+    /// A value with no default: `help` says what happens without it.
+    package init(
+        _ name: String, value field: WritableKeyPath<Line, String?> & Sendable, hidden: Bool = false, help: String = ""
+    ) {
+        self.init(name, hidden: hidden, takesValue: true, help: help) { value, line throws(CommandLineError) in
             line[keyPath: field] = value
         }
     }
 
-    package init(_ name: String, value field: WritableKeyPath<Line, Int> & Sendable) {
-        self.init(name, hidden: false, takesValue: true) { value, line throws(CommandLineError) in
+    package init(_ name: String, value field: WritableKeyPath<Line, Int> & Sendable, help: String = "") {
+        self.init(
+            name, hidden: false, takesValue: true, help: help, shownDefault: { "(default: \($0[keyPath: field]))" }
+        ) { value, line throws(CommandLineError) in
             guard let value, let number = Int(value) else {
                 throw .invalidValue(option: "--" + name, value: value ?? "", accepted: [])
             }
@@ -159,29 +174,38 @@ package struct CommandLineOption<Line>: Sendable {
         }
     }
 
-    package init(_ name: String, level field: WritableKeyPath<Line, Logger.Level> & Sendable) {
-        self.init(name, hidden: false, takesValue: true) { value, line throws(CommandLineError) in
+    package init(_ name: String, level field: WritableKeyPath<Line, Logger.Level> & Sendable, help: String = "") {
+        let levels = Logger.Level.allCases.map(\.rawValue)
+        self.init(
+            name, hidden: false, takesValue: true, help: help,
+            shownDefault: { "(values: \(levels.joined(separator: ", ")); default: \($0[keyPath: field].rawValue))" }
+        ) { value, line throws(CommandLineError) in
             guard let value, let level = Logger.Level(rawValue: value) else {
-                throw .invalidValue(
-                    option: "--" + name, value: value ?? "", accepted: Logger.Level.allCases.map(\.rawValue))
+                throw .invalidValue(option: "--" + name, value: value ?? "", accepted: levels)
             }
             line[keyPath: field] = level
         }
     }
 
-    package init(_ name: String, flag field: WritableKeyPath<Line, Bool> & Sendable) {
-        self.init(name, hidden: false, takesValue: false) { _, line throws(CommandLineError) in
-            line[keyPath: field] = true
+    /// A flag: giving it stores `setting` (true unless said otherwise: `--no-system-bus` stores false).
+    package init(
+        _ name: String, flag field: WritableKeyPath<Line, Bool> & Sendable, setting: Bool = true, help: String = ""
+    ) {
+        self.init(name, hidden: false, takesValue: false, help: help) { _, line throws(CommandLineError) in
+            line[keyPath: field] = setting
         }
     }
 
     private init(
-        _ name: String, hidden: Bool, takesValue: Bool,
+        _ name: String, hidden: Bool, takesValue: Bool, help: String,
+        shownDefault: @escaping @Sendable (Line) -> String? = { _ in nil },
         apply: @escaping @Sendable (String?, inout Line) throws(CommandLineError) -> Void
     ) {
         self.name = name
         self.hidden = hidden
         self.takesValue = takesValue
+        self.help = help
+        self.shownDefault = shownDefault
         self.apply = apply
     }
 }

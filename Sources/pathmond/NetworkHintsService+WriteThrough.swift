@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Locking
 import Logging
 import NetworkHints
 import PathModel
@@ -78,30 +77,5 @@ extension NetworkHintsService {
                 "cannot set NetworkManager's metered on \(report.interface) to \(after): \(report.detail)",
                 metadata: metadata)
         }
-    }
-}
-
-/// Tells the hints service of path changes: the hub is made before the service, so the hub's hook reaches it
-/// through this, set once the service exists.
-///
-/// The action is kept in a class, not as a closure value behind the lock: `withLock` hands its value through a
-/// generic `inout`, and a function value passed that way is re-wrapped in two reabstraction thunks on every call, so
-/// a stored closure grew by two thunks per path change (a leak, and a call that got slower with every change: 127
-/// nested thunks in a profile after a few thousand flips).
-final class PathChangeRelay: Sendable {
-    private final class Action: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    private let target = Locked<Action?>(nil)
-
-    func connect(_ action: @escaping @Sendable () -> Void) {
-        let action = Action(action)
-        target.withLock { $0 = action }
-    }
-
-    func fire() {
-        target.withLock { $0 }?.run()
     }
 }

@@ -121,8 +121,6 @@ final class NetworkHintsService {
         bus = nil
         leaseDirectories?.stop()
         leaseDirectories = nil
-        portalChecker?.stop()
-        connectivityChecker?.stop()
     }
 
     /// The kernel's tables changed (after each batch): the look-ups read links and addresses, not routes, so they

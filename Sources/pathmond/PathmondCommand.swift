@@ -64,8 +64,8 @@ struct PathmondCommand {
             return try check(ConfigurationLoader(explicitPath: options.checkedFile ?? options.config))
         }
         let loader = ConfigurationLoader(explicitPath: options.config)
-        var daemonOptions = daemonOptions
-        daemonOptions.inheritedSocket = inheritedListeningSocket(path: options.socket)
+        var daemonOptions = options.daemon
+        daemonOptions.inheritedSocket = inheritedListeningSocket(path: daemonOptions.socket)
         let configuration: Configuration
         do {
             let (loaded, warnings) = try loader.load()
@@ -89,19 +89,6 @@ struct PathmondCommand {
             configuration = fixed
         }
         try Daemon(options: daemonOptions, configuration: configuration, loader: loader, logger: logger).run()
-    }
-
-    /// The command line's part of the daemon's set-up.
-    var daemonOptions: DaemonOptions {
-        DaemonOptions(
-            socket: options.socket, stateDirectory: options.stateDir, maxClients: options.maxClients,
-            maxClientsPerUser: options.maxClientsPerUser, maxWatchesPerUser: options.maxWatchesPerUser,
-            receiveBuffer: options.receiveBuffer, sysfsRoot: options.sysfsRoot,
-            networkdLeases: options.networkdLeases, networkdLinks: options.networkdLinks,
-            resolvConf: options.resolvConf, resolvedDirectory: options.resolvedDir,
-            portalCAFile: options.portalCAFile, connectivityProbe: options.connectivityProbe,
-            systemBus: options.systemBus, usesSystemBus: !options.noSystemBus,
-            version: Self.version)
     }
 
     /// `--check-config`: says whether the daemon would accept the file, as `ExecReload=` and the package's

@@ -27,19 +27,22 @@ import Testing
 
     @Test func noArgumentsGiveTheDefaultsTheServiceRunsWith() throws {
         let line = try options([])
-        #expect(line.socket == "/run/pathmond/io.pathmond")
-        #expect(line.config == nil && line.systemBus == nil && line.checkedFile == nil)
-        #expect(line.stateDir == "/var/lib/pathmond")
+        let daemon = line.daemon
+        #expect(daemon.socket == "/run/pathmond/io.pathmond")
+        #expect(line.config == nil && daemon.systemBus == nil && line.checkedFile == nil)
+        #expect(daemon.portalCAFile == nil && daemon.inheritedSocket == nil)
+        #expect(daemon.stateDirectory == "/var/lib/pathmond")
         #expect(line.logLevel == .info)
-        #expect(line.maxClients == 16384 && line.maxClientsPerUser == 1024 && line.maxWatchesPerUser == 512)
-        #expect(line.receiveBuffer == 33_554_432)
-        #expect(line.sysfsRoot == "/sys/class/net" && line.resolvConf == "/etc/resolv.conf")
-        #expect(line.networkdLeases == "/run/systemd/netif/leases")
-        #expect(line.networkdLinks == "/run/systemd/netif/links")
-        #expect(line.resolvedDir == "/run/systemd/resolve")
+        #expect(daemon.maxClients == 16384 && daemon.maxClientsPerUser == 1024 && daemon.maxWatchesPerUser == 512)
+        #expect(daemon.receiveBuffer == 33_554_432)
+        #expect(daemon.sysfsRoot == "/sys/class/net" && daemon.resolvConf == "/etc/resolv.conf")
+        #expect(daemon.networkdLeases == "/run/systemd/netif/leases")
+        #expect(daemon.networkdLinks == "/run/systemd/netif/links")
+        #expect(daemon.resolvedDirectory == "/run/systemd/resolve")
         // pathmond-probe.socket's ListenStream=.
-        #expect(line.connectivityProbe == "/run/pathmond-probe.socket")
-        #expect(!line.noSystemBus && !line.checkConfig && !line.dispatcher)
+        #expect(daemon.connectivityProbe == "/run/pathmond-probe.socket")
+        #expect(daemon.usesSystemBus && !line.checkConfig && !line.dispatcher)
+        #expect(daemon.version == PathmondCommand.version)
         #expect(line.dispatcherSocket == "/run/pathmond-dispatcher/io.pathmond.Dispatcher")
         #expect(line.dispatcherStateDir == "/var/lib/pathmond-dispatcher")
     }
@@ -54,26 +57,26 @@ import Testing
             "--dispatcher-state-dir", "/dd", "--connectivity-probe", "/probe",
         ])
         var expected = DaemonCommandLine()
-        expected.socket = "/s"
+        expected.daemon.socket = "/s"
         expected.config = "/c"
-        expected.stateDir = "/d"
+        expected.daemon.stateDirectory = "/d"
         expected.logLevel = .debug
-        expected.maxClients = 7
-        expected.maxClientsPerUser = 8
-        expected.maxWatchesPerUser = 9
-        expected.receiveBuffer = 4096
-        expected.sysfsRoot = "/sys2"
-        expected.networkdLeases = "/l"
-        expected.networkdLinks = "/k"
-        expected.portalCAFile = "/ca"
-        expected.resolvConf = "/r"
-        expected.resolvedDir = "/rd"
-        expected.systemBus = "unix:path=/b"
-        expected.noSystemBus = true
+        expected.daemon.maxClients = 7
+        expected.daemon.maxClientsPerUser = 8
+        expected.daemon.maxWatchesPerUser = 9
+        expected.daemon.receiveBuffer = 4096
+        expected.daemon.sysfsRoot = "/sys2"
+        expected.daemon.networkdLeases = "/l"
+        expected.daemon.networkdLinks = "/k"
+        expected.daemon.portalCAFile = "/ca"
+        expected.daemon.resolvConf = "/r"
+        expected.daemon.resolvedDirectory = "/rd"
+        expected.daemon.systemBus = "unix:path=/b"
+        expected.daemon.usesSystemBus = false
         expected.dispatcher = true
         expected.dispatcherSocket = "/ds"
         expected.dispatcherStateDir = "/dd"
-        expected.connectivityProbe = "/probe"
+        expected.daemon.connectivityProbe = "/probe"
         #expect(line == expected)
         // Every option in the table was given above: a new one must be added here too.
         #expect(DaemonCommandLine.options.count == 21)
@@ -120,12 +123,12 @@ import Testing
         #expect(
             try options(["--state-dir", "/b"])
                 == {
-                    var line = DaemonCommandLine(); line.stateDir = "/b"; return line
+                    var line = DaemonCommandLine(); line.daemon.stateDirectory = "/b"; return line
                 }())
     }
 
     @Test func aUniquePrefixNamesItsOption() throws {
-        #expect(try options(["--sock", "/s"]).socket == "/s")
+        #expect(try options(["--sock", "/s"]).daemon.socket == "/s")
         #expect(try options(["--check", "/f"]).checkedFile == "/f")
     }
 
@@ -143,5 +146,46 @@ import Testing
         }
         #expect(page.contains(".It 64\n") && page.contains(".It 78\n"), "the usage and configuration statuses")
         #expect(help.contains("  --version ") && page.contains(".It Fl -version"))
+    }
+
+    /// Every option of the table parses and sets its field, and every visible one is in `--help` with its whole
+    /// help line: the table is the one place an option is declared.
+    @Test func everyOptionParsesAndTheVisibleOnesAreInHelp() throws {
+        let help = DaemonCommandLine.helpText
+        let joinedHelp = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for option in DaemonCommandLine.options {
+            var arguments = ["--" + option.name]
+            if option.takesValue {
+                // "7" suits a number and a path; the log level takes one of its names.
+                let value = error(["--\(option.name)=7"]).flatMap { refusal -> String? in
+                    guard case .invalidValue(_, _, let accepted) = refusal else { return nil }
+                    return accepted.last
+                }
+                arguments = ["--\(option.name)=\(value ?? "7")"]
+            }
+            #expect(try options(arguments) != DaemonCommandLine(), "--\(option.name) sets nothing")
+            guard !option.hidden else {
+                #expect(option.help.isEmpty, "--\(option.name) is hidden: its help would never be shown")
+                continue
+            }
+            #expect(!option.help.isEmpty, "--\(option.name) has no help line")
+            #expect(help.contains("  --\(option.name)" + (option.takesValue ? " <\(option.name)>" : " ")))
+            #expect(joinedHelp.contains(option.help), "--\(option.name)'s help line")
+        }
+    }
+
+    /// `--help`'s layout: within 80 columns, help at column 26, a long name on its own line, the defaults the
+    /// parse starts from.
+    @Test func helpShowsEachOptionInTheArgumentParserLayout() {
+        let lines = DaemonCommandLine.helpText.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { $0.count < 80 }, "\(lines.filter { $0.count >= 80 })")
+        #expect(lines.contains("  --socket <socket>       The Unix socket to serve io.pathmond on. (default:"))
+        #expect(lines.contains("                          /run/pathmond/io.pathmond)"))
+        #expect(lines.contains("  --receive-buffer <receive-buffer>"))
+        #expect(lines.contains("  --no-system-bus         Do not follow NetworkManager and ModemManager on the"))
+        #expect(lines.contains("                          warning, error, critical; default: info)"))
+        #expect(lines.contains("                          33554432)"))
+        #expect(DaemonCommandLine.helpText.hasSuffix("  -h, --help              Show help information.\n"))
+        #expect(CommandLineHelp.wrap("a bb ccc dddd", width: 6) == ["a bb", "ccc", "dddd"])
     }
 }

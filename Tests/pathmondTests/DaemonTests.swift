@@ -28,8 +28,9 @@ import Testing
 
         #expect(
             running.daemon.services.map { "\(type(of: $0))" } == [
-                "StateWriterService", "UsageService", "ResolverService", "KernelWatchService",
-                "NetworkHintsService", "WiFiIdentityService", "WiFiQualityService", "ReloadService",
+                "StateFileService", "HubService", "PolicyWorker", "UsageService", "StateFileSettings",
+                "PolicyController", "ResolverService", "KernelFeed", "PortalCheck", "ConnectivityCheck",
+                "NetworkHintsService", "WiFiIdentityService", "WiFiQualityService", "ReloadService", "Serving",
             ])
         let reply = try Self.call(options.socket, #"{"method":"org.varlink.service.GetInfo"}"#)
         #expect(reply.contains(#""version":"0.0.0-daemon-test""#), "\(reply)")

@@ -8,26 +8,15 @@ import Logging
 /// pathmond's command line, parsed with glibc's getopt_long as systemd's daemons parse theirs: the daemon needs
 /// two dozen options and no verbs, and swift-argument-parser cost it about 1 MB of the shipped binary (issue 25).
 /// `parse` is a function of the arguments alone, so tests hold every option, default and error to it.
+///
+/// Each option is declared once, in `options`: its name, whether it takes a value, its help line and the field it
+/// sets, from which the parser, `--help` and (through the fields' initial values) the defaults all come. What the
+/// daemon itself uses is `daemon`, handed to it whole.
 struct DaemonCommandLine: Equatable, Sendable {
-    var socket = "/run/pathmond/io.pathmond"
+    /// What the daemon is built from.
+    var daemon = DaemonOptions()
     var config: String?
-    var stateDir = "/var/lib/pathmond"
     var logLevel: Logger.Level = .info
-    var maxClients = 16384
-    var maxClientsPerUser = 1024
-    var maxWatchesPerUser = 512
-    var receiveBuffer = 32 * 1024 * 1024
-    var sysfsRoot = "/sys/class/net"
-    var networkdLeases = "/run/systemd/netif/leases"
-    var networkdLinks = "/run/systemd/netif/links"
-    /// A CA bundle to verify captive-portal APIs with instead of the system's (tests).
-    var portalCAFile: String?
-    /// The connectivity check's probe socket (pathmond-probe.socket; tests point it at a `pathmond-probe --listen`).
-    var connectivityProbe = "/run/pathmond-probe.socket"
-    var resolvConf = "/etc/resolv.conf"
-    var resolvedDir = "/run/systemd/resolve"
-    var systemBus: String?
-    var noSystemBus = false
     var checkConfig = false
     var dispatcher = false
     var dispatcherSocket = "/run/pathmond-dispatcher/io.pathmond.Dispatcher"
@@ -44,22 +33,53 @@ struct DaemonCommandLine: Equatable, Sendable {
     /// Every option, in `--help`'s order. The hidden ones (tests and benches point them at their own files) are
     /// neither in `--help` nor in pathmond(8).
     static let options: [CommandLineOption<DaemonCommandLine>] = [
-        .init("socket", value: \.socket), .init("config", value: \.config), .init("state-dir", value: \.stateDir),
-        .init("log-level", level: \.logLevel), .init("max-clients", value: \.maxClients),
-        .init("max-clients-per-user", value: \.maxClientsPerUser),
-        .init("max-watches-per-user", value: \.maxWatchesPerUser),
-        .init("receive-buffer", value: \.receiveBuffer),
-        .init("sysfs-root", value: \.sysfsRoot, hidden: true),
-        .init("networkd-leases", value: \.networkdLeases, hidden: true),
-        .init("networkd-links", value: \.networkdLinks, hidden: true),
-        .init("portal-ca-file", value: \.portalCAFile, hidden: true),
-        .init("connectivity-probe", value: \.connectivityProbe, hidden: true),
-        .init("resolv-conf", value: \.resolvConf, hidden: true),
-        .init("resolved-dir", value: \.resolvedDir, hidden: true),
-        .init("system-bus", value: \.systemBus, hidden: true),
-        .init("no-system-bus", flag: \.noSystemBus), .init("check-config", flag: \.checkConfig),
-        .init("dispatcher", flag: \.dispatcher), .init("dispatcher-socket", value: \.dispatcherSocket),
-        .init("dispatcher-state-dir", value: \.dispatcherStateDir),
+        .init("socket", value: \.daemon.socket, help: "The Unix socket to serve io.pathmond on."),
+        .init(
+            "config", value: \.config,
+            help: "The configuration file (INI; see pathmond.conf(5)). Default: /etc/pathmond.conf, if it exists."),
+        .init(
+            "state-dir", value: \.daemon.stateDirectory,
+            help: "Where the policy (the networks the user marked) is kept."),
+        .init(
+            "log-level", level: \.logLevel,
+            help: "Log level: trace, debug, info, notice, warning, error or critical."),
+        .init(
+            "max-clients", value: \.daemon.maxClients,
+            help: "The most clients served at once (lowered to fit the open-file limit)."),
+        .init(
+            "max-clients-per-user", value: \.daemon.maxClientsPerUser,
+            help: "The most clients one user other than root may hold at once."),
+        .init(
+            "max-watches-per-user", value: \.daemon.maxWatchesPerUser,
+            help: "The most distinct paths and flows one user other than root may watch at once."),
+        .init(
+            "receive-buffer", value: \.daemon.receiveBuffer,
+            help: "The netlink receive buffer in bytes (set with SO_RCVBUFFORCE when above rmem_max)."),
+        .init("sysfs-root", value: \.daemon.sysfsRoot, hidden: true),
+        .init("networkd-leases", value: \.daemon.networkdLeases, hidden: true),
+        .init("networkd-links", value: \.daemon.networkdLinks, hidden: true),
+        .init("portal-ca-file", value: \.daemon.portalCAFile, hidden: true),
+        .init("connectivity-probe", value: \.daemon.connectivityProbe, hidden: true),
+        .init("resolv-conf", value: \.daemon.resolvConf, hidden: true),
+        .init("resolved-dir", value: \.daemon.resolvedDirectory, hidden: true),
+        .init("system-bus", value: \.daemon.systemBus, hidden: true),
+        .init(
+            "no-system-bus", flag: \.daemon.usesSystemBus, setting: false,
+            help: "Do not follow NetworkManager and ModemManager on the system bus."),
+        .init(
+            "check-config", flag: \.checkConfig,
+            help: "Check the configuration file (FILE, else --config, else /etc/pathmond.conf) and exit: 0 if "
+                + "pathmond would accept it, 78 (EX_CONFIG) with FILE:LINE: why on stderr if not."),
+        .init(
+            "dispatcher", flag: \.dispatcher,
+            help: "Run the root helper pathmond-dispatcher instead (/usr/libexec/pathmond), with --socket, --config, "
+                + "--log-level and the two options below: what units of earlier packages start."),
+        .init(
+            "dispatcher-socket", value: \.dispatcherSocket,
+            help: "With --dispatcher: the socket where units' conditions register deferred runs and root lists them."),
+        .init(
+            "dispatcher-state-dir", value: \.dispatcherStateDir,
+            help: "With --dispatcher: where the deferred runs are kept across restarts and reboots."),
     ]
 
     /// Parses the arguments after the program's name. GNU rules: `--name value` or `--name=value`, an unambiguous
@@ -74,8 +94,10 @@ struct DaemonCommandLine: Equatable, Sendable {
         return .run(line)
     }
 
-    /// What `-h`/`--help` prints: swift-argument-parser's layout at 80 columns, as pathmond printed before.
-    static let helpText = """
+    /// What `-h`/`--help` prints: swift-argument-parser's layout at 80 columns, as pathmond printed before; the
+    /// options from `options` (`CommandLineHelp`).
+    static let helpText =
+        """
         OVERVIEW: Network path monitor: serves the system's network path over Varlink.
 
         pathmond follows the kernel's links, addresses, routes and rules through
@@ -93,51 +115,8 @@ struct DaemonCommandLine: Equatable, Sendable {
           <file>                  The file --check-config checks.
 
         OPTIONS:
-          --socket <socket>       The Unix socket to serve io.pathmond on. (default:
-                                  /run/pathmond/io.pathmond)
-          --config <config>       The configuration file (INI; see pathmond.conf(5)).
-                                  Default: /etc/pathmond.conf, if it exists.
-          --state-dir <state-dir> Where the policy (the networks the user marked) is
-                                  kept. (default: /var/lib/pathmond)
-          --log-level <log-level> Log level: trace, debug, info, notice, warning, error
-                                  or critical. (values: trace, debug, info, notice,
-                                  warning, error, critical; default: info)
-          --max-clients <max-clients>
-                                  The most clients served at once (lowered to fit the
-                                  open-file limit). (default: 16384)
-          --max-clients-per-user <max-clients-per-user>
-                                  The most clients one user other than root may hold at
-                                  once. (default: 1024)
-          --max-watches-per-user <max-watches-per-user>
-                                  The most distinct paths and flows one user other than
-                                  root may watch at once. (default: 512)
-          --receive-buffer <receive-buffer>
-                                  The netlink receive buffer in bytes (set with
-                                  SO_RCVBUFFORCE when above rmem_max). (default:
-                                  33554432)
-          --no-system-bus         Do not follow NetworkManager and ModemManager on the
-                                  system bus.
-          --check-config          Check the configuration file (FILE, else --config,
-                                  else /etc/pathmond.conf) and exit: 0 if pathmond
-                                  would accept it, 78 (EX_CONFIG) with FILE:LINE: why
-                                  on stderr if not.
-          --dispatcher            Run the root helper pathmond-dispatcher instead
-                                  (/usr/libexec/pathmond), with --socket, --config,
-                                  --log-level and the two options below: what units
-                                  of earlier packages start.
-          --dispatcher-socket <dispatcher-socket>
-                                  With --dispatcher: the socket where units'
-                                  conditions register deferred runs and root lists
-                                  them. (default:
-                                  /run/pathmond-dispatcher/io.pathmond.Dispatcher)
-          --dispatcher-state-dir <dispatcher-state-dir>
-                                  With --dispatcher: where the deferred runs are kept
-                                  across restarts and reboots. (default:
-                                  /var/lib/pathmond-dispatcher)
-          --version               Show the version.
-          -h, --help              Show help information.
 
-        """
+        """ + CommandLineHelp.options(options, defaults: DaemonCommandLine())
 
     /// What follows a usage error's own line on stderr.
     static let usageHint = """

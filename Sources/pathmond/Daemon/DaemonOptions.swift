@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// What the daemon is told on its command line, apart from the configuration file: where it serves, where it keeps
-/// its state, its limits and where it reads what the kernel's tables do not say. `PathmondCommand` fills it in; a
-/// test makes one pointing at its own directories.
-struct DaemonOptions: Sendable {
+/// its state, its limits and where it reads what the kernel's tables do not say. The command line sets it
+/// (`DaemonCommandLine.options`, where each option that sets a field here is declared); a test makes one pointing
+/// at its own directories. The initial values are the defaults, which `--help` shows.
+struct DaemonOptions: Equatable, Sendable {
     var socket = "/run/pathmond/io.pathmond"
     var stateDirectory = "/var/lib/pathmond"
     var maxClients = 16384

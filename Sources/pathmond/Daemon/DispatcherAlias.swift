@@ -25,11 +25,11 @@ enum DispatcherAlias {
     /// The helper's command line for the options pathmond was given: those it takes, the rest dropped.
     static func arguments(for options: DaemonCommandLine) -> [String] {
         var arguments = [
-            "--socket", options.socket, "--dispatcher-socket", options.dispatcherSocket,
+            "--socket", options.daemon.socket, "--dispatcher-socket", options.dispatcherSocket,
             "--dispatcher-state-dir", options.dispatcherStateDir, "--log-level", options.logLevel.rawValue,
         ]
         if let config = options.config { arguments += ["--config", config] }
-        if let bus = options.systemBus { arguments += ["--system-bus", bus] }
+        if let bus = options.daemon.systemBus { arguments += ["--system-bus", bus] }
         return arguments
     }
 
