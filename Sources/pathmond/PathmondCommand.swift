@@ -99,7 +99,7 @@ struct PathmondCommand {
             receiveBuffer: options.receiveBuffer, sysfsRoot: options.sysfsRoot,
             networkdLeases: options.networkdLeases, networkdLinks: options.networkdLinks,
             resolvConf: options.resolvConf, resolvedDirectory: options.resolvedDir,
-            portalCAFile: options.portalCAFile, connectivityProbe: options.connectivityProbe,
+            connectivityProbe: options.connectivityProbe,
             systemBus: options.systemBus, usesSystemBus: !options.noSystemBus,
             version: Self.version)
     }

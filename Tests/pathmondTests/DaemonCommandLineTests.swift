@@ -48,7 +48,7 @@ import Testing
         let line = try options([
             "--socket", "/s", "--config=/c", "--state-dir", "/d", "--log-level", "debug", "--max-clients", "7",
             "--max-clients-per-user=8", "--max-watches-per-user", "9", "--receive-buffer", "4096", "--sysfs-root",
-            "/sys2", "--networkd-leases", "/l", "--networkd-links", "/k", "--portal-ca-file", "/ca", "--resolv-conf",
+            "/sys2", "--networkd-leases", "/l", "--networkd-links", "/k", "--resolv-conf",
             "/r", "--resolved-dir",
             "/rd", "--system-bus", "unix:path=/b", "--no-system-bus", "--dispatcher", "--dispatcher-socket", "/ds",
             "--dispatcher-state-dir", "/dd", "--connectivity-probe", "/probe",
@@ -65,7 +65,6 @@ import Testing
         expected.sysfsRoot = "/sys2"
         expected.networkdLeases = "/l"
         expected.networkdLinks = "/k"
-        expected.portalCAFile = "/ca"
         expected.resolvConf = "/r"
         expected.resolvedDir = "/rd"
         expected.systemBus = "unix:path=/b"
@@ -76,7 +75,7 @@ import Testing
         expected.connectivityProbe = "/probe"
         #expect(line == expected)
         // Every option in the table was given above: a new one must be added here too.
-        #expect(DaemonCommandLine.options.count == 21)
+        #expect(DaemonCommandLine.options.count == 20)
     }
 
     @Test func checkConfigTakesItsFileBeforeOrAfterTheFlag() throws {

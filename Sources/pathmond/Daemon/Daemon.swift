@@ -114,10 +114,9 @@ final class Daemon {
             sysfsModems: SysfsModemIdentitySource(), usesSystemBus: options.usesSystemBus,
             systemBusAddress: options.systemBus, stateDirectory: stateDirectory, logger: logger)
         hints.writesMetered = configuration.networkManagerWriteMetered
-        // The RFC 8908 check sends requests of pathmond's own: only when the configuration asks for it.
+        // The RFC 8908 check asks pathmond-probe too: only when the configuration asks for it.
         let portalChecker = CaptivePortalChecker(
-            loop: loop, client: CaptivePortalAPIClient(caFile: options.portalCAFile), logger: logger,
-            onChange: { hints.sourceChanged() })
+            loop: loop, probeSocket: options.connectivityProbe, logger: logger, onChange: { hints.sourceChanged() })
         portalChecker.setEnabled(configuration.captivePortalCheckAPI)
         hints.portalChecker = portalChecker
         // The connectivity check asks pathmond-probe, which alone may open IP sockets; on unless configured off or

@@ -20,9 +20,7 @@ struct DaemonCommandLine: Equatable, Sendable {
     var sysfsRoot = "/sys/class/net"
     var networkdLeases = "/run/systemd/netif/leases"
     var networkdLinks = "/run/systemd/netif/links"
-    /// A CA bundle to verify captive-portal APIs with instead of the system's (tests).
-    var portalCAFile: String?
-    /// The connectivity check's probe socket (pathmond-probe.socket; tests point it at a `pathmond-probe --listen`).
+    /// The probe's socket, for the connectivity and RFC 8908 checks (pathmond-probe.socket; tests point it at a `pathmond-probe --listen`).
     var connectivityProbe = "/run/pathmond-probe.socket"
     var resolvConf = "/etc/resolv.conf"
     var resolvedDir = "/run/systemd/resolve"
@@ -52,7 +50,6 @@ struct DaemonCommandLine: Equatable, Sendable {
         .init("sysfs-root", value: \.sysfsRoot, hidden: true),
         .init("networkd-leases", value: \.networkdLeases, hidden: true),
         .init("networkd-links", value: \.networkdLinks, hidden: true),
-        .init("portal-ca-file", value: \.portalCAFile, hidden: true),
         .init("connectivity-probe", value: \.connectivityProbe, hidden: true),
         .init("resolv-conf", value: \.resolvConf, hidden: true),
         .init("resolved-dir", value: \.resolvedDir, hidden: true),
