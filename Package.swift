@@ -130,8 +130,8 @@ let package = Package(
         // The HTTP requests of the connectivity check and the RFC 8908 check, sandboxed apart from pathmond (which
         // opens no IP socket); the only user of libcurl.
         .executableTarget(
-            name: "pathmond-probe", dependencies: ["CCurl", "ConnectivityProbe", "PathProtocol"], swiftSettings: strict,
-            linkerSettings: releaseLink),
+            name: "pathmond-probe", dependencies: ["CCurl", "ConnectivityProbe", "PathModel", "PathProtocol"],
+            swiftSettings: strict, linkerSettings: releaseLink),
         // The client library apps import.
         .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
         // What the daemon and its root helper share as processes under systemd: the journal, sd_notify, the
