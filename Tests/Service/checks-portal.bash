@@ -251,17 +251,21 @@ check_portal() {
             "$(portal_details)"
     fi
 
-    # Without a CA that verifies the portal (the test's taken out of the store): the probe refuses the answer, pathmond
-    # says why at warning and keeps the last answer, and runs on.
+    # A store that does not vouch for the portal (the test's CA taken out; where the root has no store of its own,
+    # another throwaway CA in its place): the probe refuses the answer, pathmond says why at warning, keeps the last
+    # answer and runs on.
     if [ "$had_bundle" = yes ]; then
         inside cp -p "$portal_ca_bundle.pathmond-test" "$portal_ca_bundle"
     else
-        inside rm -f "$portal_ca_bundle"
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$portal_dir/other.key" \
+            -out "$portal_dir/other.pem" -days 1 -subj "/CN=pathmond booted test, another CA" \
+            -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>>"$portal_dir/openssl.log"
+        inside sh -c "cat >$portal_ca_bundle" <"$portal_dir/other.pem"
     fi
     portal_answer '{"captive": true, "seconds-remaining": 2}'
     unverified() {
         inside journalctl -u pathmond -p warning -o cat --no-pager "_PID=$pid" | grep -F 'captive portal API' |
-            grep -F "$portal_uri" | grep -iF 'certificate'
+            grep -F "$portal_uri" | grep -iF 'certificate problem'
     }
     t0=$(now_ms)
     if eventually 30 unverified >/dev/null && portal_is open && [ "$(main_pid)" = "$pid" ]; then
@@ -274,7 +278,12 @@ check_portal() {
 
     # As before: no configuration, CA or lease of the test's (check_purge compares the whole root).
     portal_server_stop
-    inside rm -f "$portal_lease" "$portal_ca_bundle.pathmond-test"
+    if [ "$had_bundle" = yes ]; then
+        inside mv "$portal_ca_bundle.pathmond-test" "$portal_ca_bundle"
+    else
+        inside rm -f "$portal_ca_bundle"
+    fi
+    inside rm -f "$portal_lease"
     [ "$made_certs" = no ] || inside rmdir /etc/ssl/certs
     [ "$made_ssl" = no ] || inside rmdir /etc/ssl
     [ "$made_dhcp" = no ] || inside rmdir /var/lib/dhcp
