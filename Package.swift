@@ -65,7 +65,8 @@ let package = Package(
         ),
         // libsystemd: sd_notify, socket activation (sd_listen_fds) and sd-bus. Only daemon-side targets import it.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        // libcurl (OpenSSL): HTTPS for the optional captive-portal API check (RFC 8908). Only NetworkHints imports it.
+        // libcurl (OpenSSL): the HTTP(S) requests of the connectivity and RFC 8908 checks. Only pathmond-probe
+        // imports it.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's getopt_long (its header is outside Swift's Glibc module): the daemon's command line.
         .systemLibrary(name: "CGetopt"),
@@ -128,16 +129,17 @@ let package = Package(
         // What the kernel's tables do not say: metered DHCP leases, NetworkManager's Metered, the SIM behind a modem.
         .target(
             name: "NetworkHints",
-            dependencies: ["CCurl", "DBus", "JSON", "Locking", "PathModel", "SDEvent", "StateFiles"],
+            dependencies: ["DBus", "JSON", "Locking", "PathModel", "SDEvent", "StateFiles"],
             swiftSettings: strict),
         // The wire format shared by daemon, CLI and client library.
         .target(name: "PathProtocol", dependencies: ["JSON", "PathModel"], swiftSettings: strict),
-        // The connectivity check's call and answer (pathmond ↔ pathmond-probe) and how an answer is judged.
-        .target(name: "ConnectivityProbe", dependencies: ["JSON"], swiftSettings: strict),
-        // The connectivity check's HTTP request, sandboxed apart from pathmond (which opens no IP socket).
+        // pathmond ↔ pathmond-probe: the calls and answers, how a connectivity answer is judged, the RFC 8908 parser.
+        .target(name: "ConnectivityProbe", dependencies: ["JSON", "PathModel"], swiftSettings: strict),
+        // The HTTP requests of the connectivity check and the RFC 8908 check, sandboxed apart from pathmond (which
+        // opens no IP socket); the only user of libcurl.
         .executableTarget(
-            name: "pathmond-probe", dependencies: ["CCurl", "ConnectivityProbe", "PathProtocol"], swiftSettings: strict,
-            linkerSettings: releaseLink),
+            name: "pathmond-probe", dependencies: ["CCurl", "ConnectivityProbe", "PathModel", "PathProtocol"],
+            swiftSettings: strict, linkerSettings: releaseLink),
         // The client library apps import.
         .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
         // What the daemon and its root helper share as processes under systemd: the journal, sd_notify, the
@@ -263,7 +265,9 @@ let package = Package(
         .testTarget(
             name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
-        .testTarget(name: "ConnectivityProbeTests", dependencies: ["ConnectivityProbe"], swiftSettings: strict),
+        .testTarget(
+            name: "ConnectivityProbeTests", dependencies: ["ConnectivityProbe", "FuzzSupport", "PathModel"],
+            swiftSettings: strict),
         // pathctl's pure parts: argument normalisation, JSON layout, table fitting.
         .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
         .testTarget(

@@ -7,7 +7,7 @@ public enum ProbeProtocolError: Error, Sendable, Hashable, CustomStringConvertib
     case malformed(String)
     /// Larger than `ProbeRequest.maximumFrame`.
     case tooLarge
-    /// Another method than `io.pathmond.Probe.Check`.
+    /// A method `io.pathmond.Probe` does not have, or not the one asked.
     case unknownMethod
     /// A parameter missing, of another type, or not a value the probe acts on.
     case invalidParameter(String)
@@ -18,7 +18,7 @@ public enum ProbeProtocolError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .malformed(let reason): "not a Varlink message: \(reason)"
         case .tooLarge: "a message larger than \(ProbeRequest.maximumFrame) bytes"
-        case .unknownMethod: "not a call of \(ProbeRequest.method)"
+        case .unknownMethod: "not a call of \(ProbeRequest.method) or \(PortalAPIRequest.method)"
         case .invalidParameter(let name): "the parameter \"\(name)\" is missing or not allowed"
         case .refused(let name): "the probe refused the call (\(name))"
         }

@@ -3,7 +3,7 @@ import JSON
 
 /// One connectivity check, as pathmond asks it of `pathmond-probe`: GET `uri` out of `interface`, expecting
 /// `response`. One Varlink call (`io.pathmond.Probe.Check`), NUL-terminated, on a connection of its own.
-public struct ProbeRequest: Sendable, Hashable {
+public struct ProbeRequest: ProbeMethod, Hashable {
     /// An http or https URL (`ConnectivityCheckSettings.isValidURI`).
     public var uri: String
     /// The interface the request must leave by (its name: the probe binds the socket to it).
@@ -19,36 +19,34 @@ public struct ProbeRequest: Sendable, Hashable {
 
     /// The Varlink method the probe serves.
     public static let method = "io.pathmond.Probe.Check"
-    /// The largest call or answer either side reads: a URL of 2 KiB, a response of 1 KiB, their escapes.
+    /// The largest call or answer either side reads: a URL of 2 KiB, a response of 1 KiB, their escapes; a portal
+    /// API's answer as the probe normalized it (five members, two URLs of 255 bytes).
     public static let maximumFrame = 16_384
 
     /// The call's JSON, without its NUL.
     public func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        let parameters = JSONValue.object([
-            ("uri", .string(uri)), ("interface", .string(interface)), ("response", .string(response)),
-        ])
-        JSONWriter.append(.object([("method", .string(Self.method)), ("parameters", parameters)]), to: &bytes)
-        return bytes
+        Self.call([("uri", .string(uri)), ("interface", .string(interface)), ("response", .string(response))])
     }
 
     /// Reads a call, refusing anything but a well-formed `Check` whose values the probe may act on.
     public static func decode(_ bytes: [UInt8]) throws(ProbeProtocolError) -> ProbeRequest {
-        let object = try ProbeProtocolError.object(bytes)
-        guard case .string(let method)? = object.members(named: "method").first, method == Self.method else {
-            throw .unknownMethod
-        }
-        guard let parameters = object.members(named: "parameters").first, case .object = parameters else {
-            throw .invalidParameter("parameters")
-        }
-        let request = ProbeRequest(
+        guard case .check(let request) = try ProbeMethodCall.decode(bytes) else { throw .unknownMethod }
+        return request
+    }
+
+    /// The parameters of a `Check` call, checked.
+    init(parameters: JSONValue) throws(ProbeProtocolError) {
+        self.init(
             uri: try ProbeProtocolError.string("uri", in: parameters),
             interface: try ProbeProtocolError.string("interface", in: parameters),
             response: try ProbeProtocolError.string("response", in: parameters))
-        guard isValidURI(request.uri) else { throw .invalidParameter("uri") }
-        guard isValidInterfaceName(request.interface) else { throw .invalidParameter("interface") }
-        guard request.response.utf8.count <= 1_024 else { throw .invalidParameter("response") }
-        return request
+        guard Self.isValidURI(uri) else { throw .invalidParameter("uri") }
+        guard Self.isValidInterfaceName(interface) else { throw .invalidParameter("interface") }
+        guard response.utf8.count <= 1_024 else { throw .invalidParameter("response") }
+    }
+
+    public static func decodeReply(_ bytes: [UInt8]) throws(ProbeProtocolError) -> ProbeAnswer {
+        try ProbeAnswer.decode(bytes)
     }
 
     /// http or https, 2 KiB of visible ASCII at most: the configuration's own rule, checked again on the probe's

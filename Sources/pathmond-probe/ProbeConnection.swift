@@ -2,11 +2,12 @@
 import ConnectivityProbe
 import Glibc
 
-/// One connection from pathmond: one call in, one check, one answer out, then the connection closes. Bounded: a
-/// caller that sends nothing, or too much, is dropped after `readTimeout` or `ProbeRequest.maximumFrame` bytes.
+/// One connection from pathmond: one call in (`Check` or `AskPortalAPI`), one request, one answer out, then the
+/// connection closes. Bounded: a caller that sends nothing, or too much, is dropped after `readTimeout` or
+/// `ProbeRequest.maximumFrame` bytes.
 struct ProbeConnection {
     let descriptor: Int32
-    var transfer = HTTPTransfer()
+    var checks = ProbeChecks()
     /// How long the caller has to send its call.
     var readTimeoutMilliseconds: Int32 = 5_000
 
@@ -18,11 +19,21 @@ struct ProbeConnection {
             log("refused a call: \(error)")
         case .success(let bytes):
             do {
-                let request = try ProbeRequest.decode(bytes)
-                let exchange = transfer.get(request.uri, interface: request.interface)
-                let answer = ConnectivityClassifier.classify(exchange, expecting: request.response)
-                log("\(request.uri) out of \(request.interface): \(answer.verdict.rawValue) (\(answer.detail))")
-                reply = answer.encoded()
+                switch try ProbeMethodCall.decode(bytes) {
+                case .check(let request):
+                    let answer = checks.check(request)
+                    log("\(request.uri) out of \(request.interface): \(answer.verdict.rawValue) (\(answer.detail))")
+                    reply = answer.encoded()
+                case .askPortalAPI(let request):
+                    let result = checks.askPortalAPI(request)
+                    switch result {
+                    case .success(let status):
+                        log("portal API \(request.uri) out of \(request.interface): captive \(status.isCaptive)")
+                    case .failure(let failure):
+                        log("portal API \(request.uri) out of \(request.interface): \(failure)")
+                    }
+                    reply = PortalAPIRequest.encodedReply(result)
+                }
             } catch {
                 reply = ProbeAnswer.encodedError(error)
                 log("refused a call: \(error)")

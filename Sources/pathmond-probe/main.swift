@@ -3,17 +3,19 @@ import ConnectivityProbe
 import Glibc
 import PathProtocol
 
-// pathmond-probe: the connectivity check's HTTP request, in a process of its own so that pathmond itself never
-// opens an IP socket. Run by systemd per connection (pathmond-probe.socket, Accept=yes: the connection is
+// pathmond-probe: the HTTP requests of the connectivity check and the RFC 8908 check, in a process of its own so
+// that pathmond itself never opens an IP socket. Run by systemd per connection (pathmond-probe.socket, Accept=yes: the connection is
 // descriptor 3), or, outside systemd (tests, developers), as `pathmond-probe --listen PATH`, serving one
 // connection after another on a socket of its own.
 
 let usage = """
     Usage: pathmond-probe            serve the connection systemd passed (descriptor 3, Accept=yes)
-           pathmond-probe --listen PATH
-                                     serve connections on the Unix socket PATH, one at a time (no systemd)
+           pathmond-probe --listen PATH [--ca-file FILE]
+                                     serve connections on the Unix socket PATH, one at a time (no systemd),
+                                     verifying certificates with FILE instead of the system's store (tests)
 
-    Answers io.pathmond.Probe.Check: an HTTP GET of a URI out of an interface, judged against the expected answer.
+    Answers io.pathmond.Probe.Check: an HTTP GET of a URI out of an interface, judged against the expected answer;
+    and io.pathmond.Probe.AskPortalAPI: an RFC 8908 API asked over HTTPS out of an interface, its answer parsed.
 
     """
 
@@ -25,7 +27,7 @@ func passedDescriptors() -> Int32 {
     return count
 }
 
-func listen(at path: String) -> Never {
+func listen(at path: String, checks: ProbeChecks) -> Never {
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0, let address = UnixSocketAddress(path: path) else {
         log("cannot listen at \(path)")
@@ -39,7 +41,7 @@ func listen(at path: String) -> Never {
     while true {
         let connection = accept(listener, nil, nil)
         guard connection >= 0 else { continue }
-        ProbeConnection(descriptor: connection).serve()
+        ProbeConnection(descriptor: connection, checks: checks).serve()
         close(connection)
     }
 }
@@ -47,7 +49,9 @@ func listen(at path: String) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "--listen" where arguments.count == 2:
-    listen(at: arguments[1])
+    listen(at: arguments[1], checks: ProbeChecks())
+case "--listen" where arguments.count == 4 && arguments[2] == "--ca-file":
+    listen(at: arguments[1], checks: ProbeChecks(caFile: arguments[3]))
 case "--help", "-h":
     print(usage, terminator: "")
 case nil where passedDescriptors() == 1:

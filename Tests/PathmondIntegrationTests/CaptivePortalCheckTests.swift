@@ -6,9 +6,10 @@ import PathProtocol
 import Testing
 
 /// The optional RFC 8908 check end to end: systemd-networkd's link state file names a portal API on a real HTTPS
-/// server across the namespace's veth (a test CA made with openssl), pathmond asks it because the configuration
-/// says `check-api = true`, and the path follows the answers; refused and failing checks leave the path as it was
-/// while the daemon keeps answering.
+/// server across the namespace's veth (a test CA made with openssl), pathmond asks the real `pathmond-probe --listen`
+/// in its namespace (which alone sends the request) because the configuration says `check-api = true`, and the path
+/// follows the answers; refused and failing checks, and a missing probe, leave the path as it was while the daemon
+/// keeps answering.
 @Suite(
     .serialized,
     .enabled(
@@ -21,38 +22,55 @@ struct CaptivePortalCheckTests {
 
         [captive-portal]
         check-api = true
+
+        \(connectivityOff)
         """
+    /// The portal's API alone decides: pathmond's own connectivity check would ask the same probe.
+    static let connectivityOff = "[connectivity]\nenabled = no\n"
     static let serverAddress = "10.20.0.1"
 
-    /// A namespace with wlan0 (its portal API server on the far side), pathmond checking with the test CA.
+    /// A namespace with wlan0 (its portal API server on the far side), the probe beside pathmond trusting the test
+    /// CA (or, with `trustsTestCA` false, the system's store), or no probe where pathmond looks (`hasProbe` false).
     struct Setting {
         let scenario: Scenario
         let server: PortalAPIServer
+        let probe: ProbeProcess
         let links: String
         let index: Int32
 
-        init(configuration: String = CaptivePortalCheckTests.configuration, trustsTestCA: Bool = true) async throws {
+        init(
+            configuration: String = CaptivePortalCheckTests.configuration, trustsTestCA: Bool = true,
+            hasProbe: Bool = true
+        ) async throws {
             let links = FileManager.default.temporaryDirectory.appending(path: "pathmond-links-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
             self.links = links.path
             let server = try PortalAPIServer(address: CaptivePortalCheckTests.serverAddress)
+            let probe = ProbeProcess(directory: server.directory)
             let scenario: Scenario
             do {
                 scenario = try Scenario.start(
                     configuration: configuration,
-                    arguments: ["--no-system-bus", "--networkd-links", links.path]
-                        + (trustsTestCA ? ["--portal-ca-file", server.caFile] : [])
+                    arguments: [
+                        "--no-system-bus", "--networkd-links", links.path, "--connectivity-probe",
+                        hasProbe ? probe.socket : "/nonexistent/pathmond-probe.socket",
+                    ]
                 ) { namespace in
                     try namespace.addVeth("wlan0", peer: "wlan0-peer")
                     try namespace.farIP("address add \(CaptivePortalCheckTests.serverAddress)/22 dev wlan0-peer")
                     try namespace.ip("address add 10.20.0.57/22 dev wlan0")
                     try namespace.ip("route add default via \(CaptivePortalCheckTests.serverAddress) dev wlan0")
                     try server.start(in: namespace.far)
+                    if hasProbe {
+                        try probe.start(namespace: namespace.name, caFile: trustsTestCA ? server.caFile : nil)
+                    }
                 }
             } catch {
+                probe.stop()
                 server.stop()
                 throw error
             }
+            self.probe = probe
             self.scenario = scenario
             self.server = server
             _ = try await scenario.client.log.nextPath { $0.status == .satisfied }
@@ -68,6 +86,7 @@ struct CaptivePortalCheckTests {
 
         func tearDown() {
             #expect(scenario.tearDown() == 0)
+            probe.stop()
             server.stop()
             try? FileManager.default.removeItem(atPath: links)
         }
@@ -122,6 +141,7 @@ struct CaptivePortalCheckTests {
             ("https://\(Self.serverAddress)/redirect", "a redirect (HTTP 302 to https://elsewhere.example/api)"),
             ("https://\(Self.serverAddress)/huge", "the answer is larger than 65536 bytes"),
             ("https://\(Self.serverAddress)/wrong-type", "content type text/html"),
+            ("https://\(Self.serverAddress)/malformed", "not an RFC 8908 answer: not a JSON object"),
             // The certificate names 10.20.0.1: the same server under another address must fail verification.
             ("https://10.20.0.2/api", "certificate"),
             ("https://\(Self.serverAddress)/stall", "no answer within 5"),
@@ -192,7 +212,7 @@ struct CaptivePortalCheckTests {
     /// Off by default: an announced URI is shown and not asked. The reload that turns the check on asks it once;
     /// the one that turns it off forgets the answer.
     @Test func offByDefaultAndAReloadTurnsItOnAndOff() async throws {
-        let passive = "[interface wlan*]\ntype = wifi\n"
+        let passive = "[interface wlan*]\ntype = wifi\n" + Self.connectivityOff
         let setting = try await Setting(configuration: passive)
         defer { setting.tearDown() }
         let log = setting.scenario.client.log
@@ -234,6 +254,26 @@ struct CaptivePortalCheckTests {
         let path = try PathmondConnection(socketPath: daemon.socketPath).path()
         #expect(path.captivePortal == .unknown && path.captivePortalAPI == nil)
         // The TLS handshake failed: the server never saw the request.
+        #expect(setting.server.requests.isEmpty)
+    }
+
+    /// No probe where pathmond looks (not installed, its socket stopped): said once at notice, asked again after the
+    /// backoff, the path as it was and the server never asked; pathmond answers throughout.
+    @Test func aMissingProbeIsSaidOnceAndChangesNothing() async throws {
+        let setting = try await Setting(hasProbe: false)
+        defer { setting.tearDown() }
+        let uri = "https://\(Self.serverAddress)/api"
+        try setting.announce(uri)
+        let daemon = setting.scenario.daemon
+        let said = { daemon.log.split(separator: "\n").filter { $0.contains("no probe at /nonexistent") } }
+        try await eventually("pathmond says the probe is missing") { !said().isEmpty }
+        #expect(said().first?.contains("retryIn=5s") == true, "\(said())")
+        #expect(said().first?.contains(uri) == true, "\(said())")
+        // Past the first retry (5 s): asked again, still said once.
+        try await Task.sleep(for: .seconds(6))
+        #expect(said().count == 1, "\(said())")
+        let path = try PathmondConnection(socketPath: daemon.socketPath).path()
+        #expect(path.captivePortalURI == uri && path.captivePortal == .unknown && path.captivePortalAPI == nil)
         #expect(setting.server.requests.isEmpty)
     }
 }

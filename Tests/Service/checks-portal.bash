@@ -1,21 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
 # The checks of booted-systemd-test for the optional RFC 8908 check of a captive portal's API
-# ([captive-portal] check-api; sourced after checks.bash and checks-network.bash, whose helpers they use): the
-# shipped unit keeps it from sending anything, and the drop-in docs/attributes.md gives lets it through.
+# ([captive-portal] check-api; sourced after checks.bash and checks-network.bash, whose helpers they use): with the
+# units as shipped, and no drop-in, pathmond (which may open no IP socket) asks pathmond-probe through
+# pathmond-probe.socket, and the probe, a sandboxed dynamic user, sends the HTTPS request.
 #
 # The portal's API is an HTTPS server on the far side of eth0 (192.0.2.1, in the namespace the test made), so the
 # request crosses the veth: Tests/PathmondIntegrationTests/Fixtures/captive_portal_api.py, the unit tests' server,
-# run by the host's python3 with a certificate from a throwaway CA made here with openssl. pathmond is told to
-# trust that CA (and nothing else) through a drop-in that adds the hidden --portal-ca-file to ExecStart.
+# run by the host's python3 with a certificate from a throwaway CA made here with openssl. The probe trusts that CA
+# through the system's store: the test writes it where ca-certificates keeps the bundle libcurl reads
+# (/etc/ssl/certs/ca-certificates.crt), as a real portal's CA would be there already; nothing is passed to the probe.
 
 portal_uri=https://192.0.2.1/api
 # Where ISC dhclient keeps eth0's leases on Debian (MeteredLeaseDetector reads /var/lib/dhcp/dhclient.IFACE.leases).
 portal_lease=/var/lib/dhcp/dhclient.eth0.leases
-# Readable by the pathmond user under ProtectSystem=strict (read-only, not hidden), unlike /tmp (PrivateTmp=) or
-# /root (ProtectHome=).
-portal_ca_dir=/usr/local/share/pathmond-test
-portal_dropins=/etc/systemd/system/pathmond.service.d
-portal_ca_dropin=$portal_dropins/pathmond-test-portal-ca.conf
+# The bundle Debian's libcurl verifies with by default (curl-config --ca), which ca-certificates writes; the minimal
+# root has none, a host with libcurl4 has it through libcurl4's Recommends.
+portal_ca_bundle=/etc/ssl/certs/ca-certificates.crt
 # pathmond's own connectivity check (checks-connectivity.bash has its own checks) would call this network limited (no
 # answer from the internet): off here, so that what these checks see is NetworkManager's and the portal API's.
 portal_no_connectivity_check='[connectivity]\nenabled = no\n'
@@ -51,16 +51,18 @@ portal_request_count() { portal_requests | grep -c .; }
 portal_answer() {
     printf '%s' "$1" >"$portal_dir/answer.json.new" && mv "$portal_dir/answer.json.new" "$portal_dir/answer.json"
 }
-# pathmond's warnings about the check since MainPID started.
-portal_failures() { # portal_failures PID
-    inside journalctl -u pathmond -p warning -o cat --no-pager "_PID=$1" | grep -F 'captive portal API' |
-        grep -F "$portal_uri"
-}
+# What the probes said about the portal's API (ProbeConnection's journal line, one per request).
+portal_probe_lines() { inside journalctl -u 'pathmond-probe@*' -o cat --no-pager | grep -F "portal API $portal_uri"; }
 portal_details() {
     printf '%s\n' "$(portal_state)" "server asked for: $(portal_requests | paste -sd' ')" \
         "unit: $(prop pathmond.service ActiveState), MainPID $(main_pid)," \
         "drop-ins: $(prop pathmond.service DropInPaths)" \
-        "$(inside journalctl -u pathmond -n 8 --no-pager -o cat)"
+        "$(inside journalctl -u pathmond -u 'pathmond-probe@*' -n 8 --no-pager -o cat)"
+}
+# systemd-analyze security's overall exposure of UNIT.
+portal_exposure() { # portal_exposure UNIT
+    inside systemd-analyze security "$1" --no-pager 2>&1 |
+        sed -n "s/.*Overall exposure level for $1: \([0-9.]*\).*/\1/p"
 }
 
 # The CA, the server's certificate (its IP address as subjectAltName, as curl verifies it), and the server in the
@@ -122,13 +124,6 @@ lease {
 EOF
 }
 
-# The drop-in the administrator is told to add, read from docs/attributes.md itself (the ini block under
-# "The shipped unit"), so that the test checks what the documentation says: its path, then its lines.
-portal_documented_dropin() {
-    sed -n '/^  # \/etc\/systemd\/system\/pathmond.service.d\/.*\.conf$/,/^  ```$/p' docs/attributes.md |
-        sed '$d; s/^  //'
-}
-
 # Restarts pathmond on the unit as it now is; prints the new MainPID. systemd refuses a sixth start within 10 s
 # (the default StartLimitBurst=5, StartLimitIntervalSec=10s: "start-limit-hit"), and the checks before these start
 # pathmond too (a full run on Debian 13 hit it): the counter is reset first, as the limit is not what is checked.
@@ -140,16 +135,10 @@ portal_restart() {
 }
 
 check_portal() {
-    local start documented dropin made_dhcp=no made_dropins=no pid failure exec_start dropins_before families_before
+    local start made_dhcp=no made_certs=no made_ssl=no had_bundle=no pid dropins_before families_before
     start=$(now_ms)
     dropins_before=$(prop pathmond.service DropInPaths)
     families_before=$(prop pathmond.service RestrictAddressFamilies)
-    documented=$(portal_documented_dropin)
-    dropin=$(sed -n '1s/^# //p' <<<"$documented")
-    if [ -z "$dropin" ] || ! grep -q '^RestrictAddressFamilies=' <<<"$documented"; then
-        fail "docs/attributes.md gives the drop-in for [captive-portal] check-api" "found: '$documented'"
-        return
-    fi
     if ! portal_server_start; then
         fail "an RFC 8908 API on https://192.0.2.1 (test CA, far side of eth0)" \
             "$(cat "$portal_dir/openssl.log" "$portal_dir/server.out" 2>/dev/null | tail -n 5)"
@@ -185,17 +174,18 @@ check_portal() {
             "$(inside ip -4 address show dev eth0 2>&1 | paste -sd' ')" "$(portal_details)"
     fi
     inside test -d /var/lib/dhcp || made_dhcp=yes
-    inside test -d "$portal_dropins" || made_dropins=yes
-    inside mkdir -p /var/lib/dhcp "$portal_dropins" "$portal_ca_dir"
-    inside install -m 0644 /dev/stdin "$portal_ca_dir/portal-ca.pem" <"$portal_dir/ca.pem"
-    # The shipped ExecStart= with the test's CA: what the system's store would do for a real portal.
-    exec_start=$(inside systemctl cat pathmond.service | sed -n 's/^ExecStart=\(.\)/\1/p' | head -n 1)
-    printf '[Service]\nExecStart=\nExecStart=%s --portal-ca-file %s\n' "$exec_start" "$portal_ca_dir/portal-ca.pem" |
-        inside sh -c "cat >$portal_ca_dropin"
+    inside test -d /etc/ssl || made_ssl=yes
+    inside test -d /etc/ssl/certs || made_certs=yes
+    ! inside test -e "$portal_ca_bundle" || had_bundle=yes
+    inside mkdir -p /var/lib/dhcp /etc/ssl/certs
+    # The test CA in the system's store, beside whatever ca-certificates put there (kept aside, put back after).
+    [ "$had_bundle" = no ] || inside cp -p "$portal_ca_bundle" "$portal_ca_bundle.pathmond-test"
+    inside sh -c "cat >>$portal_ca_bundle && chmod 0644 $portal_ca_bundle" <"$portal_dir/ca.pem"
     printf "[captive-portal]\ncheck-api = true\n$portal_no_connectivity_check" | write_config
 
-    # The shipped unit: no IP socket, so the check cannot be made; pathmond says why and carries on.
-    pid=$(portal_restart)
+    # The units as shipped: a reload turns the check on, no drop-in and no restart.
+    pid=$(main_pid)
+    inside systemctl reload pathmond.service
     portal_write_lease
     local t0
     t0=$(now_ms)
@@ -206,51 +196,30 @@ check_portal() {
         fail "portal: the path's captivePortalURI is the one in dhclient's lease ($portal_uri) within 20 s" \
             "$(portal_details)"
     fi
-    # Why, in the unit's terms: socket(2) refused by RestrictAddressFamilies=, not libcurl's "Couldn't connect".
-    sandbox_named() { portal_failures "$pid" | grep -F 'RestrictAddressFamilies=' | grep -F 'docs/attributes.md'; }
-    if eventually 20 sandbox_named >/dev/null; then
-        failure=$(sandbox_named | tail -n 1)
-        pass "portal, shipped unit, check-api = true: the check fails at warning and names the unit's sandbox ($(
-            elapsed "$t0") ms): $failure"
-    else
-        fail "portal, shipped unit, check-api = true: the check fails and pathmond names the unit's sandbox" \
-            "warnings: $(portal_failures "$pid" | tail -n 2)" "$(portal_details)"
-    fi
-    # Not retried: the sandbox stays until a restart under another unit.
-    if ! portal_failures "$pid" | grep -qF 'retryIn'; then
-        pass "portal, shipped unit: a sandbox's refusal is not retried"
-    else
-        fail "portal, shipped unit: a sandbox's refusal is not retried" "$(portal_failures "$pid")"
-    fi
-    if portal_is unknown && [ "$(portal_requests)" = "" ] && [ "$(main_pid)" = "$pid" ] && active; then
-        pass "portal, shipped unit: captivePortal stays unknown (path and eth0), the server saw no request, $(
-            )pathmond keeps running (MainPID $pid)"
-    else
-        fail "portal, shipped unit: captivePortal stays unknown, no request reaches the server, pathmond runs on" \
-            "MainPID $pid -> $(main_pid)" "$(portal_details)"
-    fi
-
-    # Half the drop-in (the address families; IPAddressDeny=any kept). On a host systemd's BPF firewall then drops
-    # every packet; this container's systemd does not enforce it (seen on systemd 252 and 257), so what happens is
-    # said, not judged: the line that clears IPAddressDeny= cannot be shown needed here.
-    grep '^\[Service\]\|^RestrictAddressFamilies=' <<<"$documented" | inside sh -c "cat >$dropin"
-    pid=$(portal_restart)
-    t0=$(now_ms)
-    decided() { portal_is captive || portal_failures "$pid" >/dev/null; }
-    eventually 20 decided
-    echo "# [$boot] portal, address families opened, IPAddressDeny=$(prop pathmond.service IPAddressDeny) kept:" \
-        "$(portal_state); $(portal_failures "$pid" | tail -n 1 || true) ($(elapsed "$t0") ms)"
-
-    # The documented drop-in, added as docs/attributes.md says, and a restart.
-    sed '1d' <<<"$documented" | inside sh -c "cat >$dropin"
-    pid=$(portal_restart)
-    t0=$(now_ms)
     if eventually 30 portal_is captive; then
-        pass "portal, with $dropin: pathctl status --json: path and eth0 captivePortal \"captive\" ($(
-            elapsed "$t0") ms after the restart; API $(portal_field path captivePortalAPI))"
+        pass "portal, units as shipped, check-api = true after a reload: path and eth0 captivePortal \"captive\" ($(
+            elapsed "$t0") ms after the lease; API $(portal_field path captivePortalAPI))"
     else
-        fail "portal, with $dropin: pathctl status --json shows path and eth0 captive within 30 s" \
+        fail "portal, units as shipped: pathctl status --json shows path and eth0 captive within 30 s" \
             "$(portal_details)"
+    fi
+    # Who asked: a pathmond-probe@ instance (a dynamic user) said so in the journal; pathmond kept its sandbox.
+    local families exposure probe_exposure probe_line
+    families=$(prop pathmond.service RestrictAddressFamilies)
+    exposure=$(portal_exposure pathmond.service)
+    probe_exposure=$(portal_exposure pathmond-probe@0.service)
+    probe_line=$(portal_probe_lines | tail -n 1)
+    if grep -qF 'captive true' <<<"$probe_line" &&
+        [ "$(tr ' ' '\n' <<<"$families" | sort | paste -sd' ')" = "AF_NETLINK AF_UNIX" ] &&
+        [ "$(prop pathmond.service DropInPaths)" = "$dropins_before" ] && [ "$(main_pid)" = "$pid" ] &&
+        [ -n "$exposure" ] && awk "BEGIN { exit !($exposure <= 2.0) }"; then
+        pass "portal: the request was pathmond-probe@.service's ($probe_line); pathmond keeps $(
+            )RestrictAddressFamilies=$families and no drop-in (exposure: pathmond.service $exposure, $(
+            )pathmond-probe@0.service ${probe_exposure:-not reported})"
+    else
+        fail "portal: the probe made the request; pathmond.service: AF_UNIX AF_NETLINK, no drop-in, exposure <= 2.0" \
+            "probe: '$probe_line'; pathmond: $families, drop-ins '$(prop pathmond.service DropInPaths)'," \
+            "exposure '${exposure:-not reported}', probe's '${probe_exposure:-not reported}'" "$(portal_details)"
     fi
     local status
     inside pathctl check --unmetered >/dev/null 2>&1
@@ -263,10 +232,11 @@ check_portal() {
     # The user signed in at the portal: nothing tells pathmond but the end of the session, when it asks again.
     local asked
     asked=$(portal_request_count)
-    portal_answer '{"captive": false}'
+    # seconds-remaining again, so that pathmond keeps asking (the check without the CA below needs a next request).
+    portal_answer '{"captive": false, "seconds-remaining": 2}'
     t0=$(now_ms)
     if portal_is captive && eventually 30 portal_is open && [ "$(portal_request_count)" -gt "$asked" ]; then
-        pass "portal: the answer turns to {\"captive\": false}: open $(elapsed "$t0") ms later, at the $(
+        pass "portal: the answer turns to {\"captive\": false, …}: open $(elapsed "$t0") ms later, at the $(
             )seconds-remaining re-check ($(portal_request_count) requests in all, each $(portal_requests | sort -u |
                 paste -sd' '))"
     else
@@ -281,11 +251,41 @@ check_portal() {
             "$(portal_details)"
     fi
 
-    # As before: no drop-in, configuration, CA or lease of the test's (check_purge compares the whole root).
+    # A store that does not vouch for the portal (the test's CA taken out; where the root has no store of its own,
+    # another throwaway CA in its place): the probe refuses the answer, pathmond says why at warning, keeps the last
+    # answer and runs on.
+    if [ "$had_bundle" = yes ]; then
+        inside cp -p "$portal_ca_bundle.pathmond-test" "$portal_ca_bundle"
+    else
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$portal_dir/other.key" \
+            -out "$portal_dir/other.pem" -days 1 -subj "/CN=pathmond booted test, another CA" \
+            -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>>"$portal_dir/openssl.log"
+        inside sh -c "cat >$portal_ca_bundle" <"$portal_dir/other.pem"
+    fi
+    portal_answer '{"captive": true, "seconds-remaining": 2}'
+    unverified() {
+        inside journalctl -u pathmond -p warning -o cat --no-pager "_PID=$pid" | grep -F 'captive portal API' |
+            grep -F "$portal_uri" | grep -iF 'certificate problem'
+    }
+    t0=$(now_ms)
+    if eventually 30 unverified >/dev/null && portal_is open && [ "$(main_pid)" = "$pid" ]; then
+        pass "portal: a certificate the system's store does not vouch for gives no answer ($(elapsed "$t0") ms): $(
+            unverified | tail -n 1 | cut -c1-160); the path keeps open"
+    else
+        fail "portal: without the CA the probe refuses the answer, pathmond warns and keeps the last answer" \
+            "$(portal_details)"
+    fi
+
+    # As before: no configuration, CA or lease of the test's (check_purge compares the whole root).
     portal_server_stop
-    inside rm -f "$dropin" "$portal_ca_dropin" "$portal_lease" "$portal_ca_dir/portal-ca.pem"
-    inside rmdir "$portal_ca_dir"
-    [ "$made_dropins" = no ] || inside rmdir "$portal_dropins"
+    if [ "$had_bundle" = yes ]; then
+        inside mv "$portal_ca_bundle.pathmond-test" "$portal_ca_bundle"
+    else
+        inside rm -f "$portal_ca_bundle"
+    fi
+    inside rm -f "$portal_lease"
+    [ "$made_certs" = no ] || inside rmdir /etc/ssl/certs
+    [ "$made_ssl" = no ] || inside rmdir /etc/ssl
     [ "$made_dhcp" = no ] || inside rmdir /var/lib/dhcp
     printf "$portal_no_connectivity_check" | write_config
     pid=$(portal_restart)
@@ -298,7 +298,7 @@ check_portal() {
     if eventually 30 connected_eth0 && eventually 15 gone &&
         [ "$(prop pathmond.service DropInPaths)" = "$dropins_before" ] &&
         [ "$(prop pathmond.service RestrictAddressFamilies)" = "$families_before" ]; then
-        pass "portal: cleaned up: the unit as shipped runs again (RestrictAddressFamilies=$families_before), $(
+        pass "portal: cleaned up: the unit as shipped runs on (RestrictAddressFamilies=$families_before), $(
             )no URI, NetworkManager manages eth0 again, captivePortal $portal_before as before"
     else
         fail "portal: cleaned up: the shipped unit alone, no URI, NetworkManager back, captivePortal as before" \

@@ -24,7 +24,7 @@ import Testing
         let page = try ArchitecturePage(markdown: Self.read("docs/architecture.md"))
         let sources = try Self.sourceFiles()
         let threads = ArchitecturePage.threads(in: sources)
-        #expect(threads.names.isSuperset(of: ["pathmond-policy", "pathmond-state", "pathmond-portal"]))
+        #expect(threads.names.isSuperset(of: ["pathmond-policy", "pathmond-state"]))
         #expect(threads.files.contains("Sources/pathmond/History/StateWriterService.swift"))
         let missingNames = page.unnamedThreads(threads.names)
         #expect(missingNames.isEmpty, "threads docs/architecture.md's Threads does not name: \(missingNames)")

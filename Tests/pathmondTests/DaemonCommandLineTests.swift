@@ -30,7 +30,7 @@ import Testing
         let daemon = line.daemon
         #expect(daemon.socket == "/run/pathmond/io.pathmond")
         #expect(line.config == nil && daemon.systemBus == nil && line.checkedFile == nil)
-        #expect(daemon.portalCAFile == nil && daemon.inheritedSocket == nil)
+        #expect(daemon.inheritedSocket == nil)
         #expect(daemon.stateDirectory == "/var/lib/pathmond")
         #expect(line.logLevel == .info)
         #expect(daemon.maxClients == 16384 && daemon.maxClientsPerUser == 1024 && daemon.maxWatchesPerUser == 512)
@@ -51,7 +51,7 @@ import Testing
         let line = try options([
             "--socket", "/s", "--config=/c", "--state-dir", "/d", "--log-level", "debug", "--max-clients", "7",
             "--max-clients-per-user=8", "--max-watches-per-user", "9", "--receive-buffer", "4096", "--sysfs-root",
-            "/sys2", "--networkd-leases", "/l", "--networkd-links", "/k", "--portal-ca-file", "/ca", "--resolv-conf",
+            "/sys2", "--networkd-leases", "/l", "--networkd-links", "/k", "--resolv-conf",
             "/r", "--resolved-dir",
             "/rd", "--system-bus", "unix:path=/b", "--no-system-bus", "--dispatcher", "--dispatcher-socket", "/ds",
             "--dispatcher-state-dir", "/dd", "--connectivity-probe", "/probe",
@@ -68,7 +68,6 @@ import Testing
         expected.daemon.sysfsRoot = "/sys2"
         expected.daemon.networkdLeases = "/l"
         expected.daemon.networkdLinks = "/k"
-        expected.daemon.portalCAFile = "/ca"
         expected.daemon.resolvConf = "/r"
         expected.daemon.resolvedDirectory = "/rd"
         expected.daemon.systemBus = "unix:path=/b"

@@ -32,7 +32,7 @@ final class ConnectivityChecker {
         var attachment: Attachment
         /// The last verdict; unknown until the first answer.
         var state = CaptivePortal.unknown
-        var call: ProbeCall?
+        var call: ProbeCall<ProbeRequest>?
         var recheck: SDEventSource?
         /// Answers in a row that were not the expected one: the backoff's exponent until the next check.
         var unanswered = 0

@@ -6,24 +6,22 @@ import SDEvent
 
 /// One exchange with `pathmond-probe` on the main loop, never waiting: connect to its socket (systemd starts a probe
 /// per connection), send the call, and read the answer when epoll says it is there; a timer bounds the whole.
-/// The result goes to `completion`, once, on the loop; `cancel()` drops the exchange without calling it.
-final class ProbeCall {
+/// The result goes to `completion`, once, on the loop; `cancel()` drops the exchange without calling it. Every method
+/// of the probe goes this way: `Request` encodes its call and decodes its reply.
+final class ProbeCall<Request: ProbeMethod> {
     private let loop: SDEventLoop
     private let socketPath: String
-    private let request: ProbeRequest
+    private let request: Request
     private let timeout: Duration
-    private var completion: ((Result<ProbeAnswer, ProbeCallError>) -> Void)?
+    private var completion: ((Result<Request.Reply, ProbeCallError>) -> Void)?
     private var descriptor: Int32 = -1
     private var source: SDEventSource?
     private var timer: SDEventSource?
     private var received: [UInt8] = []
 
-    /// The probe allows itself 10 s for the request; this leaves room for systemd to start it.
-    static let standardTimeout = Duration.seconds(20)
-
     init(
-        loop: SDEventLoop, socketPath: String, request: ProbeRequest, timeout: Duration = standardTimeout,
-        completion: @escaping (Result<ProbeAnswer, ProbeCallError>) -> Void
+        loop: SDEventLoop, socketPath: String, request: Request, timeout: Duration = probeCallTimeout,
+        completion: @escaping (Result<Request.Reply, ProbeCallError>) -> Void
     ) {
         self.loop = loop
         self.socketPath = socketPath
@@ -86,7 +84,7 @@ final class ProbeCall {
         received.append(contentsOf: chunk[0..<count])
         if let end = received.firstIndex(of: 0) {
             do {
-                finish(.success(try ProbeAnswer.decode(Array(received[..<end]))))
+                finish(.success(try Request.decodeReply(Array(received[..<end]))))
             } catch {
                 finish(.failure(.answer(error)))
             }
@@ -95,7 +93,7 @@ final class ProbeCall {
         }
     }
 
-    private func finish(_ result: Result<ProbeAnswer, ProbeCallError>) {
+    private func finish(_ result: Result<Request.Reply, ProbeCallError>) {
         let completion = completion
         self.completion = nil
         closeDescriptor()
@@ -111,6 +109,10 @@ final class ProbeCall {
         descriptor = -1
     }
 }
+
+/// The probe allows itself 10 s for a request; this leaves room for systemd to start it. (A generic class has no
+/// stored static properties.)
+let probeCallTimeout = Duration.seconds(20)
 
 /// Why an exchange with the probe gave no answer (not the network's fault: the check is tried again later).
 enum ProbeCallError: Error, Hashable, CustomStringConvertible {

@@ -58,7 +58,6 @@ struct DaemonCommandLine: Equatable, Sendable {
         .init("sysfs-root", value: \.daemon.sysfsRoot, hidden: true),
         .init("networkd-leases", value: \.daemon.networkdLeases, hidden: true),
         .init("networkd-links", value: \.daemon.networkdLinks, hidden: true),
-        .init("portal-ca-file", value: \.daemon.portalCAFile, hidden: true),
         .init("connectivity-probe", value: \.daemon.connectivityProbe, hidden: true),
         .init("resolv-conf", value: \.daemon.resolvConf, hidden: true),
         .init("resolved-dir", value: \.daemon.resolvedDirectory, hidden: true),

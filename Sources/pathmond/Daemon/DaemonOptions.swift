@@ -16,9 +16,8 @@ struct DaemonOptions: Equatable, Sendable {
     var networkdLinks = "/run/systemd/netif/links"
     var resolvConf = "/etc/resolv.conf"
     var resolvedDirectory = "/run/systemd/resolve"
-    /// A CA bundle for the captive-portal API check instead of the system's store (tests); nil: the system's.
-    var portalCAFile: String?
-    /// Where pathmond-probe listens (its socket unit, or a test's `pathmond-probe --listen`).
+    /// Where pathmond-probe listens (its socket unit, or a test's `pathmond-probe --listen`): the connectivity check
+    /// and the RFC 8908 check both ask it.
     var connectivityProbe = "/run/pathmond-probe.socket"
     /// The system bus's D-Bus address; nil: $DBUS_SYSTEM_BUS_ADDRESS, else the standard socket.
     var systemBus: String?

@@ -14,8 +14,7 @@ import Logging
 /// nothing is owed the thread sleeps without a timeout: an idle daemon never wakes for its files.
 ///
 /// One plain thread, not a pool, named `pathmond-state`: beside the sd-event main loop (kernel events and clients) and
-/// the policy loop, the daemon's third (a fourth, `pathmond-portal`, runs only the optional portal check; see
-/// docs/architecture.md). It starts with the first change, so a daemon (or a test) that never owes a write never has
+/// the policy loop, the daemon's third (see docs/architecture.md). It starts with the first change, so a daemon (or a test) that never owes a write never has
 /// it. `stop()` hands it the final flush and waits for it to finish.
 final class StateWriterService: @unchecked Sendable {
     // @unchecked: `queue` is guarded by `condition`'s mutex.

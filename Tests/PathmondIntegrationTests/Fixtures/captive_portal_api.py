@@ -6,7 +6,7 @@ Usage: captive_portal_api.py DIRECTORY ADDRESS
 DIRECTORY holds server.pem and server.key; /api answers with DIRECTORY/answer.json (read on every request, so the
 test changes the portal's answer by rewriting it). Each request's path is appended to DIRECTORY/requests.log.
 Misbehaving paths: /redirect (302 to another host), /stall (no answer for 30 s), /huge (10 MB of answer),
-/wrong-type (JSON as text/html), /flaky (503 to its first request, then what /api answers). Prints "ready" once listening on ADDRESS:443.
+/wrong-type (JSON as text/html), /malformed (broken JSON of the right type), /flaky (503 to its first request, then what /api answers). Prints "ready" once listening on ADDRESS:443.
 """
 import http.server
 import os
@@ -51,6 +51,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.wfile.write(chunk)
             except OSError:
                 pass
+        elif self.path == "/malformed":
+            self.answer(b'{"captive": tru')
         elif self.path == "/wrong-type":
             self.answer(b'{"captive": false}', content_type="text/html")
         else:

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The connectivity check's two far ends for a test: the real `pathmond-probe --listen` in the daemon's namespace
-/// (where systemd would start one per connection), and an HTTP server (Fixtures/connectivity_server.py) on the far
+/// (`ProbeProcess`), and an HTTP server (Fixtures/connectivity_server.py) on the far
 /// side of the veth, whose answer the test changes.
 final class ConnectivityProbeSetting {
     static let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -11,14 +11,15 @@ final class ConnectivityProbeSetting {
 
     let directory: URL
     private let server = Process()
-    private let probe = Process()
+    private let probe: ProbeProcess
     private let serverOutput = Pipe()
 
-    var probeSocket: String { directory.appending(path: "probe.socket").path }
+    var probeSocket: String { probe.socket }
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appending(path: "pathmond-probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        probe = ProbeProcess(directory: directory)
         try setMode("portal")
     }
 
@@ -31,20 +32,7 @@ final class ConnectivityProbeSetting {
         try server.run()
         let line = String(decoding: serverOutput.fileHandleForReading.availableData, as: UTF8.self)
         guard line.hasPrefix("ready") else { throw CommandError.missing("the connectivity server's ready line") }
-        probe.executableURL = URL(filePath: "/usr/bin/env")
-        probe.arguments = ["ip", "netns", "exec", namespace, product("pathmond-probe"), "--listen", probeSocket]
-        probe.standardError = try FileHandle(forWritingTo: logFile())
-        try probe.run()
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: probeSocket) { usleep(10_000) }
-        guard FileManager.default.fileExists(atPath: probeSocket) else {
-            throw CommandError.missing("pathmond-probe's socket")
-        }
-    }
-
-    private func logFile() throws -> URL {
-        let url = directory.appending(path: "probe.log")
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        return url
+        try probe.start(namespace: namespace)
     }
 
     /// What the network answers from now on: "portal", "open", "204" or "html".
@@ -59,16 +47,15 @@ final class ConnectivityProbeSetting {
     }
 
     /// What the probe logged.
-    var probeLog: String {
-        (try? String(contentsOf: directory.appending(path: "probe.log"), encoding: .utf8)) ?? ""
-    }
+    var probeLog: String { probe.log }
 
     func stop() {
         // SIGKILL: the test process blocks SIGTERM in its threads, and a child inherits that.
-        for process in [server, probe] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if server.isRunning {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
         }
+        probe.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 }

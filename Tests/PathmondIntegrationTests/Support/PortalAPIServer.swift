@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A captive portal's API (Fixtures/captive_portal_api.py) on the far side of a namespace's veth, over HTTPS with a
-/// throwaway CA made by `openssl` at test time: `caFile` is what pathmond is told to trust instead of the system.
+/// throwaway CA made by `openssl` at test time: `caFile` is what the probe is told to trust instead of the system.
 final class PortalAPIServer {
     static let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Fixtures/captive_portal_api.py").path

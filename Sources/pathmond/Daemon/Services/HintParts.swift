@@ -2,8 +2,8 @@
 import NetworkHints
 import PathModel
 
-/// The RFC 8908 check of the portal APIs networks announce (`CaptivePortalChecker`): it sends requests of
-/// pathmond's own, so only when the configuration asks for it. `changed` runs when an answer changed what the path
+/// The RFC 8908 check of the portal APIs networks announce (`CaptivePortalChecker`, through pathmond-probe): it
+/// sends requests of pathmond's own, so only when the configuration asks for it. `changed` runs when an answer changed what the path
 /// may show.
 final class PortalCheck: DaemonService {
     static var needs: [any DaemonService.Type] { [] }
@@ -15,8 +15,8 @@ final class PortalCheck: DaemonService {
         let changed = LoopHook()
         self.changed = changed
         checker = CaptivePortalChecker(
-            loop: setup.loop, client: CaptivePortalAPIClient(caFile: setup.options.portalCAFile),
-            logger: setup.logger, onChange: { changed() })
+            loop: setup.loop, probeSocket: setup.options.connectivityProbe, logger: setup.logger,
+            onChange: { changed() })
         configure(setup.configuration)
     }
 

@@ -2,8 +2,9 @@
 import JSON
 import PathModel
 
-/// Reading a captive portal's API answer (RFC 8908): a pure function over the bytes `CaptivePortalAPIClient`
-/// received, beside it rather than in the model, which imports nothing.
+/// Reading a captive portal's API answer (RFC 8908): a pure function over the bytes `pathmond-probe` received,
+/// beside the probe's messages rather than in the model, which imports nothing. The probe parses what the portal
+/// sent; its reply carries the result as a normalized RFC 8908 object, which pathmond reads with the same rules.
 extension CaptivePortalAPIStatus {
     /// The largest answer read: RFC 8908's examples are a few hundred bytes; anything near this is not an API.
     public static let maximumSize = 65_536
@@ -26,10 +27,16 @@ extension CaptivePortalAPIStatus {
             if case .duplicateMember(let name) = error.kind { throw .duplicateMember(name) }
             throw .syntax(offset: error.offset, reason: error.reason)
         }
-        guard case .object(let members) = document else {
+        guard case .object = document else {
             let start = bytes.firstIndex { ![0x20, 0x0a, 0x0d, 0x09].contains($0) } ?? bytes.count
             throw .syntax(offset: start, reason: "expected an object")
         }
+        return try parse(document: document)
+    }
+
+    /// Reads an RFC 8908 answer already parsed as JSON: the rules of ``parse(_:)`` past the syntax.
+    public static func parse(document: JSONValue) throws(CaptivePortalAPIError) -> CaptivePortalAPIStatus {
+        guard case .object(let members) = document else { throw .syntax(offset: 0, reason: "expected an object") }
         var captive: Bool?
         var status = CaptivePortalAPIStatus(isCaptive: false)
         for (name, value) in members {
@@ -60,6 +67,24 @@ extension CaptivePortalAPIStatus {
         guard let captive else { throw .missingCaptive }
         status.isCaptive = captive
         return status
+    }
+
+    /// The answer as RFC 8908 spells it, holding only what was kept: what the probe replies with, for
+    /// ``parse(document:)`` on pathmond's side.
+    public var rfc8908Document: JSONValue {
+        var members: [(String, JSONValue)] = [("captive", .bool(isCaptive))]
+        if let secondsRemaining { members.append(("seconds-remaining", .number(String(secondsRemaining)))) }
+        if let bytesRemaining { members.append(("bytes-remaining", .number(String(bytesRemaining)))) }
+        if let userPortalURL { members.append(("user-portal-url", .string(userPortalURL))) }
+        if let venueInfoURL { members.append(("venue-info-url", .string(venueInfoURL))) }
+        return .object(members)
+    }
+
+    /// Whether a Content-Type names RFC 8908's media type (parameters such as a charset allowed).
+    public static func isMediaType(_ contentType: String) -> Bool {
+        // A media type holds no whitespace: what there is surrounds it.
+        let type = contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }
+        return type.lowercased() == mediaType
     }
 
     /// A remaining count: a non-negative JSON number, a fraction rounded down, capped at ``maximumCount``.

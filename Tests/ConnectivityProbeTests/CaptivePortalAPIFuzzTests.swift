@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import ConnectivityProbe
 import FuzzSupport
-import NetworkHints
 import PathModel
 import Testing
 

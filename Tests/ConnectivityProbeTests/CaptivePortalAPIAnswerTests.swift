@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import NetworkHints
+import ConnectivityProbe
 import PathModel
 import Testing
 
