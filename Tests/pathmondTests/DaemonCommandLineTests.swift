@@ -78,7 +78,7 @@ import Testing
         expected.daemon.connectivityProbe = "/probe"
         #expect(line == expected)
         // Every option in the table was given above: a new one must be added here too.
-        #expect(DaemonCommandLine.options.count == 21)
+        #expect(DaemonCommandLine.options.count == 20)
     }
 
     @Test func checkConfigTakesItsFileBeforeOrAfterTheFlag() throws {
