@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
 import PathProtocol
 
 /// The human-readable form of each network's usage: sent / received today and this cycle, the totals of the
