@@ -117,16 +117,12 @@ extension DataLimitStatus {
             || used / reportingStep != old.used / reportingStep
     }
 
-    /// How close to its next threshold (the warning, then the limit) the usage must be for the meter to read the
-    /// network's interfaces every `DataLimitStatus.nearReadInterval` instead of its usual interval: a tenth of the
-    /// limit. Past the limit there is nothing left to cross.
+    /// Whether the meter should read the network's interfaces every second or so instead of its usual interval:
+    /// from a tenth of the limit below the warning until the limit is passed, where either crossing may come with
+    /// the next megabytes. Past the limit there is nothing left to cross.
     public var isNearThreshold: Bool {
-        let margin = max(limit.bytes / 10, 1)
-        switch level {
-        case .normal: return limit.warningBytes - used <= margin
-        case .warning: return limit.bytes - used <= margin
-        case .exceeded: return false
-        }
+        let (reach, overflow) = used.addingReportingOverflow(max(limit.bytes / 10, 1))
+        return level != .exceeded && (overflow || reach >= limit.warningBytes)
     }
 
     /// The last day of the cycle is `cycle.upperBound - 1`; the status turns back at the start of `cycle.upperBound`.

@@ -8,9 +8,14 @@ import SDEvent
 struct LimitWatch {
     /// The statuses last handed to the hub (`NetworkContext.dataLimits`), by network.
     var published: [NetworkKey: DataLimitStatus] = [:]
-    /// Whether a counted network is within `DataLimitStatus.isNearThreshold` of a threshold: the reading rounds then
-    /// come every `UsageService.nearInterval`.
+    /// Whether a counted network is near a threshold (`DataLimitStatus.isNearThreshold`): the reading rounds then
+    /// come every `nearDelay`.
     var isNear = false
+    /// The delay of the next round while near: `UsageService.nearInterval` while the near networks' usage grows,
+    /// doubled after each round that found none of their bytes, up to `UsageService.nearIdleInterval`.
+    var nearDelay = UsageService.nearInterval
+    /// The near networks' usage at the last look: growth says traffic flows.
+    var nearUsed: UInt64 = 0
     /// The timer for the next cycle's start of a network past its warning, and that day.
     var resetTimer: SDEventSource?
     var resetDay: CalendarDay?
@@ -20,17 +25,21 @@ struct LimitWatch {
 /// this cycle is measured against its limit; a status that says something new (`DataLimitStatus.differsInReport`)
 /// goes to the hub as the context's `dataLimits`, and the path evaluator makes the network constrained or expensive.
 ///
-/// Reads near a threshold: while a counted network is within a tenth of its limit below its warning or its limit,
-/// the counted interfaces are read every second (`nearInterval`) instead of every interval, so that a crossing is
-/// seen within about a second while traffic flows. Cost: one RTM_GETLINK per counted interface a second, and a
-/// wake-up, only then; the file is still saved once an interval. With no counted network, no timer at all.
+/// Reads near a threshold: while a counted network is between a tenth of its limit below its warning and its limit
+/// (`DataLimitStatus.isNearThreshold`), the counted interfaces are read every second (`nearInterval`) instead of
+/// every interval while its usage grows, so that a crossing is seen within about a second while traffic flows;
+/// each round that finds no new byte there doubles the delay, up to 8 s (`nearIdleInterval`). Cost, only then: one
+/// RTM_GETLINK per counted interface and one wake-up a second while traffic flows, 7.5 a minute while it does not;
+/// the file is still saved once an interval. With no counted network, no timer at all.
 ///
 /// The cycle's reset: while a network is past its warning, a timer waits for the local midnight its cycle ends at
 /// (at most an hour at a time, so that a wall clock set forward is caught within the hour); it measures again,
 /// which turns the network back.
 extension UsageService {
-    /// How often counted interfaces are read while one of their networks is near a threshold.
+    /// How often counted interfaces are read while one of their networks is near a threshold and its traffic flows.
     static let nearInterval = Duration.seconds(1)
+    /// The longest delay between rounds near a threshold while no byte flows there.
+    static let nearIdleInterval = Duration.seconds(8)
     /// The longest the reset timer waits before it looks at the wall clock again.
     static let longestResetWait = 3600
 
@@ -49,10 +58,20 @@ extension UsageService {
         }
         let now = Dictionary(statuses, uniquingKeysWith: { first, _ in first })
         let wasNear = limits.isNear
-        limits.isNear = now.contains { counted.contains($0.key) && $0.value.isNearThreshold }
+        let near = now.filter { counted.contains($0.key) && $0.value.isNearThreshold }
+        limits.isNear = !near.isEmpty
+        let nearUsed = near.values.reduce(UInt64(0)) { $0 &+ $1.used }
+        if !wasNear || nearUsed != limits.nearUsed {
+            limits.nearDelay = Self.nearInterval
+        } else {
+            limits.nearDelay = min(limits.nearDelay * 2, Self.nearIdleInterval)
+        }
+        limits.nearUsed = nearUsed
         if limits.isNear && !wasNear {
-            // The pending round was armed for the usual interval: the next one comes sooner.
+            // The pending round was armed for the usual interval (or none was, after a policy change): the next one
+            // comes sooner.
             timer = nil
+            armTimer()
         }
         let changed = Set(now.keys).union(limits.published.keys).filter {
             now[$0]?.differsInReport(from: limits.published[$0]) ?? true

@@ -153,7 +153,7 @@ final class UsageService: @unchecked Sendable {
     }
 
     /// Armed while an interface is counted, or bytes wait to be saved.
-    private func armTimer() {
+    func armTimer() {
         let counting = meter.withLock { !$0.counted.isEmpty }
         guard counting || unsaved else {
             timer = nil
@@ -161,7 +161,7 @@ final class UsageService: @unchecked Sendable {
         }
         guard timer == nil else { return }
         do {
-            timer = try loop.schedule(after: limits.isNear ? Self.nearInterval : interval) { [weak self] in
+            timer = try loop.schedule(after: limits.isNear ? limits.nearDelay : interval) { [weak self] in
                 guard let self else { return }
                 timer = nil
                 round()
