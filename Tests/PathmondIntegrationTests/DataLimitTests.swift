@@ -8,7 +8,7 @@ import Testing
 /// Data limits end to end (issue 43, items 2 and 3): real traffic over a veth to the far namespace carries a wired
 /// network past its warning and its limit; a real client watching the path sees it turn constrained, then expensive,
 /// within 2 s of the bytes (without asking for usage meanwhile: the meter's own quickened reads must see it); the
-/// cycle's end, on a clock moved forward for the test, turns it back; only root or the admin group may set a limit;
+/// cycle's end, on a clock moved forward for the test, turns it back (GIO's network-metered too); only root or the admin group may set a limit;
 /// --off clears it.
 @Suite(.serialized) struct DataLimitTests {
     func pathctl(_ scenario: Scenario, _ arguments: [String], as user: String? = nil) throws -> CommandResult {
@@ -90,6 +90,10 @@ import Testing
         let key = "wired:02:00:00:00:aa:01"
         try await UsageTests.identified(scenario, key)
         let log = scenario.client.log
+        // GIO's view (the module in a real GLib process): metered follows the limit and its reset, unasked.
+        let glib = try GIOModuleTests.glib(scenario)
+        defer { glib.stop() }
+        #expect(try glib.next().properties?.metered == false)
         let lastDay = CalendarDay(number: (midnight - 1) / 86_400)
         let set = try pathctl(scenario, ["set-limit", key, "200kB", "--cycle", "daily"])
         #expect(set.status == 0, "\(set.errorOutput)")
@@ -100,10 +104,14 @@ import Testing
         #expect(
             expensive.dataLimit?.cycle == lastDay..<lastDay.advanced(by: 1),
             "\(String(describing: expensive.dataLimit))")
+        var (notified, change) = try glib.nextChange()
+        #expect(notified.contains("network-metered") && change.properties?.metered == true)
         // The daemon's midnight comes within 45 s of its start: a new cycle, nothing used in it yet.
         let back = try await log.nextPath(timeout: .seconds(60)) { !$0.isConstrained && !$0.isExpensive }
         #expect(back.dataLimit?.cycle.lowerBound == lastDay.advanced(by: 1))
         #expect(back.dataLimit?.level == .normal)
+        (notified, change) = try glib.nextChange()
+        #expect(notified.contains("network-metered") && change.properties?.metered == false)
         #expect(scenario.daemon.log.contains("a new cycle began"))
     }
 }
