@@ -80,6 +80,13 @@ struct Check: Verb {
         throw failure.exitCode
     }
 
+    /// The cap sent to the dispatcher, in seconds: --max-deferral's, except on a network whose data limit is used up
+    /// (unless `pastLimit`, --max-deferral-past-limit), where the run waits however long it has waited.
+    static func deferralCap(_ maxDeferral: String?, limitUsedUp: Bool, pastLimit: Bool) -> Int64? {
+        guard !limitUsedUp || pastLimit else { return nil }
+        return maxDeferral.flatMap(TimeSpan.parse).map { $0.components.seconds }
+    }
+
     /// On an expensive or constrained path: registers the caller's unit with pathmond-dispatcher, which finds the
     /// unit from this process's cgroup and checks with systemd that this process is its ExecCondition= command. A
     /// refusal is printed when this runs in a unit (systemd's $INVOCATION_ID): the unit's journal then says why its
@@ -90,13 +97,12 @@ struct Check: Verb {
     /// --max-deferral-past-limit): a plan that is used up is worth no run, however long it waited.
     private func deferRun(limitUsedUp: Bool) -> Bool {
         let inUnit = getenv("INVOCATION_ID") != nil
-        let capHeld = limitUsedUp && maxDeferral != nil && !maxDeferralPastLimit
-        if capHeld && !quiet {
+        let cap = Self.deferralCap(maxDeferral, limitUsedUp: limitUsedUp, pastLimit: maxDeferralPastLimit)
+        if cap == nil && maxDeferral != nil && !quiet {
             printError(
                 "pathctl: the network's data limit is used up: --max-deferral does not apply until the cycle resets"
                     + " (--max-deferral-past-limit overrides)")
         }
-        let cap = capHeld ? nil : maxDeferral.flatMap(TimeSpan.parse).map { $0.components.seconds }
         let reply: DispatcherProtocol.DeferReply
         do {
             reply = try DispatcherClient(socketPath: dispatcherSocket).call(

@@ -40,4 +40,13 @@ import Testing
             #expect("\(error)".contains(sentence), "\(error)")
         }
     }
+
+    /// A plan that is used up is worth no deferred run, however long it waited: --max-deferral holds only below the
+    /// limit, or with --max-deferral-past-limit.
+    @Test func maxDeferralWaitsPastAUsedUpLimitUnlessOverridden() {
+        #expect(Check.deferralCap("14d", limitUsedUp: false, pastLimit: false) == Int64(14 * 86_400))
+        #expect(Check.deferralCap("14d", limitUsedUp: true, pastLimit: false) == nil)
+        #expect(Check.deferralCap("14d", limitUsedUp: true, pastLimit: true) == Int64(14 * 86_400))
+        #expect(Check.deferralCap(nil, limitUsedUp: false, pastLimit: true) == nil)
+    }
 }
