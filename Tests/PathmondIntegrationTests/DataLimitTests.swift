@@ -11,12 +11,9 @@ import Testing
 /// cycle's end, on a clock moved forward for the test, turns it back (GIO's network-metered too); only root or the admin group may set a limit;
 /// --off clears it.
 @Suite(.serialized) struct DataLimitTests {
+    /// pathctl against the scenario's daemon, as root or (`as: "uid:gid"`) as a real unprivileged peer.
     func pathctl(_ scenario: Scenario, _ arguments: [String], as user: String? = nil) throws -> CommandResult {
-        let command = [product("pathctl")] + arguments + ["--socket", scenario.daemon.socketPath]
-        guard let user else { return try runCommand(command, check: false) }
-        let ids = user.split(separator: ":").map(String.init)
-        return try runCommand(
-            ["setpriv", "--reuid=\(ids[0])", "--regid=\(ids[1])", "--clear-groups"] + command, check: false)
+        try LowDataModeTests().pathctl(scenario, arguments, as: user)
     }
 
     /// Sent and received together this cycle, as GetUsage reads them now.
