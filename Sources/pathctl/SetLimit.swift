@@ -92,5 +92,14 @@ struct SetLimit: Verb {
         try mark.change { connection, target throws(PathmondClientError) in
             try connection.setDataLimit(limit, interface: target.interface, key: target.key)
         }
+        // The network's table has no column for it: say what is now in force (not with --json, which is the reply).
+        if mark.options.jsonMode == nil { print(Self.confirmation(limit)) }
+    }
+
+    /// "data limit: 5.0 GB a cycle (monthly:15), constrained past 80 %" or "data limit: none".
+    static func confirmation(_ limit: DataLimit?) -> String {
+        guard let limit else { return "data limit: none" }
+        return "data limit: \(ByteSize.text(limit.bytes)) a cycle (\(limit.cycle)), constrained past "
+            + "\(limit.warningPercent) %, expensive past the limit"
     }
 }

@@ -23,6 +23,10 @@ import Testing
         #expect(byOption.limit == DataLimit(bytes: 500_000_000, cycle: .daily))
         let off = try parse(["wwan0", "--off"])
         #expect(off.mark.off && off.limit == nil)
+        #expect(SetLimit.confirmation(nil) == "data limit: none")
+        #expect(
+            SetLimit.confirmation(byInterface.limit)
+                == "data limit: 5.0 GB a cycle (monthly:15), constrained past 90 %, expensive past the limit")
     }
 
     @Test(arguments: [
