@@ -196,6 +196,7 @@ final class UsageService: @unchecked Sendable {
     /// At stop, after the main loop: reads the counted interfaces a last time and writes the file on this thread.
     func stop() {
         timer = nil
+        limits.resetTimer = nil
         guard let reader else { return }
         let day = today()
         let encoded: [UInt8] = meter.withLock { meter in
