@@ -63,6 +63,17 @@ import Testing
         let usage = try #require(try UsageTests.usage(scenario, key))
         #expect(usage.dataLimit?.level == "exceeded" && usage.dataLimit?.limitBytes == limit)
 
+        // A restart keeps both: the limit in the policy file, the usage in usage.json.
+        #expect(scenario.daemon.stop() == 0)
+        try scenario.daemon.start()
+        try await UsageTests.identified(scenario, key)
+        // Asked of the new daemon (the client's log may hold the old one's paths): no traffic meanwhile.
+        try await eventually("the restarted daemon's path is expensive by the limit") {
+            let path = try PathmondConnection(socketPath: scenario.daemon.socketPath).path()
+            return path.isExpensive && path.isConstrained && path.dataLimit?.level == .exceeded
+        }
+        _ = try await log.nextPath { $0.isExpensive && $0.isConstrained }
+
         // --off clears it: the path turns back at once.
         #expect(try pathctl(scenario, ["set-limit", key, "--off"], as: "4242:4242").status != 0)
         let off = try pathctl(scenario, ["set-limit", key, "--off"])
