@@ -27,6 +27,10 @@ package enum JournalRecord: String, CaseIterable, Sendable {
     case meteredWrittenThrough
     /// The usage file was damaged or unreadable: kept aside, usage counted from nothing.
     case usageFileDamaged
+    /// A network's usage this cycle passed its data limit's warning: the path on it is constrained.
+    case dataLimitWarning
+    /// A network's usage this cycle passed its data limit: the path on it is also expensive.
+    case dataLimitReached
 
     /// The MESSAGE_ID, as `systemd-id128 new` prints it (32 lowercase hex digits).
     package var messageID: String {
@@ -41,6 +45,8 @@ package enum JournalRecord: String, CaseIterable, Sendable {
         case .resync: "aa800737530b45e6a91ea1c9f8a77b86"
         case .meteredWrittenThrough: "f969f1ad57a546c08e613dc1b9c7ac99"
         case .usageFileDamaged: "8f605a93134e462eb4282db7fd9cd8ff"
+        case .dataLimitWarning: "b6c92994abf64e6ea94b63d20b3cccce"
+        case .dataLimitReached: "16e6fc98f819400ebd61d6e73931b28b"
         }
     }
 

@@ -13,6 +13,9 @@ public enum ExpensiveSource: String, Sendable, Hashable, CaseIterable {
     /// A cellular interface whose modem is registered roaming (ModemManager), unless the configuration's
     /// `roaming-expensive = no` says roaming costs nothing more.
     case roaming
+    /// The network's data limit is used up this cycle (`pathctl set-limit`): it wins over the user's
+    /// `set-expensive no`, since a plan that is used up costs whatever was said of it before.
+    case dataLimit
     /// A tunnel whose carrier (the interface its own packets leave by) is expensive.
     case tunnelCarrier
 }

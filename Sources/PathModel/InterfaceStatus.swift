@@ -34,6 +34,9 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var captivePortalAPI: CaptivePortalAPIStatus?
     /// Its link's figures and grade, when its source gave any.
     public var linkQuality: LinkQuality?
+    /// Where its network stands against the plan's data limit the user set (`pathctl set-limit`); nil without one.
+    /// Past the warning it made the interface constrained, past the limit also expensive.
+    public var dataLimit: DataLimitStatus?
     /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,
     /// tables, nexthops and all); empty when the kernel picks another interface or was not asked.
     public var kernelPreferredFamilies: Set<AddressFamily> = []

@@ -18,6 +18,9 @@ public struct NetworkContext: Sendable, Hashable {
     public var captivePortals: [Int32: CaptivePortalHint] = [:]
     /// Link figures by index: Ethernet speed, Wi-Fi station information, a modem's radio.
     public var linkQualities: [Int32: LinkQuality] = [:]
+    /// Each limited network's usage this cycle against its limit, by key (`DataLimitStatus`): what the usage meter
+    /// last said. Only a status whose limit is the policy's in force counts (`dataLimitStatus(of:)`).
+    public var dataLimits: [NetworkKey: DataLimitStatus] = [:]
     /// The user's settings.
     public var policy: Policy
     /// The DNS servers in use.
@@ -39,7 +42,10 @@ extension NetworkContext {
     /// docs/architecture.md. nil when every interface's may (the policy, whose networks any interface may join).
     /// The resolvers are read by the path alone, so they name no interface.
     func interfacesChanged(since old: NetworkContext) -> Set<Int32>? {
-        guard policy == old.policy else { return nil }
+        // Keyed by network, like the policy: which interfaces are on a network is derived (a wired network from its
+        // gateway's neighbour entry), so every interface is marked. A limit's status changes at its crossings and
+        // in steps of a percent of the limit (`DataLimitStatus.reported`): rarely.
+        guard policy == old.policy, dataLimits == old.dataLimits else { return nil }
         var changed = meteredInterfaces.symmetricDifference(old.meteredInterfaces)
         changed.formUnion(networkManagerMetered.symmetricDifference(old.networkManagerMetered))
         changed.formUnion(roamingInterfaces.symmetricDifference(old.roamingInterfaces))
@@ -51,5 +57,29 @@ extension NetworkContext {
         differing(captivePortals, old.captivePortals)
         differing(linkQualities, old.linkQualities)
         return changed
+    }
+}
+
+extension NetworkContext {
+    /// The status of `key`'s data limit, when the policy sets one and the meter measured it over the same cycle: a
+    /// limit cleared, or given another size or warning, acts at once; one set anew, or on another cycle, when the
+    /// meter has counted the usage of its cycle (the update that follows the policy's).
+    public func dataLimitStatus(of key: NetworkKey) -> DataLimitStatus? {
+        guard let limit = policy[key].dataLimit, var status = dataLimits[key], status.limit.cycle == limit.cycle
+        else { return nil }
+        status.limit = limit
+        return status
+    }
+}
+
+extension InterfaceStatus {
+    /// Past the warning, constrained; past the limit, also expensive (named as the reason).
+    mutating func applyDataLimit(_ limit: DataLimitStatus) {
+        dataLimit = limit
+        if limit.constrains { isConstrained = true }
+        if limit.makesExpensive {
+            isExpensive = true
+            expensiveSource = .dataLimit
+        }
     }
 }

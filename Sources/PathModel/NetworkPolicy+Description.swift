@@ -13,6 +13,6 @@ extension NetworkPolicy: CustomStringConvertible {
         let name = name.map { "\"" + $0 + "\"" } ?? "none"
         return
             "constrained: \(word(isConstrained, unset: "not set")), expensive: \(word(isExpensive, unset: "detection")),"
-            + " name: \(name)"
+            + " name: \(name)" + (dataLimit.map { ", data limit: \($0.bytes) bytes \($0.cycle)" } ?? "")
     }
 }

@@ -30,6 +30,8 @@ public struct Path: Sendable, Hashable {
     public var captivePortalAPI: CaptivePortalAPIStatus?
     /// The preferred interface's link figures (nil: none measured); `linkQualityGrade` grades them.
     public var linkQuality: LinkQuality?
+    /// Where the preferred interface's network stands against its data limit (`pathctl set-limit`); nil without one.
+    public var dataLimit: DataLimitStatus?
     /// Some usable interface has a usable IPv4 address and an IPv4 default route.
     public var supportsIPv4: Bool
     /// Some usable interface has a usable IPv6 address and an IPv6 default route.
@@ -117,6 +119,8 @@ public struct PathInterface: Sendable, Hashable {
     public var captivePortal = CaptivePortal.unknown
     /// Its link's figures and grade, when measured.
     public var linkQuality: LinkQuality?
+    /// Where its network stands against its data limit; nil without one.
+    public var dataLimit: DataLimitStatus?
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM); its cost is its carrier's.
     public var isTunnel: Bool
 

@@ -50,6 +50,11 @@ extension PathEvaluator {
                     changed = true
                 }
                 // A tunnel has no link layer of its own: its carrier's link is the one its packets cross.
+                // The carrier's plan is the one a tunnel's bytes are counted against: its limit is the reason.
+                if result[position].dataLimit == nil, let limit = carrierStatus.dataLimit {
+                    result[position].dataLimit = limit
+                    changed = true
+                }
                 if result[position].linkQuality == nil, let quality = carrierStatus.linkQuality {
                     result[position].linkQuality = quality
                     changed = true

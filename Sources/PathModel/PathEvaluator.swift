@@ -99,6 +99,7 @@ public struct PathEvaluator: Sendable, Hashable {
         status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
         if status.isUltraConstrained { status.isConstrained = true }
         status.isRoaming = isRoaming
+        if let identity, let limit = context.dataLimitStatus(of: identity.key) { status.applyDataLimit(limit) }
         status.linkQuality = context.linkQualities[link.index]
         if let hint = context.captivePortals[link.index] {
             (status.captivePortal, status.captivePortalURI) = hint.resolved
@@ -204,9 +205,11 @@ public struct PathEvaluator: Sendable, Hashable {
         for (position, index) in available.enumerated() {
             path.availableInterfaces[position].captivePortal = interfaces[index].captivePortal
             path.availableInterfaces[position].linkQuality = interfaces[index].linkQuality
+            path.availableInterfaces[position].dataLimit = interfaces[index].dataLimit
         }
         // The preferred interface's, as Apple's: the link the first connection attempt takes.
         path.linkQuality = interfaces[first].linkQuality
+        path.dataLimit = interfaces[first].dataLimit
         return path
     }
 

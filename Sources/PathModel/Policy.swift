@@ -10,18 +10,25 @@ public struct NetworkPolicy: Sendable, Hashable {
     /// Ultra-constrained (a satellite link, as Apple's and Android's newest paths call it): constrained, and left
     /// out of the path of every client that did not opt in with `PathParameters.allowsUltraConstrained`.
     public var isUltraConstrained: Bool?
+    /// The plan's data limit on the network (`pathctl set-limit`): past its warning the network is constrained,
+    /// past the limit also expensive, whatever `isConstrained` and `isExpensive` say.
+    public var dataLimit: DataLimit?
 
     public init(
-        isConstrained: Bool? = nil, isExpensive: Bool? = nil, name: String? = nil, isUltraConstrained: Bool? = nil
+        isConstrained: Bool? = nil, isExpensive: Bool? = nil, name: String? = nil, isUltraConstrained: Bool? = nil,
+        dataLimit: DataLimit? = nil
     ) {
         self.isConstrained = isConstrained
         self.isExpensive = isExpensive
         self.name = name
         self.isUltraConstrained = isUltraConstrained
+        self.dataLimit = dataLimit
     }
 
     /// Nothing set: the network need not be remembered.
-    public var isEmpty: Bool { isConstrained == nil && isExpensive == nil && name == nil && isUltraConstrained == nil }
+    public var isEmpty: Bool {
+        isConstrained == nil && isExpensive == nil && name == nil && isUltraConstrained == nil && dataLimit == nil
+    }
 
     /// The longest name, in bytes of UTF-8: a table column, not a document.
     public static let maximumNameLength = 64

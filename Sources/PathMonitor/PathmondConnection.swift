@@ -64,6 +64,16 @@ public final class PathmondConnection: Sendable {
         return try call(Methods.setConstrained, parameters).network
     }
 
+    /// io.pathmond.SetDataLimit: a data limit on the network on `interface`, or the one `key` names; nil clears it.
+    public func setDataLimit(
+        _ limit: DataLimit?, interface: String? = nil, key: String? = nil
+    ) throws(PathmondClientError) -> NetworkDetails {
+        let parameters = Methods.SetDataLimitParameters(
+            interface: interface, key: key, limitBytes: limit?.bytes, warningPercent: limit?.warningPercent,
+            cycle: limit?.cycle.description)
+        return try call(Methods.setDataLimit, parameters).network
+    }
+
     /// io.pathmond.SetExpensive: true or false pins the flag; nil leaves it to detection again.
     public func setExpensive(
         _ expensive: Bool?, interface: String? = nil, key: String? = nil

@@ -57,6 +57,9 @@ extension Methods {
     public static let setNetworkName = VarlinkMethod<SetNetworkNameParameters, NetworkReply>(
         "io.pathmond.SetNetworkName", errors: policyChangeErrors)
 
+    public static let setDataLimit = VarlinkMethod<SetDataLimitParameters, NetworkReply>(
+        "io.pathmond.SetDataLimit", errors: policyChangeErrors)
+
     public static let forgetNetwork = VarlinkMethod<ForgetNetworkParameters, NoParameters>(
         "io.pathmond.ForgetNetwork",
         errors: [.invalidParameter, .pathmondPermissionDenied, .invalidNetworkKey, .noSuchNetwork, .policyNotSaved])
@@ -65,7 +68,7 @@ extension Methods {
     public static let all: [any VarlinkMethodRule] = [
         getInfo, getInterfaceDescription,
         getPath, watchPath, watchFlow, listInterfaces, setConstrained, setExpensive, setUltraConstrained,
-        setNetworkName, listNetworks, forgetNetwork, getStatus, getHistory, getUsage,
+        setNetworkName, setDataLimit, listNetworks, forgetNetwork, getStatus, getHistory, getUsage,
     ]
 
     /// The errors any call may get, whatever its method: a message that cannot be read, a connection over the

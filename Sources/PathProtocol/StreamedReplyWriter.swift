@@ -46,6 +46,10 @@ public enum StreamedReplyWriter {
             out.raw(",\"captivePortalURI\":")
             out.string(uri)
         }
+        if let limit = path.dataLimit {
+            out.raw(",\"dataLimit\":")
+            write(limit, to: &out)
+        }
         out.raw(",\"gateways\":[")
         for (position, gateway) in path.gateways.enumerated() {
             if position > 0 { out.raw(",") }
@@ -89,6 +93,11 @@ public enum StreamedReplyWriter {
             out.string(captivePortal)
             out.raw(",")
         }
+        if let limit = interface.dataLimit {
+            out.raw("\"dataLimit\":")
+            write(limit, to: &out)
+            out.raw(",")
+        }
         out.raw("\"index\":")
         out.integer(interface.index)
         out.raw(",\"isConstrained\":")
@@ -115,6 +124,24 @@ public enum StreamedReplyWriter {
         out.string(interface.name)
         out.raw(",\"type\":")
         out.string(interface.type)
+        out.raw("}")
+    }
+
+    private static func write(_ limit: WireDataLimit, to out: inout JSONBytes) {
+        out.raw("{\"cycle\":")
+        out.string(limit.cycle)
+        out.raw(",\"cycleEnd\":")
+        out.string(limit.cycleEnd)
+        out.raw(",\"cycleStart\":")
+        out.string(limit.cycleStart)
+        out.raw(",\"level\":")
+        out.string(limit.level)
+        out.raw(",\"limitBytes\":")
+        out.integer(limit.limitBytes)
+        out.raw(",\"usedBytes\":")
+        out.integer(limit.usedBytes)
+        out.raw(",\"warningPercent\":")
+        out.integer(limit.warningPercent)
         out.raw("}")
     }
 

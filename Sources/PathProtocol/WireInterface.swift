@@ -52,6 +52,8 @@ public struct WireInterface: Codable, Sendable, Hashable {
     public var captivePortalURI: String?
     /// Its link's figures and grade; absent when nothing was measured, and from older servers.
     public var linkQuality: WireLinkQuality?
+    /// Its network's data limit and usage this cycle; absent without one, and from older servers.
+    public var dataLimit: WireDataLimit?
 
     /// The interface as the wire describes it; `policy` supplies the user's names for networks.
     public init(_ status: InterfaceStatus, policy: Policy = Policy()) {
@@ -80,6 +82,7 @@ public struct WireInterface: Codable, Sendable, Hashable {
         captivePortal = status.captivePortal.rawValue
         captivePortalURI = status.captivePortalURI
         linkQuality = status.linkQuality.map(WireLinkQuality.init)
+        dataLimit = status.dataLimit.map(WireDataLimit.init)
     }
 
     /// Every interface, each tunnel with its carrier's name.

@@ -24,6 +24,8 @@ public struct WirePath: Codable, Sendable, Hashable {
     public var captivePortalAPI: WireCaptivePortalAPI?
     /// The preferred interface's link quality; absent when nothing was measured, and from older servers.
     public var linkQuality: WireLinkQuality?
+    /// Its network's data limit and usage this cycle; absent without one, and from older servers.
+    public var dataLimit: WireDataLimit?
 
     public init(_ path: Path) {
         status = path.status.rawValue
@@ -41,6 +43,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         captivePortalURI = path.captivePortalURI
         captivePortalAPI = path.captivePortalAPI.map(WireCaptivePortalAPI.init)
         linkQuality = path.linkQuality.map(WireLinkQuality.init)
+        dataLimit = path.dataLimit.map(WireDataLimit.init)
     }
 
     /// The model value; throws if a field holds a value the protocol does not define.
@@ -69,6 +72,7 @@ public struct WirePath: Codable, Sendable, Hashable {
         path.captivePortalURI = captivePortalURI
         path.captivePortalAPI = captivePortalAPI?.status
         path.linkQuality = linkQuality?.linkQuality
+        path.dataLimit = try dataLimit?.status()
         return path
     }
 }
@@ -98,6 +102,8 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
     public var captivePortal: String?
     /// Its link quality; absent when nothing was measured, and from older servers.
     public var linkQuality: WireLinkQuality?
+    /// Its network's data limit and usage this cycle; absent without one, and from older servers.
+    public var dataLimit: WireDataLimit?
 
     public init(_ interface: PathInterface) {
         index = interface.index
@@ -110,6 +116,7 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
         isRoaming = interface.isRoaming
         captivePortal = interface.captivePortal.rawValue
         linkQuality = interface.linkQuality.map(WireLinkQuality.init)
+        dataLimit = interface.dataLimit.map(WireDataLimit.init)
     }
 
     func pathInterface() throws(WireFormatError) -> PathInterface {
@@ -120,6 +127,7 @@ public struct WirePathInterface: Codable, Sendable, Hashable {
             isRoaming: isRoaming ?? false)
         interface.captivePortal = CaptivePortal(wire: captivePortal)
         interface.linkQuality = linkQuality?.linkQuality
+        interface.dataLimit = try dataLimit?.status()
         return interface
     }
 }

@@ -31,11 +31,14 @@ public struct WireNetworkUsage: Codable, Sendable, Hashable {
     public var today: WireUsagePeriod
     public var cycle: WireUsagePeriod
     public var pastCycles: [WireUsagePeriod]
+    /// Its data limit and the usage of the limit's cycle; absent without a limit, and from older servers.
+    public var dataLimit: WireDataLimit?
 
     public init(
         key: String, displayName: String, interfaces: [String], today: WireUsagePeriod, cycle: WireUsagePeriod,
-        pastCycles: [WireUsagePeriod]
+        pastCycles: [WireUsagePeriod], dataLimit: WireDataLimit? = nil
     ) {
+        self.dataLimit = dataLimit
         self.key = key
         self.displayName = displayName
         self.interfaces = interfaces

@@ -26,8 +26,8 @@ extension VarlinkInterfaces {
           # The interfaces concerned.
           interfaces: []string,
           # For detection: dhcpMetered, networkManagerMetered, cellular (also roaming, with the detail
-          # roaming or home network), wifi, identityForgotten, captivePortal, linkQuality; newer servers
-          # may add others.
+          # roaming or home network), wifi, identityForgotten, captivePortal, linkQuality, dataLimit; newer
+          # servers may add others.
           detection: ?string,
           # For policy: the network key, and the uid of the client that changed it.
           network: ?string,

@@ -67,7 +67,9 @@ extension VarlinkInterfaces {
           captivePortal: ?(unknown, captive, open, limited),
           captivePortalURI: ?string,
           # Its link's quality (a tunnel: its carrier's). Absent when nothing was measured.
-          linkQuality: ?LinkQuality
+          linkQuality: ?LinkQuality,
+          # Its network's data limit and usage this cycle (pathctl set-limit); absent without one.
+          dataLimit: ?DataLimit
         )
 
         # A network pathmond remembers (the user set something for it) or sees attached now.

@@ -34,6 +34,13 @@ extension VarlinkInterfaces {
         # Same targets and rights as SetConstrained.
         method SetNetworkName(interface: ?string, key: ?string, name: ?string) -> (network: Network)
 
+        # Sets a data limit on the network on an interface, or the one a key names, or clears it (limitBytes
+        # absent). Bytes sent and received together per cycle count against limitBytes; past warningPercent
+        # (80 unless given) of it the network is constrained, past the limit also expensive, until the
+        # cycle ends. cycle: monthly:DAY (the default, monthly:1), weekly:DAY or daily. Same targets and
+        # rights as SetConstrained. Servers older than the method answer MethodNotFound.
+        method SetDataLimit(interface: ?string, key: ?string, limitBytes: ?int, warningPercent: ?int, cycle: ?string) -> (network: Network)
+
         # Every network the user set something for, and every network attached now, by key.
         method ListNetworks() -> (networks: []Network)
 

@@ -71,7 +71,9 @@ extension VarlinkInterfaces {
           # from older servers; a client reads a value it does not know as unknown.
           captivePortal: ?(unknown, captive, open, limited),
           # Its link's quality; absent when nothing was measured, and from older servers.
-          linkQuality: ?LinkQuality
+          linkQuality: ?LinkQuality,
+          # Its network's data limit and usage this cycle (pathctl set-limit); absent without one.
+          dataLimit: ?DataLimit
         )
 
         # The system's network path.
@@ -123,7 +125,9 @@ extension VarlinkInterfaces {
           captivePortalAPI: ?CaptivePortalAPI,
           # The preferred interface's link quality; absent when nothing was measured, and from older
           # servers.
-          linkQuality: ?LinkQuality
+          linkQuality: ?LinkQuality,
+          # Its network's data limit and usage this cycle (pathctl set-limit); absent without one.
+          dataLimit: ?DataLimit
         )
         """
 }

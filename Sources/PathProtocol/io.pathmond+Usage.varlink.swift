@@ -13,6 +13,24 @@ extension VarlinkInterfaces {
           received: int
         )
 
+        # A network's usage this billing cycle against the data limit the user set (pathctl set-limit).
+        type DataLimit (
+          # Bytes sent and received together per cycle.
+          limitBytes: int,
+          # Percent of the limit past which the network is constrained (Low Data Mode by itself).
+          warningPercent: int,
+          # How the cycle runs: monthly:DAY (1-31), weekly:DAY (1 Monday - 7 Sunday) or daily.
+          cycle: string,
+          # Sent and received together in this cycle. On a path or an interface it is refreshed when it
+          # enters another hundredth of the limit (and at each level); GetUsage gives it as read now.
+          usedBytes: int,
+          # The cycle's first day and the day it resets (the day after its last), YYYY-MM-DD, local time.
+          cycleStart: string,
+          cycleEnd: string,
+          # normal; warning: past the warning, constrained; exceeded: past the limit, also expensive.
+          level: (normal, warning, exceeded)
+        )
+
         # One network's usage: counted while it is attached, kept across restarts.
         type NetworkUsage (
           # The network's key, as in Network.
@@ -25,7 +43,9 @@ extension VarlinkInterfaces {
           # The billing cycle that holds today: the calendar month.
           cycle: UsagePeriod,
           # The cycles before it, newest first (three).
-          pastCycles: []UsagePeriod
+          pastCycles: []UsagePeriod,
+          # Its data limit and the usage of the limit's cycle; absent without a limit.
+          dataLimit: ?DataLimit
         )
 
         # Each network's usage, by key. The counted interfaces are read at the call, so the figures are

@@ -18,7 +18,9 @@ import PathModel
 /// One network per line, sorted by key, so the file diffs well. Fields this version does not know are ignored,
 /// so a later pathmond may add some without changing the version; it changes the version only when an older
 /// pathmond would misread the file: `name` came that way (version 1 still; an older pathmond ignores it), and so
-/// did `ultraConstrained` (written only when set; an older pathmond has no such interfaces).
+/// did `ultraConstrained` (written only when set; an older pathmond has no such interfaces) and `dataLimit`
+/// (`{"bytes": 5000000000, "warningPercent": 80, "cycle": "monthly:1"}`, written only when set; an older pathmond
+/// ignores the limit and keeps the rest).
 public struct PolicyFile {
     /// The format version this code writes, and the newest it reads.
     public static let currentVersion = 1
@@ -29,7 +31,8 @@ public struct PolicyFile {
             "        {\"key\": \(quote(key.description)), \"constrained\": \(literal(settings.isConstrained)), "
                 + "\"expensive\": \(literal(settings.isExpensive))"
                 + (settings.name.map { ", \"name\": \(quote($0))" } ?? "")
-                + (settings.isUltraConstrained.map { ", \"ultraConstrained\": \($0)" } ?? "") + "}"
+                + (settings.isUltraConstrained.map { ", \"ultraConstrained\": \($0)" } ?? "")
+                + (settings.dataLimit.map { ", \"dataLimit\": \(encodeLimit($0))" } ?? "") + "}"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.joined(separator: ",\n") + "\n    ]"
         return Array("{\n    \"version\": \(currentVersion),\n    \"networks\": \(list)\n}\n".utf8)
@@ -98,10 +101,12 @@ public struct PolicyFile {
         let expensive = try flag("expensive", of: entry, index: index, key: key)
         let name = try self.name(of: entry, index: index, key: key)
         let ultraConstrained = try flag("ultraConstrained", of: entry, index: index, key: key)
+        let dataLimit = try self.dataLimit(of: entry, index: index, key: key)
         return (
             key,
             NetworkPolicy(
-                isConstrained: constrained, isExpensive: expensive, name: name, isUltraConstrained: ultraConstrained)
+                isConstrained: constrained, isExpensive: expensive, name: name, isUltraConstrained: ultraConstrained,
+                dataLimit: dataLimit)
         )
     }
 

@@ -29,7 +29,11 @@ struct Check: Verb {
             .option(
                 "max-deferral", value: "duration",
                 "A deferred unit that has waited this long runs anyway, on an expensive or constrained path (exit 0;"
-                    + " the dispatcher's journal says why), e.g. 14d or 12h."),
+                    + " the dispatcher's journal says why), e.g. 14d or 12h; not while the network's data limit is"
+                    + " used up (pathctl set-limit), unless --max-deferral-past-limit."),
+            .flag(
+                "max-deferral-past-limit",
+                "Let --max-deferral run the unit even on a network whose data limit is used up this cycle."),
             .option("dispatcher-socket", "The dispatcher's socket.", completion: .file).with { $0.isHidden = true },
         ])
 
@@ -38,6 +42,7 @@ struct Check: Verb {
     var requirements: PathOptions
     var quiet: Bool
     var maxDeferral: String?
+    var maxDeferralPastLimit: Bool
     var dispatcherSocket: String
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -46,6 +51,7 @@ struct Check: Verb {
         requirements = try PathOptions(arguments)
         quiet = arguments.flag("quiet")
         maxDeferral = arguments.value("max-deferral")
+        maxDeferralPastLimit = arguments.flag("max-deferral-past-limit")
         dispatcherSocket = arguments.value("dispatcher-socket") ?? DispatcherProtocol.socketPath
         if let maxDeferral, TimeSpan.parse(maxDeferral) == nil {
             throw UsageError("--max-deferral takes a duration such as 14d, 12h or 30min, not '\(maxDeferral)'")
@@ -66,8 +72,19 @@ struct Check: Verb {
         }
         guard let failure = conditions.failure(of: path) else { return }
         if !quiet { printError("pathctl: \(failure.message)") }
-        if failure == .expensive || failure == .constrained || failure == .captivePortal, deferRun() { return }
+        if failure == .expensive || failure == .constrained || failure == .captivePortal,
+            deferRun(limitUsedUp: path.dataLimit?.level == .exceeded)
+        {
+            return
+        }
         throw failure.exitCode
+    }
+
+    /// The cap sent to the dispatcher, in seconds: --max-deferral's, except on a network whose data limit is used up
+    /// (unless `pastLimit`, --max-deferral-past-limit), where the run waits however long it has waited.
+    static func deferralCap(_ maxDeferral: String?, limitUsedUp: Bool, pastLimit: Bool) -> Int64? {
+        guard !limitUsedUp || pastLimit else { return nil }
+        return maxDeferral.flatMap(TimeSpan.parse).map { $0.components.seconds }
     }
 
     /// On an expensive or constrained path: registers the caller's unit with pathmond-dispatcher, which finds the
@@ -75,9 +92,17 @@ struct Check: Verb {
     /// refusal is printed when this runs in a unit (systemd's $INVOCATION_ID): the unit's journal then says why its
     /// run is not deferred; a shell's `pathctl check` defers nothing and says nothing more. True when the unit has
     /// waited longer than --max-deferral, so that the run goes ahead now.
-    private func deferRun() -> Bool {
+    ///
+    /// On a network whose data limit is used up, --max-deferral is not passed on (unless
+    /// --max-deferral-past-limit): a plan that is used up is worth no run, however long it waited.
+    private func deferRun(limitUsedUp: Bool) -> Bool {
         let inUnit = getenv("INVOCATION_ID") != nil
-        let cap = maxDeferral.flatMap(TimeSpan.parse).map { $0.components.seconds }
+        let cap = Self.deferralCap(maxDeferral, limitUsedUp: limitUsedUp, pastLimit: maxDeferralPastLimit)
+        if cap == nil && maxDeferral != nil && !quiet {
+            printError(
+                "pathctl: the network's data limit is used up: --max-deferral does not apply until the cycle resets"
+                    + " (--max-deferral-past-limit overrides)")
+        }
         let reply: DispatcherProtocol.DeferReply
         do {
             reply = try DispatcherClient(socketPath: dispatcherSocket).call(

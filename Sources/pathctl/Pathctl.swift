@@ -16,6 +16,7 @@ enum Pathctl {
         [
             Status.self, Monitor.self, Check.self, Wait.self, SetConstrained.self, SetUltraConstrained.self,
             SetExpensive.self, Networks.self, Name.self, Forget.self, Log.self, Exec.self, Deferred.self, Usage.self,
+            SetLimit.self,
         ]
     }
 
@@ -23,7 +24,7 @@ enum Pathctl {
     /// without building the thirteen tables (a third of a million instructions, `exec`'s help text alone half).
     static let verbNames = [
         "status", "monitor", "check", "wait", "set-constrained", "set-ultra-constrained", "set-expensive", "networks",
-        "name", "forget", "log", "exec", "deferred", "usage",
+        "name", "forget", "log", "exec", "deferred", "usage", "set-limit",
     ]
 
     /// The verb of that name.

@@ -240,11 +240,16 @@ struct ScaledKernel {
         }
     }
 
-    /// Changes one thing the context holds: a hint for one interface, the policy, or the resolvers.
+    /// The one data limit the random policies set (daily, so that the meter's statuses match its cycle).
+    static let limit = DataLimit(bytes: 1_000, cycle: .daily)
+
+    /// Changes one thing the context holds: a hint for one interface, the policy, the data limits' statuses, or
+    /// the resolvers.
     mutating func change(_ context: inout NetworkContext, state: KernelState) {
         let index = index()
         func toggle(_ set: inout Set<Int32>) { if set.remove(index) == nil { set.insert(index) } }
-        let identity = NetworkIdentity.wifi(ssid: Array("net\(random.below(3))".utf8))
+        let network = random.below(3)
+        let identity = NetworkIdentity.wifi(ssid: Array("net\(network)".utf8))
         switch random.below(8) {
         case 0: toggle(&context.meteredInterfaces)
         case 1: toggle(&context.networkManagerMetered)
@@ -257,9 +262,15 @@ struct ScaledKernel {
             context.captivePortals[index] =
                 random.chance(25) ? nil : CaptivePortalHint(state: random.pick([.captive, .open, .unknown]))
         case 6:
+            // No draw of its own for the limit (the interface's parity says): the sequences stay those of before.
             context.policy[identity.key] = NetworkPolicy(
                 isConstrained: random.chance(50), isExpensive: random.chance(50) ? nil : true,
-                isUltraConstrained: random.chance(20) ? true : nil)
+                isUltraConstrained: random.chance(20) ? true : nil, dataLimit: index % 2 == 0 ? Self.limit : nil)
+        case 7 where index % 2 == 0:
+            // The meter's word on a network's limit: its usage this cycle, below, past the warning or past the limit.
+            let day = CalendarDay(year: 2026, month: 11, day: 29)
+            context.dataLimits[identity.key] = DataLimitStatus(
+                limit: Self.limit, used: [0, 850, 1_000][network], cycle: day..<day.advanced(by: 1))
         default:
             context.resolvers = random.chance(50) ? ResolverConfiguration() : context.resolvers
         }

@@ -127,7 +127,9 @@ import Testing
         wire.captivePortalURI = random.next() % 2 == 0 ? nil : randomText(&random)
         wire.linkQuality = randomLinkQuality(&random)
         wire.captivePortalAPI = randomPortalAPI(&random)
+        wire.dataLimit = randomDataLimit(&random)
         for position in wire.availableInterfaces.indices {
+            wire.availableInterfaces[position].dataLimit = randomDataLimit(&random)
             wire.availableInterfaces[position].linkQuality = randomLinkQuality(&random)
             wire.availableInterfaces[position].captivePortal = random.next() % 2 == 0 ? nil : randomText(&random)
             wire.availableInterfaces[position].isRoaming = randomFlag(&random)
@@ -146,6 +148,18 @@ import Testing
         api.userPortalURL = random.next() % 2 == 0 ? nil : randomText(&random)
         api.venueInfoURL = random.next() % 2 == 0 ? nil : randomText(&random)
         return api
+    }
+
+    /// Absent, or a limit with figures across their range and any text (issue 43).
+    private func randomDataLimit(_ random: inout SplitMix) -> WireDataLimit? {
+        guard random.next() % 3 != 0 else { return nil }
+        let day = CalendarDay(number: 20_000)
+        var limit = WireDataLimit(
+            DataLimitStatus(limit: DataLimit(bytes: 1 + random.next() / 2), used: random.next(), cycle: day..<day))
+        limit.cycle = randomText(&random)
+        limit.level = randomText(&random)
+        limit.warningPercent = Int(truncatingIfNeeded: random.next())
+        return limit
     }
 
     /// Absent, or with every figure present or absent and across its range.

@@ -76,7 +76,7 @@ import Testing
     /// bash runs the generated script as it would on Tab: verbs, options, option values and arguments, the
     /// interfaces through the call back.
     @Test(arguments: [
-        (["pathctl", "se"], ["set-constrained", "set-ultra-constrained", "set-expensive"]),
+        (["pathctl", "se"], ["set-constrained", "set-ultra-constrained", "set-expensive", "set-limit"]),
         (["pathctl", "--socket", "/x", "chec"], ["check"]),
         (["pathctl", "check", "--unm"], ["--unmetered"]),
         (["pathctl", "wait", "--require", "w"], ["wired", "wifi"]),

@@ -103,3 +103,33 @@ public struct DataLimitStatus: Sendable, Hashable {
     /// Whether the path on the network is expensive by the limit.
     public var makesExpensive: Bool { level == .exceeded }
 }
+
+extension DataLimitStatus {
+    /// The steps `used` is reported in, on the path and to clients: a hundredth of the limit. A status is published
+    /// again when its level, limit or cycle changes, or `used` enters another step: at most about 100 path updates a
+    /// cycle per limited network for the figure, instead of one per reading.
+    public var reportingStep: UInt64 { max(limit.bytes / 100, 1) }
+
+    /// Whether this status says something `old` did not: another level, limit or cycle, or `used` in another step.
+    public func differsInReport(from old: DataLimitStatus?) -> Bool {
+        guard let old else { return true }
+        return limit != old.limit || cycle != old.cycle || level != old.level
+            || used / reportingStep != old.used / reportingStep
+    }
+
+    /// Whether the meter should read the network's interfaces every second or so instead of its usual interval:
+    /// from a tenth of the limit below the warning until the limit is passed, where either crossing may come with
+    /// the next megabytes. Past the limit there is nothing left to cross.
+    public var isNearThreshold: Bool {
+        let (reach, overflow) = used.addingReportingOverflow(max(limit.bytes / 10, 1))
+        return level != .exceeded && (overflow || reach >= limit.warningBytes)
+    }
+
+    /// The last day of the cycle is `cycle.upperBound - 1`; the status turns back at the start of `cycle.upperBound`.
+    public var resetDay: CalendarDay { cycle.upperBound }
+}
+
+extension DataLimitStatus {
+    /// "4.1 GB of 5.0 GB": what `pathctl status` and the journal show.
+    public var summary: String { "\(ByteSize.text(used)) of \(ByteSize.text(limit.bytes))" }
+}

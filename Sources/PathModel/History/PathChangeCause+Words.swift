@@ -54,6 +54,7 @@ extension PathChangeCause.Detection {
         case .identityForgotten: return "identities of removed links forgotten"
         case .captivePortal: return "captive portal"
         case .linkQuality: return "link quality"
+        case .dataLimit: return "data limit"
         }
     }
 }

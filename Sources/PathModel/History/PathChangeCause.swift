@@ -37,6 +37,8 @@ public struct PathChangeCause: Sendable, Hashable {
         case captivePortal
         /// A link's quality: Ethernet speed, Wi-Fi station figures, a modem's technology or signal.
         case linkQuality
+        /// A network's usage against its data limit: the warning or the limit passed, or a new cycle began.
+        case dataLimit
     }
 
     /// The kind of kernel table a notification touched, in the spelling the history uses.

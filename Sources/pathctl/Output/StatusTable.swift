@@ -36,6 +36,9 @@ enum StatusTable {
             if path.linkQualityGrade != .unknown { facts.append("link " + path.linkQualityGrade.rawValue) }
             if path.isUltraConstrained {
                 facts.append("constrained (ultra)")
+            } else if path.isConstrained, let limit = path.dataLimit, limit.constrains {
+                // Why, when the plan's limit made it so: the figure people check against their carrier's.
+                facts.append("constrained (data limit: \(limit.summary))")
             } else if path.isConstrained {
                 facts.append("constrained")
             }

@@ -27,7 +27,9 @@ extension NetworkPolicy {
         }
         let base = words(isExpensive, "expensive") + ", " + words(isConstrained, "constrained")
         // Said only when set, so that the words of every other change read as they always did.
-        return isUltraConstrained.map { base + ", " + ($0 ? "ultra-constrained" : "not ultra-constrained") } ?? base
+        let ultra =
+            isUltraConstrained.map { base + ", " + ($0 ? "ultra-constrained" : "not ultra-constrained") } ?? base
+        return dataLimit.map { ultra + ", data limit \(ByteSize.text($0.bytes)) \($0.cycle)" } ?? ultra
     }
 }
 

@@ -99,6 +99,12 @@ struct MethodHandlers: Sendable {
                 if let name, !NetworkPolicy.isValidName(name) { throw .invalidParameter(parameter: "name") }
                 return changePolicy(target, by: call.peer) { $0.name = name }
             },
+            MethodRoute(Methods.setDataLimit) { call throws(VarlinkError) in
+                let parameters = call.parameters
+                let target = try PolicyController.Target(interface: parameters.interface, key: parameters.key)
+                let limit = try parameters.limit()
+                return changePolicy(target, by: call.peer) { $0.dataLimit = limit }
+            },
             MethodRoute(Methods.forgetNetwork) { call in
                 let key = call.parameters.key
                 let peer = call.peer

@@ -12,22 +12,22 @@ import SDEvent
 /// counted, so an idle machine (or one with no identified network) costs no wake-up. Each reading round is saved
 /// (`UsageWriter`, off the loop): a crash loses at most the bytes of the last interval.
 ///
-/// `@unchecked Sendable`: `checkedVersion`, `keys`, `unsaved`, `forgottenOn` and `timer` are touched only on the
-/// main loop (the hub's updates, the timer, GetUsage, `start` and `stop`); the meter, read by the metrics writer's
-/// thread, is behind its lock.
+/// `@unchecked Sendable`: `checkedVersion`, `keys`, `unsaved`, `forgottenOn`, `timer`, `limits` and `lastSaved` are
+/// touched only on the main loop (the hub's updates, the timers, GetUsage, `start` and `stop`); the meter, read by the
+/// metrics writer's thread, is behind its lock.
 final class UsageService: @unchecked Sendable {
     /// How often counted interfaces are read when nothing else makes pathmond read them.
     static let defaultInterval = Duration.seconds(60)
 
-    private let loop: SDEventLoop
+    let loop: SDEventLoop
     let hub: PathHub
     private let reader: LinkCounterReader?
     private let writer: UsageWriter?
-    private let logger: Logger
+    let logger: Logger
     let today: @Sendable () -> CalendarDay
     /// How often the timer reads; set on the main loop (a reload), used from the next arming.
     private(set) var interval: Duration
-    private let meter: Locked<UsageMeter>
+    let meter: Locked<UsageMeter>
     /// Bytes counted per network since pathmond started: the metrics' counters.
     private let sinceStart = Locked<[NetworkKey: ByteCounts]>([:])
     /// Called after a reading round counted bytes (the daemon wakes the metrics writer).
@@ -40,7 +40,11 @@ final class UsageService: @unchecked Sendable {
     private var unsaved = false
     /// The network each interface's bytes go to, by index, at the last look.
     private var keys: [Int32: NetworkKey] = [:]
-    private var timer: SDEventSource?
+    var timer: SDEventSource?
+    /// The data limits' statuses last handed to the hub, and the state of their reads (`UsageService+Limits`).
+    var limits = LimitWatch()
+    /// When the file was last saved: while near a limit the rounds come every second and save once an `interval`.
+    private var lastSaved = ContinuousClock.now
 
     init(
         loop: SDEventLoop, hub: PathHub, reader: LinkCounterReader?, meter: UsageMeter, writer: UsageWriter?,
@@ -93,6 +97,8 @@ final class UsageService: @unchecked Sendable {
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
         // gateway) would encode and sync the file each time; the next round saves, within one interval.
         read(indexes.union(gone).sorted(), live: live, saving: false)
+        // A policy change (a limit set or cleared) moves the versions too, and may read no interface.
+        if indexes.isEmpty && gone.isEmpty { refreshLimits() }
     }
 
     /// Reads `indexes` now and counts their bytes; with `saving`, saves (and otherwise leaves the bytes for the next
@@ -124,17 +130,20 @@ final class UsageService: @unchecked Sendable {
         if let encoded {
             writer?.save(encoded)
             unsaved = false
+            lastSaved = .now
         } else {
             unsaved = true
         }
         add(counts)
+        refreshLimits()
         armTimer()
     }
 
     /// The timer's round: reads every counted interface and saves (also when none is counted any more, for the
     /// bytes a network change read since the last round).
     private func round() {
-        read(meter.withLock { $0.counted }, saving: true)
+        // Near a limit the rounds come every second: the file is still saved once an interval, not each time.
+        read(meter.withLock { $0.counted }, saving: lastSaved.duration(to: .now) >= interval - .milliseconds(100))
     }
 
     /// Reads every counted interface before GetUsage answers, without saving: a client that asks often must not
@@ -144,7 +153,7 @@ final class UsageService: @unchecked Sendable {
     }
 
     /// Armed while an interface is counted, or bytes wait to be saved.
-    private func armTimer() {
+    func armTimer() {
         let counting = meter.withLock { !$0.counted.isEmpty }
         guard counting || unsaved else {
             timer = nil
@@ -152,7 +161,7 @@ final class UsageService: @unchecked Sendable {
         }
         guard timer == nil else { return }
         do {
-            timer = try loop.schedule(after: interval) { [weak self] in
+            timer = try loop.schedule(after: limits.isNear ? limits.nearDelay : interval) { [weak self] in
                 guard let self else { return }
                 timer = nil
                 round()
@@ -187,6 +196,7 @@ final class UsageService: @unchecked Sendable {
     /// At stop, after the main loop: reads the counted interfaces a last time and writes the file on this thread.
     func stop() {
         timer = nil
+        limits.resetTimer = nil
         guard let reader else { return }
         let day = today()
         let encoded: [UInt8] = meter.withLock { meter in

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Sizes for people, in decimal units as data plans are sold: 1 kB is 1,000 bytes, 1 GB 10^9.
-enum ByteSize {
+public enum ByteSize {
     /// "0 B", "999 B", "1.5 kB", "23 MB", "4.1 GB": one decimal below 10, whole numbers above, rounded half up.
-    static func text(_ bytes: UInt64) -> String {
+    public static func text(_ bytes: UInt64) -> String {
         let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
         guard bytes >= 1_000 else { return "\(bytes) B" }
         var unit = 1
