@@ -148,4 +148,72 @@ run_journal_checks() {
     check_journal_catalog
     check_journal_hostile_field
     check_registry
+    check_data_limit
+}
+
+# A data limit on eth0's network (issue 43), as a user sets one: its warning at 10 %, so that what the network used
+# this cycle is already inside the band where pathmond reads the counters every second (from a tenth of the limit
+# below the warning: docs/usage.md), and the limit 10 times what the warning leaves room for. Datagrams to the
+# gateway's discard port carry the usage past the warning (constrained, the warning's record), then past the limit
+# (expensive too, the limit's record, `pathctl status` saying why); `set-limit --off` gives the path back. Each
+# 1,000-byte datagram counts 1,042 bytes sent on eth0 and at most 590 received (the ICMP error), so the first batch
+# stays under the limit. Sent from inside the root: only eth0's counters move.
+data_limit_warning_id=b6c92994abf64e6ea94b63d20b3cccce
+data_limit_reached_id=16e6fc98f819400ebd61d6e73931b28b
+eth0_cycle_bytes() {
+    inside pathctl usage --json 2>/dev/null | python3 -c '
+import json, sys
+document = json.load(sys.stdin)
+networks = document.get("networks", []) if isinstance(document, dict) else document
+eth0 = next((n for n in networks if "eth0" in n.get("interfaces", [])), None)
+print(eth0["cycle"]["sent"] + eth0["cycle"]["received"] if eth0 else "")'
+}
+send_to_gateway() { # send_to_gateway DATAGRAMS: 1,000 bytes each, to 192.0.2.1's discard port
+    inside bash -c "for i in \$(seq $1); do printf '%01000d' 0 >/dev/udp/192.0.2.1/9; done" 2>/dev/null || true
+}
+check_data_limit() {
+    local pid used limit warning warned reached status
+    pid=$(main_pid)
+    used=$(eth0_cycle_bytes)
+    if [ -z "$used" ]; then
+        fail "a data limit on eth0's network" "pathctl usage --json counts no network on eth0: $(inside pathctl usage 2>&1)"
+        return
+    fi
+    limit=$((10 * used + 100000 > 300000 ? 10 * used + 100000 : 300000))
+    warning=10
+    warned=$(record_count $data_limit_warning_id "$pid")
+    reached=$(record_count $data_limit_reached_id "$pid")
+    if ! inside pathctl set-limit eth0 "$limit" --warning "$warning" >/dev/null 2>&1; then
+        fail "pathctl set-limit eth0 $limit --warning $warning" \
+            "$(inside pathctl set-limit eth0 "$limit" --warning "$warning" 2>&1)"
+        return
+    fi
+    send_to_gateway $(((limit / 10 - used + 2000 + 1041) / 1042))
+    if eventually 5 eth0_field_is isConstrained true && eth0_field_is isExpensive false &&
+        [ "$(record_count $data_limit_warning_id "$pid")" -gt "$warned" ]; then
+        pass "past a $limit-byte limit's $warning % warning: constrained, not yet expensive, MESSAGE_ID=$data_limit_warning_id"
+    else
+        fail "past a $limit-byte limit's $warning % warning: constrained, not yet expensive, the warning's record" \
+            "constrained $(eth0_field isConstrained), expensive $(eth0_field isExpensive), records" \
+            "$(record_count $data_limit_warning_id "$pid") (before $warned); used $used -> $(eth0_cycle_bytes)"
+    fi
+    send_to_gateway $(((limit - used + 1041) / 1042))
+    if eventually 5 eth0_field_is isExpensive true && [ "$(record_count $data_limit_reached_id "$pid")" -gt "$reached" ]; then
+        status=$(inside pathctl status 2>&1)
+        if grep -q "data limit" <<<"$status"; then
+            pass "past the limit: expensive too, MESSAGE_ID=$data_limit_reached_id; $(grep -m1 'data limit' <<<"$status")"
+        else
+            fail "past the limit, pathctl status says why" "$status"
+        fi
+    else
+        fail "past the limit: expensive too, the limit's record" \
+            "expensive $(eth0_field isExpensive), records $(record_count $data_limit_reached_id "$pid") (before" \
+            "$reached); used $used -> $(eth0_cycle_bytes)"
+    fi
+    inside pathctl set-limit eth0 --off >/dev/null 2>&1
+    if eventually 5 eth0_field_is isExpensive false && eth0_field_is isConstrained false; then
+        pass "set-limit --off: neither expensive nor constrained again"
+    else
+        fail "set-limit --off gives the path back" "expensive $(eth0_field isExpensive), constrained $(eth0_field isConstrained)"
+    fi
 }
