@@ -99,10 +99,21 @@ import Testing
     /// network's own manager provides one already, and this one would hold a laptop's boot back with no network.
     @Test func thePackageDoesNotEnableWaitOnline() throws {
         let root = Self.directory.deletingLastPathComponent()
-        let postinst = try String(decoding: Data(contentsOf: root.appending(path: "packaging/postinst")), as: UTF8.self)
-        let enabled = try #require(postinst.split(separator: "\n").first { $0.hasPrefix("units=") })
+        func text(_ path: String) throws -> String {
+            try String(decoding: Data(contentsOf: root.appending(path: path)), as: UTF8.self)
+        }
+        // scripts/package's .deb: the units its hand-written debhelper part enables.
+        let postinst = try text("packaging/postinst.debhelper")
+        let enabled = try #require(postinst.split(separator: "\n").first { $0.contains("for unit in ") })
         #expect(!enabled.contains("wait-online"))
-        let package = try String(decoding: Data(contentsOf: root.appending(path: "scripts/package")), as: UTF8.self)
+        // The source package's: dh_installsystemd enables the units it is given unless told --no-enable.
+        let calls = try text("debian/rules").replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+            .filter { $0.hasPrefix("\tdh_installsystemd ") }
+        #expect(calls.count == 2)
+        for call in calls {
+            #expect(call.contains("pathmond-wait-online.service") == call.contains("--no-enable"), "\(call)")
+        }
+        let package = try text("scripts/package")
         #expect(package.contains("systemd/pathmond-wait-online.service"))
         #expect(package.contains("systemd/pathmond-wait-online@.service"))
     }
