@@ -119,6 +119,16 @@ import Testing
         #expect(DataLimitStatus(limit: DataLimit(bytes: .max), used: .max - 1, cycle: cycle).isNearThreshold)
     }
 
+    @Test func theBytesLeftAreToTheWarningThenToTheLimit() {
+        let cycle = Self.today..<Self.today.advanced(by: 1)
+        func left(_ used: UInt64) -> UInt64? {
+            DataLimitStatus(limit: DataLimit(bytes: 1_000, cycle: .daily), used: used, cycle: cycle).bytesToNextLevel
+        }
+        #expect(left(0) == 800 && left(799) == 1)
+        #expect(left(800) == 200 && left(999) == 1)
+        #expect(left(1_000) == nil && left(5_000) == nil)
+    }
+
     @Test func theFigureIsPublishedInHundredthsOfTheLimit() {
         let cycle = Self.today..<Self.today.advanced(by: 1)
         let limit = DataLimit(bytes: 5_000_000_000, cycle: .daily)

@@ -82,6 +82,29 @@ import Testing
         #expect(cleared.dataLimit == nil)
     }
 
+    /// A burst from well below the warning (outside the band read every second, a 60 s interval) past it: seen
+    /// within 2 s all the same, by the round the bytes left before the warning call for at 1 Gbit/s.
+    @Test func aBurstFromFarBelowTheWarningIsSeenWithinTwoSeconds() async throws {
+        let (scenario, key) = try await UsageTests.identifiedScenario()
+        defer { #expect(scenario.tearDown() == 0) }
+        let log = scenario.client.log
+        let used = try Self.used(scenario, key)
+        // The warning (80 %) 10 MB above what is used now; the band read every second starts a tenth of the limit
+        // below the warning, well above what is used.
+        let limit = (used + 10_000_000) * 100 / 80
+        #expect(used + limit / 10 < limit / 100 * 80)
+        let set = try pathctl(scenario, ["set-limit", key, "\(limit)"])
+        #expect(set.status == 0, "\(set.errorOutput)")
+        let below = try await log.nextPath { $0.dataLimit != nil }
+        #expect(!below.isConstrained && below.dataLimit?.level == .normal)
+
+        try UsageTests.send(scenario, bytes: 12_000_000)
+        let sent = ContinuousClock.now
+        let constrained = try await log.nextPath(timeout: .seconds(2)) { $0.isConstrained }
+        print("constrained \(ContinuousClock.now - sent) after a 12 MB burst")
+        #expect(!constrained.isExpensive && constrained.dataLimit?.level == .warning)
+    }
+
     @Test func theCyclesEndTurnsThePathBack() async throws {
         // The daemon's wall clock (usage days only) 45 s before a UTC midnight.
         let now = Int(Date().timeIntervalSince1970)

@@ -125,6 +125,16 @@ extension DataLimitStatus {
         return level != .exceeded && (overflow || reach >= limit.warningBytes)
     }
 
+    /// The bytes left before the next level (the warning, then the limit); nil past the limit, with nothing left to
+    /// cross.
+    public var bytesToNextLevel: UInt64? {
+        switch level {
+        case .normal: limit.warningBytes - used
+        case .warning: limit.bytes - used
+        case .exceeded: nil
+        }
+    }
+
     /// The last day of the cycle is `cycle.upperBound - 1`; the status turns back at the start of `cycle.upperBound`.
     public var resetDay: CalendarDay { cycle.upperBound }
 }

@@ -16,6 +16,10 @@ struct LimitWatch {
     var nearDelay = UsageService.nearInterval
     /// The near networks' usage at the last look: growth says traffic flows.
     var nearUsed: UInt64 = 0
+    /// The longest wait before the next round with a counted network below its limit: the time its bytes left
+    /// before the next level take at `UsageService.fastestRate`, at least `UsageService.nearInterval`; nil with no
+    /// such network.
+    var headroomDelay: Duration?
     /// The timer for the next cycle's start of a network past its warning, and that day.
     var resetTimer: SDEventSource?
     var resetDay: CalendarDay?
@@ -32,12 +36,21 @@ struct LimitWatch {
 /// RTM_GETLINK per counted interface and one wake-up a second while traffic flows, 7.5 a minute while it does not;
 /// the file is still saved once an interval. With no counted network, no timer at all.
 ///
+/// Reads before a burst: a network far below its warning can still reach it within one interval (a 60 s interval
+/// is 7.5 GB at 1 Gbit/s), so a round also comes within the time its bytes left before the next level take at
+/// `fastestRate` (`LimitWatch.headroomDelay`): a crossing at up to 1 Gbit/s is seen within about a second however
+/// far below it the network was. Cost: one round a second while a counted network is within 125 MB of a level, one
+/// every (bytes left ÷ 125 MB) seconds beyond, up to the interval; none without a counted network with a limit.
+///
 /// The cycle's reset: while a network is past its warning, a timer waits for the local midnight its cycle ends at
 /// (at most an hour at a time, so that a wall clock set forward is caught within the hour); it measures again,
 /// which turns the network back.
 extension UsageService {
     /// How often counted interfaces are read while one of their networks is near a threshold and its traffic flows.
     static let nearInterval = Duration.seconds(1)
+    /// The fastest a metered network is assumed to carry bytes, sent and received together (1 Gbit/s, a Wi-Fi
+    /// hotspot or 5G at its best): what `LimitWatch.headroomDelay` is reckoned at.
+    static let fastestRate: UInt64 = 125_000_000
     /// The longest delay between rounds near a threshold while no byte flows there.
     static let nearIdleInterval = Duration.seconds(8)
     /// The longest the reset timer waits before it looks at the wall clock again.
@@ -67,8 +80,12 @@ extension UsageService {
             limits.nearDelay = min(limits.nearDelay * 2, Self.nearIdleInterval)
         }
         limits.nearUsed = nearUsed
-        if limits.isNear && !wasNear {
-            // The pending round was armed for the usual interval (or none was, after a policy change): the next one
+        let headroom = now.lazy.filter { counted.contains($0.key) }.compactMap(\.value.bytesToNextLevel).min()
+        let headroomDelay = headroom.map { max(Self.nearInterval, .seconds($0 / Self.fastestRate)) }
+        let sooner = headroomDelay.map { new in limits.headroomDelay.map { new < $0 } ?? true } ?? false
+        limits.headroomDelay = headroomDelay
+        if (limits.isNear && !wasNear) || sooner {
+            // The pending round was armed for a longer wait (or none was, after a policy change): the next one
             // comes sooner.
             timer = nil
             armTimer()

@@ -161,7 +161,8 @@ final class UsageService: @unchecked Sendable {
         }
         guard timer == nil else { return }
         do {
-            timer = try loop.schedule(after: limits.isNear ? limits.nearDelay : interval) { [weak self] in
+            let usual = limits.isNear ? limits.nearDelay : interval
+            timer = try loop.schedule(after: min(usual, limits.headroomDelay ?? usual)) { [weak self] in
                 guard let self else { return }
                 timer = nil
                 round()
