@@ -28,7 +28,7 @@ struct GatewayNeighbours {
     /// The families of gateways whose entries a request to resolve just made INCOMPLETE (from none or FAILED), since
     /// last taken: the request itself moves an IPv4 multipath leg with `fib_multipath_use_neigh` (INCOMPLETE is as
     /// unusable as FAILED, no entry is usable), and the kernel announces INCOMPLETE to nobody.
-    private var requestedFamilies: Set<AddressFamily> = []
+    private var requestedFamilies: AddressFamilies = []
 
     /// One gateway being resolved: how often it was asked, and when to ask again (nil: never).
     private struct ResolveAttempt {
@@ -53,8 +53,8 @@ struct GatewayNeighbours {
 
     /// The families whose gateways' entries moved between what route selection tells apart (`NeighbourReachability`);
     /// entries of hosts that no route leaves by are skipped.
-    mutating func reachabilityChanges(_ notes: [NeighbourNote], in state: KernelState) -> Set<AddressFamily> {
-        var families: Set<AddressFamily> = []
+    mutating func reachabilityChanges(_ notes: [NeighbourNote], in state: KernelState) -> AddressFamilies {
+        var families: AddressFamilies = []
         for note in notes where state.isGateway(note.gateway) {
             let before = reachability[note.gateway] ?? .absent
             guard before != note.reachability else { continue }
@@ -103,7 +103,7 @@ struct GatewayNeighbours {
         return lookUpOrResolve(due, in: state, lookup: lookup, now: now)
     }
 
-    mutating func takeRequestedFamilies() -> Set<AddressFamily> {
+    mutating func takeRequestedFamilies() -> AddressFamilies {
         defer { requestedFamilies = [] }
         return requestedFamilies
     }

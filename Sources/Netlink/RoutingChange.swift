@@ -38,7 +38,7 @@ struct RoutingChange {
     }
 
     /// A change that may alter the decisions of these families.
-    init(families: Set<AddressFamily>) {
+    init(families: AddressFamilies) {
         for family in families { include(family) }
     }
 

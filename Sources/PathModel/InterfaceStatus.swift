@@ -12,7 +12,7 @@ public struct InterfaceStatus: Sendable, Hashable {
     /// The default routes out of it, lowest metric first.
     public var routes: [DefaultRoute]
     /// The families it can route to the internet: a usable address and a default route of that family.
-    public var supportedFamilies: Set<AddressFamily>
+    public var supportedFamilies: AddressFamilies
     /// The network it is attached to, when known.
     public var identity: NetworkIdentity?
     /// Expensive after detection and the user's policy (the policy wins).
@@ -39,16 +39,17 @@ public struct InterfaceStatus: Sendable, Hashable {
     public var dataLimit: DataLimitStatus?
     /// The families whose traffic to the internet the kernel's own routing decision sends through it (rules,
     /// tables, nexthops and all); empty when the kernel picks another interface or was not asked.
-    public var kernelPreferredFamilies: Set<AddressFamily> = []
-    /// The next hops the kernel's decision uses through it, by family (absent for on-link routes).
-    public var kernelGateways: [AddressFamily: IPAddress] = [:]
+    public var kernelPreferredFamilies: AddressFamilies = []
+    /// The next hops the kernel's decision uses through it, by family (nil for on-link routes, and for the families
+    /// it is not preferred for).
+    public var kernelGateways = PerFamily<IPAddress?>(nil)
     /// For a tunnel, the interface that carries its own packets (the kernel's route to its endpoint), whose
     /// expensive and constrained it inherits; nil for other interfaces or when none is known.
     public var carrier: Int32?
 
     public init(
         link: Link, interfaceClass: InterfaceClass, readiness: InterfaceReadiness, addresses: [InterfaceAddress],
-        routes: [DefaultRoute], supportedFamilies: Set<AddressFamily>, identity: NetworkIdentity? = nil,
+        routes: [DefaultRoute], supportedFamilies: AddressFamilies, identity: NetworkIdentity? = nil,
         isExpensive: Bool? = nil, expensiveSource: ExpensiveSource? = nil, isConstrained: Bool = false
     ) {
         self.link = link

@@ -16,13 +16,6 @@ struct KernelChoice: Equatable {
     /// The next hop of each usable pick.
     var nextHops = PerFamily<IPAddress?>(nil)
 
-    /// The next hop of each usable pick, by family, as an interface's status shows them.
-    var gateways: [AddressFamily: IPAddress] {
-        var gateways: [AddressFamily: IPAddress] = [:]
-        for family in AddressFamily.allCases { if let gateway = nextHops[family] { gateways[family] = gateway } }
-        return gateways
-    }
-
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
         // Runs on every change, for the system and for each user watched: each probe's answer is looked up once,
@@ -101,10 +94,10 @@ struct KernelChoice: Equatable {
     /// nowhere is routed by no interface; the kernel's pick routes its family whatever the model of its routes
     /// says (a rule, a specific route or a nexthop object may be what takes it there).
     func routedFamilies(
-        of index: Int32, modelled: Set<AddressFamily>, addressed: Set<AddressFamily>
-    ) -> (routed: Set<AddressFamily>, preferred: Set<AddressFamily>) {
+        of index: Int32, modelled: AddressFamilies, addressed: AddressFamilies
+    ) -> (routed: AddressFamilies, preferred: AddressFamilies) {
         var routed = modelled
-        var preferred: Set<AddressFamily> = []
+        var preferred: AddressFamilies = []
         for family in AddressFamily.allCases {
             guard let asked = picks[family] else { continue }
             guard let pick = asked else {
@@ -117,25 +110,5 @@ struct KernelChoice: Equatable {
             }
         }
         return (routed, preferred)
-    }
-}
-
-/// One value per address family, in two stored fields: the kernel's choice is made on every change, and a
-/// dictionary keyed by family hashed, allocated and grew for each of its two entries (a fifth of the choice's
-/// instructions).
-struct PerFamily<Value: Equatable & Sendable>: Equatable, Sendable {
-    private var ipv4: Value
-    private var ipv6: Value
-
-    init(_ value: Value) {
-        ipv4 = value
-        ipv6 = value
-    }
-
-    subscript(family: AddressFamily) -> Value {
-        get { family == .ipv4 ? ipv4 : ipv6 }
-        set {
-            if family == .ipv4 { ipv4 = newValue } else { ipv6 = newValue }
-        }
     }
 }

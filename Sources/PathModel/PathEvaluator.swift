@@ -54,9 +54,10 @@ public struct PathEvaluator: Sendable, Hashable {
             ($0.address, $0.prefixLength) < ($1.address, $1.prefixLength)
         }
         let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)
-        let addressFamilies = Set(addresses.filter(\.isUsable).map(\.family))
+        let addressFamilies = AddressFamilies(addresses.lazy.filter(\.isUsable).map(\.family))
         let (routedFamilies, preferredFamilies) = kernel.routedFamilies(
-            of: link.index, modelled: addressFamilies.intersection(routes.map(\.family)), addressed: addressFamilies)
+            of: link.index, modelled: addressFamilies.intersection(AddressFamilies(routes.lazy.map(\.family))),
+            addressed: addressFamilies)
         let readiness: InterfaceReadiness
         if !link.flags.contains(.up) {
             readiness = .down
@@ -71,7 +72,9 @@ public struct PathEvaluator: Sendable, Hashable {
         }
         let interfaceClass = classifier.classify(link)
         let identity = identity(of: link, kind: interfaceClass.kind, routes: routes, in: state, context: context)
-        let policy = identity.map { context.policy[$0.key] } ?? NetworkPolicy()
+        // The key is made once: a wired network's is the gateway's address lowercased, a new string each time.
+        let key = identity?.key
+        let policy = key.map { context.policy[$0] } ?? NetworkPolicy()
         // Roaming counts only on a cellular interface: a modem's registration says nothing of other links.
         let isRoaming = interfaceClass.kind == .cellular && context.roamingInterfaces.contains(link.index)
         let detectedBy: ExpensiveSource? =
@@ -99,7 +102,7 @@ public struct PathEvaluator: Sendable, Hashable {
         status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
         if status.isUltraConstrained { status.isConstrained = true }
         status.isRoaming = isRoaming
-        if let identity, let limit = context.dataLimitStatus(of: identity.key) { status.applyDataLimit(limit) }
+        if let key, let limit = context.dataLimitStatus(of: key) { status.applyDataLimit(limit) }
         status.linkQuality = context.linkQualities[link.index]
         if let hint = context.captivePortals[link.index] {
             (status.captivePortal, status.captivePortalURI) = hint.resolved
@@ -107,7 +110,7 @@ public struct PathEvaluator: Sendable, Hashable {
         }
         if readiness == .usable {
             status.kernelPreferredFamilies = preferredFamilies
-            status.kernelGateways = kernel.gateways.filter { preferredFamilies.contains($0.key) }
+            for family in preferredFamilies { status.kernelGateways[family] = kernel.nextHops[family] }
         }
         return status
     }
@@ -166,7 +169,7 @@ public struct PathEvaluator: Sendable, Hashable {
             Self.kernelFirst(usable, of: interfaces, families: wanted), of: interfaces, to: parameters)
         guard let first = allowed.positions.first else { return .unsatisfied(allowed.reason) }
         let available = allowed.positions
-        let families = available.reduce(into: Set<AddressFamily>()) { $0.formUnion(interfaces[$1].supportedFamilies) }
+        let families = available.reduce(into: AddressFamilies()) { $0.formUnion(interfaces[$1].supportedFamilies) }
             .intersection(parameters.family.families)
         let gateways: [IPAddress] = families.sorted().flatMap { family -> [IPAddress] in
             guard let position = available.first(where: { interfaces[$0].supportedFamilies.contains(family) }) else {
@@ -238,7 +241,7 @@ public struct PathEvaluator: Sendable, Hashable {
     /// families' picks contend for the very first place, IPv4's takes it. `ordered` and the result are positions in
     /// `interfaces`.
     static func kernelFirst(
-        _ ordered: [Int], of interfaces: [InterfaceStatus], families: Set<AddressFamily>
+        _ ordered: [Int], of interfaces: [InterfaceStatus], families: AddressFamilies
     ) -> [Int] {
         var result = ordered
         for family in [AddressFamily.ipv6, .ipv4] where families.contains(family) {

@@ -59,18 +59,13 @@ public struct PathParameters: Sendable, Hashable {
         case ipv6
 
         /// The families this requirement accepts.
-        public var families: Set<AddressFamily> {
+        public var families: AddressFamilies {
             switch self {
-            case .any: return Self.both
-            case .ipv4: return Self.ipv4Only
-            case .ipv6: return Self.ipv6Only
+            case .any: .both
+            case .ipv4: [.ipv4]
+            case .ipv6: [.ipv6]
             }
         }
-
-        // Made once: every path and flow evaluated reads them, and a set literal is an allocation each time.
-        private static let both: Set<AddressFamily> = [.ipv4, .ipv6]
-        private static let ipv4Only: Set<AddressFamily> = [.ipv4]
-        private static let ipv6Only: Set<AddressFamily> = [.ipv6]
     }
 
     /// Whether the kind and name of an interface are allowed (cost and family are judged apart, for the reason).

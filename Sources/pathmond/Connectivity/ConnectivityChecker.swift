@@ -16,7 +16,7 @@ final class ConnectivityChecker {
     /// their flags (a finished duplicate address detection is no new network), gateways without their metrics.
     private struct Attachment: Hashable {
         var name: String
-        var families: Set<AddressFamily>
+        var families: AddressFamilies
         var addresses: Set<IPAddress>
         var gateways: Set<IPAddress>
 
