@@ -65,15 +65,31 @@ enum NeighbourRequestMessage {
         guard bytes.count >= 16, let length = Bytes.u32(bytes, 0), length >= 16, Int(length) <= bytes.count,
             let type = Bytes.u16(bytes, 4), Bytes.u32(bytes, 8) == sequence
         else { return .unrelated }
-        let message = Array(bytes[16..<Int(length)])
         if type == RouteLookupMessage.error { return .unresolved }
-        guard type == newNeighbour, message.count >= 12, let state = Bytes.u16(message, 8) else { return .unrelated }
-        guard state & usableStates != 0,
-            let linkLayer = Bytes.attributes(message, from: 12).first(where: { $0.0 == 2 })?.1, !linkLayer.isEmpty
-        else { return .unresolved }
+        // Read where it lies (the ndmsg at 16, its attributes from 28): copied into a new array, and every
+        // attribute into another, the answer cost more than the request and its system calls (a route flip that
+        // brings a gateway reads one).
+        let end = Int(length)
+        guard type == newNeighbour, end >= 28, let state = Bytes.u16(bytes, 16 + 8) else { return .unrelated }
+        guard state & usableStates != 0, let linkLayer = Self.linkLayerAddress(in: bytes, from: 28, to: end) else {
+            return .unresolved
+        }
         return .resolved(
             Neighbour(
                 interfaceIndex: gateway.interfaceIndex, address: gateway.address,
-                linkLayerAddress: LinkConversion.hardwareAddressText(linkLayer)))
+                linkLayerAddress: LinkConversion.hardwareAddressText(Array(linkLayer))))
+    }
+
+    /// NDA_LLADDR's value among the attributes in `start..<end`, if it has one and it is not empty.
+    private static func linkLayerAddress(in bytes: [UInt8], from start: Int, to end: Int) -> ArraySlice<UInt8>? {
+        typealias Bytes = RouteLookupMessage
+        var position = start
+        while position + 4 <= end, let length = Bytes.u16(bytes, position), let kind = Bytes.u16(bytes, position + 2) {
+            let size = Int(length)
+            guard size >= 4, position + size <= end else { return nil }
+            if kind & 0x3fff == 2 { return size > 4 ? bytes[(position + 4)..<(position + size)] : nil }
+            position += (size + 3) & ~3
+        }
+        return nil
     }
 }

@@ -7,7 +7,11 @@ extension PathChangeCause: CustomStringConvertible {
     public var description: String {
         switch kind {
         case .kernel:
-            var text = "kernel: "
+            // Room made once: appended piece by piece, the text outgrew its storage two or three times (every path
+            // change's log line and history entry spell it).
+            var text = ""
+            text.reserveCapacity(Self.roomForWords(kernelTables.count, interfaces))
+            text += "kernel: "
             if kernelTables.isEmpty { text += "change" }
             for (position, table) in kernelTables.enumerated() {
                 if position > 0 { text += ", " }
@@ -22,7 +26,10 @@ extension PathChangeCause: CustomStringConvertible {
             let what = detail.map { " \($0)" } ?? ""
             return "policy: \(network ?? "a network")\(what)\(who)"
         case .detection:
-            var text = "detection: " + (detection?.words ?? "change")
+            var text = ""
+            text.reserveCapacity(Self.roomForWords(1, interfaces))
+            text += "detection: "
+            text += detection?.words ?? "change"
             appendInterfaces(to: &text)
             return text
         case .resolver:
@@ -35,6 +42,11 @@ extension PathChangeCause: CustomStringConvertible {
     }
 
     /// " on eth0, wlan0", or nothing without interfaces.
+    /// Enough bytes for a description with `words` words (a table's name, a detection's words) and `interfaces`.
+    private static func roomForWords(_ words: Int, _ interfaces: [String]) -> Int {
+        interfaces.reduce(16 + 40 * words) { $0 + $1.utf8.count + 2 }
+    }
+
     private func appendInterfaces(to text: inout String) {
         for (position, name) in interfaces.enumerated() {
             text += position == 0 ? " on " : ", "

@@ -85,20 +85,32 @@ final class UsageService: @unchecked Sendable {
         if let checkedVersion, checkedVersion == version { return }
         checkedVersion = version
         let interfaces = hub.interfaces
-        let identified = interfaces.compactMap { status in status.identity.map { (status.link.index, $0.key) } }
-        let now = Dictionary(identified, uniquingKeysWith: { first, _ in first })
-        let indexes = Set(now.keys).union(keys.keys).filter { now[$0] != keys[$0] }
+        // One pass over the interfaces, one over the keys before: the interfaces whose network is not what it was
+        // (a set of every index, a union, a filter and a sort cost a route flip as much as the reading itself).
+        var now: [Int32: NetworkKey] = [:]
+        now.reserveCapacity(keys.count)
+        var changed: [Int32] = []
+        for status in interfaces {
+            let index = status.link.index
+            guard let key = status.identity?.key, now[index] == nil else { continue }
+            now[index] = key
+            if keys[index] != key { changed.append(index) }
+        }
+        for index in keys.keys where now[index] == nil { changed.append(index) }
         keys = now
         // Looked up for the few interfaces concerned, not made into a set of all: a host with hundreds of veths
         // would hash every one of them on each network change.
         let live = { (index: Int32) in interfaces.contains { $0.link.index == index } }
         // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
-        let gone = meter.withLock { $0.readWithoutNetwork.filter { !live($0) } }
+        let gone = meter.withLock { meter in
+            meter.readWithoutNetwork.isEmpty ? [] : meter.readWithoutNetwork.filter { !live($0) }
+        }
+        for index in gone where !changed.contains(index) { changed.append(index) }
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
         // gateway) would encode and sync the file each time; the next round saves, within one interval.
-        read(indexes.union(gone).sorted(), live: live, saving: false)
+        read(changed.sorted(), live: live, saving: false)
         // A policy change (a limit set or cleared) moves the versions too, and may read no interface.
-        if indexes.isEmpty && gone.isEmpty { refreshLimits() }
+        if changed.isEmpty { refreshLimits() }
     }
 
     /// Reads `indexes` now and counts their bytes; with `saving`, saves (and otherwise leaves the bytes for the next
