@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The IP version of an address or route.
-public enum AddressFamily: String, Sendable, Hashable, CaseIterable, Comparable {
+public enum AddressFamily: String, Sendable, HashedByCase, CaseIterable, Comparable {
     case ipv4
     case ipv6
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Whether a network holds its users behind a captive portal (a hotel's or a train's sign-in page), as Android's
 /// CAPTIVE_PORTAL and GLib's G_NETWORK_CONNECTIVITY_PORTAL say it.
-public enum CaptivePortal: String, Sendable, Hashable, CaseIterable {
+public enum CaptivePortal: String, Sendable, HashedByCase, CaseIterable {
     /// Nothing said either way; or the network announced a portal API (RFC 8910) but nothing checked it yet.
     case unknown
     /// Traffic is held at a portal until the user accepts it (NetworkManager's connectivity check found one).

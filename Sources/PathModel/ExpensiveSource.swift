@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// What decided an interface's `isExpensive`, most authoritative first: the user's setting wins over every
 /// detection.
-public enum ExpensiveSource: String, Sendable, Hashable, CaseIterable {
+public enum ExpensiveSource: String, Sendable, HashedByCase, CaseIterable {
     /// The user's setting for the network (`pathctl set-expensive`), either way.
     case user
     /// The interface's class: cellular, phone tethering, or the configuration file's `expensive=`.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// What kind of network an interface reaches, in the order a path prefers them.
-public enum InterfaceKind: String, Sendable, Hashable, CaseIterable {
+public enum InterfaceKind: String, Sendable, HashedByCase, CaseIterable {
     /// Ethernet and Ethernet-like links: physical ports, veth, bridges, USB tethering.
     case wired
     /// An 802.11 station interface.

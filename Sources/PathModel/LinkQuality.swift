@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// How capable an interface's link layer is, in the four grades Apple's NWPath uses (2025). As Apple says: for
 /// tuning initial values (a video's first bitrate, a sync's batch size), never for gating a connection attempt.
-public enum LinkQualityGrade: String, Sendable, Hashable, CaseIterable, Comparable {
+public enum LinkQualityGrade: String, Sendable, HashedByCase, CaseIterable, Comparable {
     /// Nothing measured (a virtual link, a figure the driver does not give).
     case unknown
     /// Below a 1080p stream or video call: audio, messaging, standard definition at best.
@@ -26,7 +26,7 @@ public enum LinkQualityGrade: String, Sendable, Hashable, CaseIterable, Comparab
 }
 
 /// Where a link's figures came from.
-public enum LinkQualitySource: String, Sendable, Hashable, CaseIterable {
+public enum LinkQualitySource: String, Sendable, HashedByCase, CaseIterable {
     /// The negotiated Ethernet speed and duplex (sysfs speed and duplex, as ethtool shows them).
     case ethernet
     /// nl80211's station information of the current association (signal average, expected throughput, tx rate).

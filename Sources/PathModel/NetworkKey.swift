@@ -3,7 +3,7 @@
 /// "wired:" and the gateway's link-layer address. Escaping is lossless: every SSID has exactly one key.
 public struct NetworkKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The medium the key belongs to.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, HashedByCase, CaseIterable {
         case wifi
         case cellular
         case wired

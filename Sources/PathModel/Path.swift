@@ -67,7 +67,7 @@ public struct Path: Sendable, Hashable {
 }
 
 /// Whether a path can be used.
-public enum PathStatus: String, Sendable, Hashable, CaseIterable {
+public enum PathStatus: String, Sendable, HashedByCase, CaseIterable {
     /// Traffic can leave the machine.
     case satisfied
     /// No interface can carry traffic; `unsatisfiedReason` says why.
@@ -75,7 +75,7 @@ public enum PathStatus: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why no interface is usable, named after the furthest any interface got towards being usable.
-public enum UnsatisfiedReason: String, Sendable, Hashable, CaseIterable {
+public enum UnsatisfiedReason: String, Sendable, HashedByCase, CaseIterable {
     /// No interface other than loopback exists.
     case noInterfaces
     /// Every interface is administratively down.

@@ -50,7 +50,7 @@ public struct PathParameters: Sendable, Hashable {
     public static let system = PathParameters(allowsUltraConstrained: true)
 
     /// Which IP versions will do.
-    public enum FamilyRequirement: String, Sendable, Hashable, CaseIterable {
+    public enum FamilyRequirement: String, Sendable, HashedByCase, CaseIterable {
         /// IPv4 or IPv6.
         case any
         /// IPv4 only.

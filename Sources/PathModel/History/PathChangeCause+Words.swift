@@ -7,18 +7,15 @@ extension PathChangeCause: CustomStringConvertible {
     public var description: String {
         switch kind {
         case .kernel:
-            // Room made once: appended piece by piece, the text outgrew its storage two or three times (every path
-            // change's log line and history entry spell it).
-            var text = ""
-            text.reserveCapacity(Self.roomForWords(kernelTables.count, interfaces))
-            text += "kernel: "
-            if kernelTables.isEmpty { text += "change" }
+            var text = Words(tables: kernelTables.count, interfaces: interfaces)
+            text.append("kernel: ")
+            if kernelTables.isEmpty { text.append("change") }
             for (position, table) in kernelTables.enumerated() {
-                if position > 0 { text += ", " }
-                text += table.rawValue
+                if position > 0 { text.append(", ") }
+                text.append(table.rawValue)
             }
-            appendInterfaces(to: &text)
-            return text
+            text.appendInterfaces(interfaces)
+            return text.string
         case .resync:
             return "kernel state re-read" + (detail.map { " (\($0))" } ?? "")
         case .policy:
@@ -26,12 +23,11 @@ extension PathChangeCause: CustomStringConvertible {
             let what = detail.map { " \($0)" } ?? ""
             return "policy: \(network ?? "a network")\(what)\(who)"
         case .detection:
-            var text = ""
-            text.reserveCapacity(Self.roomForWords(1, interfaces))
-            text += "detection: "
-            text += detection?.words ?? "change"
-            appendInterfaces(to: &text)
-            return text
+            var text = Words(tables: 1, interfaces: interfaces)
+            text.append("detection: ")
+            text.append(detection?.words ?? "change")
+            text.appendInterfaces(interfaces)
+            return text.string
         case .resolver:
             return "resolver configuration changed"
         case .configuration:
@@ -40,19 +36,28 @@ extension PathChangeCause: CustomStringConvertible {
             return "unspecified" + (detail.map { ": \($0)" } ?? "")
         }
     }
+}
+
+/// A description's bytes, in room made once, made a string at the end: `String`'s `+=` cost 300 instructions a
+/// piece (every path change spells its cause twice, for the journal line and the history entry).
+private struct Words {
+    private var bytes: [UInt8] = []
+
+    init(tables: Int, interfaces: [String]) {
+        bytes.reserveCapacity(interfaces.reduce(16 + 40 * tables) { $0 + $1.utf8.count + 2 })
+    }
+
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     /// " on eth0, wlan0", or nothing without interfaces.
-    /// Enough bytes for a description with `words` words (a table's name, a detection's words) and `interfaces`.
-    private static func roomForWords(_ words: Int, _ interfaces: [String]) -> Int {
-        interfaces.reduce(16 + 40 * words) { $0 + $1.utf8.count + 2 }
-    }
-
-    private func appendInterfaces(to text: inout String) {
+    mutating func appendInterfaces(_ interfaces: [String]) {
         for (position, name) in interfaces.enumerated() {
-            text += position == 0 ? " on " : ", "
-            text += name
+            append(position == 0 ? " on " : ", ")
+            append(name)
         }
     }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 extension PathChangeCause.Detection {

@@ -4,7 +4,7 @@
 /// change, a configuration reload.
 public struct PathChangeCause: Sendable, Hashable {
     /// Where the change came from.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, HashedByCase, CaseIterable {
         /// Kernel notifications (links, addresses, routes, rules, neighbours).
         case kernel
         /// A full re-read of the kernel's tables: at start, or after notifications were lost.
@@ -22,7 +22,7 @@ public struct PathChangeCause: Sendable, Hashable {
     }
 
     /// What a detection found.
-    public enum Detection: String, Sendable, Hashable, CaseIterable {
+    public enum Detection: String, Sendable, HashedByCase, CaseIterable {
         /// A DHCP lease carrying the metered option (ANDROID_METERED: a phone hotspot).
         case dhcpMetered
         /// NetworkManager's Metered property.
@@ -42,7 +42,7 @@ public struct PathChangeCause: Sendable, Hashable {
     }
 
     /// The kind of kernel table a notification touched, in the spelling the history uses.
-    public enum KernelTable: String, Sendable, Hashable, CaseIterable, Comparable {
+    public enum KernelTable: String, Sendable, HashedByCase, CaseIterable, Comparable {
         case link, address, route, rule, neighbour
 
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
