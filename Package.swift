@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(
             name: "NetlinkTests",
-            dependencies: ["Locking", "Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],
+            dependencies: ["CNetlink", "Locking", "Netlink", "NetlinkTestSupport", "PathModel", "FuzzSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(

@@ -18,8 +18,6 @@ enum KernelMessage {
         let header = nlmsg_hdr(message)!  // libnl always gives a message a header
         let type = Int(header.pointee.nlmsg_type)
         switch type {
-        case Int(RTM_NEWLINK), Int(RTM_DELLINK):
-            return LinkConversion.events(from: message, header: header, removed: type == Int(RTM_DELLINK))
         case Int(RTM_NEWADDR), Int(RTM_DELADDR):
             return AddressConversion.events(from: message, removed: type == Int(RTM_DELADDR))
         default:
@@ -27,8 +25,9 @@ enum KernelMessage {
         }
     }
 
-    /// The same for a message outside libnl (the notification reader's): routes, neighbours, nexthops and rules are
-    /// read from the bytes themselves; links and addresses go through libnl's parsers on a copy.
+    /// The same for a message outside libnl (the notification reader's): links, routes, neighbours, nexthops and rules
+    /// are read from the bytes themselves (with libnl's attribute parser); addresses go through libnl's parser on a
+    /// copy.
     static func events(from header: UnsafeMutablePointer<nlmsghdr>) -> Conversion {
         let type = Int(header.pointee.nlmsg_type)
         switch type {
@@ -40,7 +39,9 @@ enum KernelMessage {
             return NexthopConversion.events(from: header, removed: type == Int(RTM_DELNEXTHOP))
         case Int(RTM_NEWRULE), Int(RTM_DELRULE):
             return .converted([.rulesChanged])
-        case Int(RTM_NEWLINK), Int(RTM_DELLINK), Int(RTM_NEWADDR), Int(RTM_DELADDR):
+        case Int(RTM_NEWLINK), Int(RTM_DELLINK):
+            return LinkConversion.events(from: header, removed: type == Int(RTM_DELLINK))
+        case Int(RTM_NEWADDR), Int(RTM_DELADDR):
             guard let message = nlmsg_convert(header) else { return .malformed }
             defer { nlmsg_free(message) }
             nlmsg_set_proto(message, NETLINK_ROUTE)
