@@ -21,8 +21,9 @@ enum LinkConversion {
         guard info.ifi_family == UInt8(AF_UNSPEC) else { return .notRelevant }
         guard info.ifi_index > 0 else { return .malformed }
         if removed { return .converted([.linkRemoved(index: info.ifi_index)]) }
-        return withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<nlattr>?.self, capacity: Int(linkAttributeMax) + 1) {
-            table in
+        return withUnsafeTemporaryAllocation(
+            of: UnsafeMutablePointer<nlattr>?.self, capacity: Int(linkAttributeMax) + 1
+        ) { table in
             table.initialize(repeating: nil)
             let attributes = table.baseAddress!
             guard nlmsg_parse(header, Int32(MemoryLayout<ifinfomsg>.size), attributes, linkAttributeMax, nil) >= 0
@@ -61,8 +62,9 @@ enum LinkConversion {
     /// IFLA_LINKINFO's IFLA_INFO_KIND ("veth", "wireguard"), if the link has one.
     private static func kind(_ linkInfo: UnsafeMutablePointer<nlattr>?) -> String? {
         guard let linkInfo else { return nil }
-        return withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<nlattr>?.self, capacity: Int(linkInfoAttributeMax) + 1)
-        { table in
+        return withUnsafeTemporaryAllocation(
+            of: UnsafeMutablePointer<nlattr>?.self, capacity: Int(linkInfoAttributeMax) + 1
+        ) { table in
             table.initialize(repeating: nil)
             guard nla_parse_nested(table.baseAddress!, linkInfoAttributeMax, linkInfo, nil) >= 0 else { return nil }
             return string(table[Int(IFLA_INFO_KIND)])

@@ -33,7 +33,8 @@ import Testing
         for message in messages {
             let expected = try #require(Self.oracle(message))
             let read = message.withUnsafeBytes { bytes -> Link? in
-                let header = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(to: nlmsghdr.self)
+                let header = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(
+                    to: nlmsghdr.self)
                 guard case .converted(let events) = LinkConversion.events(from: header, removed: false),
                     case .linkChanged(let link) = events.first
                 else { return nil }
@@ -65,7 +66,8 @@ import Testing
 
     private static func convert(_ message: inout [UInt8]) -> String {
         message.withUnsafeMutableBytes { bytes in
-            switch LinkConversion.events(from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: false)
+            switch LinkConversion.events(
+                from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: false)
             {
             case .converted(let events):
                 guard case .linkChanged(let link) = events.first else { return "other" }
@@ -121,7 +123,9 @@ import Testing
             request += RouteLookupMessage.littleEndianBytes(UInt16(NLM_F_REQUEST | NLM_F_DUMP))
             request += RouteLookupMessage.littleEndianBytes(UInt32(1)) + [0, 0, 0, 0]
             request += [UInt8](repeating: 0, count: MemoryLayout<ifinfomsg>.size)
-            guard send(descriptor, request, request.count, 0) == request.count else { throw NetlinkError.system(errno: errno) }
+            guard send(descriptor, request, request.count, 0) == request.count else {
+                throw NetlinkError.system(errno: errno)
+            }
             var messages: [[UInt8]] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
