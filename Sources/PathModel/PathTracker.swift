@@ -181,12 +181,7 @@ public struct PathTracker: Sendable {
     /// Derives one interface's status again, in its place by index: replaced, inserted, or removed with its link.
     /// Returns whether it changed.
     private mutating func deriveAgain(_ index: Int32) -> Bool {
-        var low = 0
-        var high = ownStatuses.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ownStatuses[middle].link.index < index { low = middle + 1 } else { high = middle }
-        }
+        let low = Self.insertionPoint(of: index, in: ownStatuses)
         let held = low < ownStatuses.count && ownStatuses[low].link.index == index
         guard let link = state.links[index] else {
             guard held else { return false }
@@ -206,5 +201,26 @@ public struct PathTracker: Sendable {
             ownStatuses.insert(status, at: low)
         }
         return true
+    }
+
+    /// The statuses of the interfaces with these indexes, in index order, each found by halving: a carrier flap's
+    /// hints look at its own link, and on a host of 200 interfaces a filter over all of them hashed every index.
+    public func interfaces(withIndexes indexes: some Sequence<Int32>) -> [InterfaceStatus] {
+        let all = interfaces
+        return indexes.sorted().compactMap { index in
+            let position = Self.insertionPoint(of: index, in: all)
+            return position < all.count && all[position].link.index == index ? all[position] : nil
+        }
+    }
+
+    /// Where a status for `index` is or would go among `statuses`, which are in index order.
+    private static func insertionPoint(of index: Int32, in statuses: [InterfaceStatus]) -> Int {
+        var low = 0
+        var high = statuses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if statuses[middle].link.index < index { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

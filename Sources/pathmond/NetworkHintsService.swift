@@ -162,7 +162,7 @@ final class NetworkHintsService {
             // Links whose state alone changed (a carrier flap): only their Ethernet figures may have, and the
             // others' are not looked at, so a flap on a host of 500 veths costs what it costs on one.
             if !linkStates.isEmpty {
-                let touched = hub.interfaces.filter { linkStates.contains($0.link.index) }
+                let touched = hub.interfaces(withIndexes: linkStates)
                 refreshLinkQualities(touched, radios: modemManager?.radios() ?? [:], all: false)
             }
             if verdictsMoved { writeMetered(hub.interfaces, devices: networkManager.meteredInterfaces) }

@@ -143,6 +143,11 @@ final class PathHub: Sendable {
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
+    /// The statuses of the interfaces with these indexes (those present), in index order.
+    func interfaces(withIndexes indexes: Set<Int32>) -> [InterfaceStatus] {
+        state.withLock { $0.tracker.interfaces(withIndexes: indexes) }
+    }
+
     /// The tracker's `factsVersion`: equal, the same links, addresses, classifier and context as before.
     var factsVersion: UInt64 { state.withLock { $0.tracker.factsVersion } }
 

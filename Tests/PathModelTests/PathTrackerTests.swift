@@ -16,6 +16,16 @@ import Testing
         #expect(connectedTracker().path.status == .satisfied)
     }
 
+    /// The hints' look-up of a few links among many: by index, in index order, those the tracker has.
+    @Test func findsTheInterfacesOfTheIndexesAsked() {
+        let links = (1...9).map { makeLink(Int32($0 * 3), "veth\($0)") }
+        let tracker = PathTracker(state: usableState(links.map { usableIPv4($0, host: 2) }))
+        #expect(tracker.interfaces(withIndexes: [27, 4, 3, 12]).map(\.link.name) == ["veth1", "veth4", "veth9"])
+        #expect(tracker.interfaces(withIndexes: [Int32]()).isEmpty)
+        #expect(tracker.interfaces(withIndexes: [0, 28]).isEmpty)
+        #expect(tracker.interfaces(withIndexes: links.map(\.index)) == tracker.interfaces)
+    }
+
     @Test func aChangeThatLeavesThePathAloneReportsNothing() {
         var tracker = connectedTracker()
         let before = tracker.state
