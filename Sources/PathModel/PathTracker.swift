@@ -29,6 +29,11 @@ public struct PathTracker: Sendable {
     /// The links whose state alone changed since `takeLinkStateChanges` was last called (their facts otherwise
     /// did not: `factsVersion` did not move for them).
     public private(set) var linkStateChanges: Set<Int32> = []
+    /// The interfaces whose identity (network) changed, came or went since `takeIdentityChanges` was last called;
+    /// nil: not known which (a derivation of every interface moved networks, or nobody took them for long), every
+    /// interface is to be looked at. What the usage meter reads, so that a route flip that moves one interface's
+    /// network looks at that one, not at every interface of a host of hundreds.
+    public private(set) var identityChanges: Set<Int32>? = []
 
     /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
     /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
@@ -78,6 +83,7 @@ public struct PathTracker: Sendable {
             linkStateChanges = []
             factsVersion &+= 1
         }
+        if let changes = identityChanges, changes.count > 4096 { identityChanges = nil }
         return readsNothingNew ? nil : reevaluate(touched: changes.all ? nil : changes.interfaces)
     }
 
@@ -105,6 +111,13 @@ public struct PathTracker: Sendable {
     public mutating func takeLinkStateChanges() -> Set<Int32> {
         defer { linkStateChanges = [] }
         return linkStateChanges
+    }
+
+    /// The interfaces whose identity changed since the last call (nil: any may have), and forgets them: for the
+    /// one reader of them (the usage meter, which counts bytes per network).
+    public mutating func takeIdentityChanges() -> Set<Int32>? {
+        defer { identityChanges = [] }
+        return identityChanges
     }
 
     /// Changes how interfaces are classified; returns the new path if that changed it.
@@ -153,7 +166,10 @@ public struct PathTracker: Sendable {
             let sameNetworks = all.elementsEqual(ownStatuses) {
                 $0.link.index == $1.link.index && $0.identity == $1.identity
             }
-            if !sameNetworks { identitiesVersion &+= 1 }
+            if !sameNetworks {
+                identitiesVersion &+= 1
+                identityChanges = nil
+            }
             ownStatuses = all
             tunnels = Set(all.lazy.filter(\.isTunnel).map(\.link.index))
         }
@@ -185,7 +201,7 @@ public struct PathTracker: Sendable {
         let held = low < ownStatuses.count && ownStatuses[low].link.index == index
         guard let link = state.links[index] else {
             guard held else { return false }
-            if ownStatuses[low].identity != nil { identitiesVersion &+= 1 }
+            if ownStatuses[low].identity != nil { identityChanged(index) }
             ownStatuses.remove(at: low)
             tunnels.remove(index)
             return true
@@ -194,13 +210,18 @@ public struct PathTracker: Sendable {
         if status.isTunnel { tunnels.insert(index) } else { tunnels.remove(index) }
         if held {
             guard ownStatuses[low] != status else { return false }
-            if ownStatuses[low].identity != status.identity { identitiesVersion &+= 1 }
+            if ownStatuses[low].identity != status.identity { identityChanged(index) }
             ownStatuses[low] = status
         } else {
-            if status.identity != nil { identitiesVersion &+= 1 }
+            if status.identity != nil { identityChanged(index) }
             ownStatuses.insert(status, at: low)
         }
         return true
+    }
+
+    private mutating func identityChanged(_ index: Int32) {
+        identitiesVersion &+= 1
+        identityChanges?.insert(index)
     }
 
     /// The statuses of the interfaces with these indexes, in index order, each found by halving: a carrier flap's

@@ -160,6 +160,9 @@ final class PathHub: Sendable {
     /// The links whose state alone changed since the last call (`PathTracker.takeLinkStateChanges`).
     func takeLinkStateChanges() -> Set<Int32> { state.withLock { $0.tracker.takeLinkStateChanges() } }
 
+    /// The tracker's `takeIdentityChanges()`: the interfaces whose network changed since the last call, nil for any.
+    func takeIdentityChanges() -> Set<Int32>? { state.withLock { $0.tracker.takeIdentityChanges() } }
+
     /// The index of a flow's interface: the flow's own when an interface has it, else that of the interface with
     /// the flow's name now. An interface the hub has not heard of yet (a tun device made just before the client
     /// watches, its RTM_NEWLINK still on the way) keeps the client's index, else the kernel's for the name: the

@@ -72,6 +72,12 @@ import Testing
                 check(
                     Self.networks(of: tracker) == networksBefore || tracker.identitiesVersion != identitiesBefore,
                     "a network changed unseen", place),
+                // And then only at the interfaces the tracker names (unless it names none: any may have).
+                check(
+                    tracker.takeIdentityChanges().map {
+                        Self.movedNetworks(from: networksBefore, to: Self.networks(of: tracker)).isSubset(of: $0)
+                    } ?? true,
+                    "a network moved at an interface not named", place),
                 // The hints read links and addresses only when the facts version moved, and otherwise the links
                 // whose state alone changed: nothing else of them may change unseen.
                 checkFacts(
@@ -88,6 +94,11 @@ import Testing
     /// version instead).
     private static func networks(of tracker: PathTracker) -> [String] {
         tracker.interfaces.compactMap { status in status.identity.map { "\(status.link.index) \($0.key)" } }
+    }
+
+    /// The indexes whose network differs between two lists of `networks(of:)`: came, went or changed.
+    private static func movedNetworks(from before: [String], to after: [String]) -> Set<Int32> {
+        Set(Set(before).symmetricDifference(after).compactMap { Int32($0.prefix { $0 != " " }) })
     }
 
     /// With the facts version unmoved: the same addresses, the same links but for their state, and every link whose

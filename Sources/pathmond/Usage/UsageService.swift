@@ -83,29 +83,41 @@ final class UsageService: @unchecked Sendable {
         guard reader != nil else { return }
         let version = hub.networksVersion
         if let checkedVersion, checkedVersion == version { return }
+        let firstLook = checkedVersion == nil
         checkedVersion = version
-        let interfaces = hub.interfaces
-        // One pass over the interfaces, one over the keys before: the interfaces whose network is not what it was
-        // (a set of every index, a union, a filter and a sort cost a route flip as much as the reading itself).
-        var now: [Int32: NetworkKey] = [:]
-        now.reserveCapacity(keys.count)
+        // The interfaces whose network may have moved: those the tracker names (a route flip that moves a wired
+        // network's gateway names one), or every interface the first time and when it cannot say (a pass over all
+        // of them cost a host of 200 veths 20,000 instructions on every such flip).
+        let named = hub.takeIdentityChanges()
         var changed: [Int32] = []
-        for status in interfaces {
-            let index = status.link.index
-            guard let key = status.identity?.key, now[index] == nil else { continue }
-            now[index] = key
-            if keys[index] != key { changed.append(index) }
+        if let named, !firstLook {
+            let statuses = hub.interfaces(withIndexes: named)
+            for index in named.sorted() {
+                let key = statuses.first { $0.link.index == index }?.identity?.key
+                if keys[index] != key {
+                    keys[index] = key
+                    changed.append(index)
+                }
+            }
+        } else {
+            var now: [Int32: NetworkKey] = [:]
+            now.reserveCapacity(keys.count)
+            for status in hub.interfaces {
+                let index = status.link.index
+                guard let key = status.identity?.key, now[index] == nil else { continue }
+                now[index] = key
+                if keys[index] != key { changed.append(index) }
+            }
+            for index in keys.keys where now[index] == nil { changed.append(index) }
+            keys = now
         }
-        for index in keys.keys where now[index] == nil { changed.append(index) }
-        keys = now
-        // Looked up for the few interfaces concerned, not made into a set of all: a host with hundreds of veths
-        // would hash every one of them on each network change.
-        let live = { (index: Int32) in interfaces.contains { $0.link.index == index } }
+        // Which of the interfaces concerned are still there: looked up for those few (each by halving the
+        // interfaces in index order), before the meter's lock is taken, since the hub has its own.
+        let readWithoutNetwork = meter.withLock { $0.readWithoutNetwork }
+        let present = Set(hub.interfaces(withIndexes: readWithoutNetwork.union(changed)).lazy.map(\.link.index))
+        let live = { (index: Int32) in present.contains(index) }
         // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
-        let gone = meter.withLock { meter in
-            meter.readWithoutNetwork.isEmpty ? [] : meter.readWithoutNetwork.filter { !live($0) }
-        }
-        for index in gone where !changed.contains(index) { changed.append(index) }
+        for index in readWithoutNetwork where !live(index) && !changed.contains(index) { changed.append(index) }
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
         // gateway) would encode and sync the file each time; the next round saves, within one interval.
         read(changed.sorted(), live: live, saving: false)
