@@ -226,9 +226,12 @@ public struct PathTracker: Sendable {
 
     /// The statuses of the interfaces with these indexes, in index order, each found by halving: a carrier flap's
     /// hints look at its own link, and on a host of 200 interfaces a filter over all of them hashed every index.
-    public func interfaces(withIndexes indexes: some Sequence<Int32>) -> [InterfaceStatus] {
+    /// Concrete, not generic over the sequence: called from the daemon's module, a generic one sorted through
+    /// the unspecialized standard library (3,000 instructions for one index).
+    public func interfaces(withIndexes indexes: Set<Int32>) -> [InterfaceStatus] {
         let all = interfaces
-        return indexes.sorted().compactMap { index in
+        let ordered = indexes.count > 1 ? indexes.sorted() : Array(indexes)
+        return ordered.compactMap { index in
             let position = Self.insertionPoint(of: index, in: all)
             return position < all.count && all[position].link.index == index ? all[position] : nil
         }

@@ -21,9 +21,9 @@ import Testing
         let links = (1...9).map { makeLink(Int32($0 * 3), "veth\($0)") }
         let tracker = PathTracker(state: usableState(links.map { usableIPv4($0, host: 2) }))
         #expect(tracker.interfaces(withIndexes: [27, 4, 3, 12]).map(\.link.name) == ["veth1", "veth4", "veth9"])
-        #expect(tracker.interfaces(withIndexes: [Int32]()).isEmpty)
+        #expect(tracker.interfaces(withIndexes: []).isEmpty)
         #expect(tracker.interfaces(withIndexes: [0, 28]).isEmpty)
-        #expect(tracker.interfaces(withIndexes: links.map(\.index)) == tracker.interfaces)
+        #expect(tracker.interfaces(withIndexes: Set(links.map(\.index))) == tracker.interfaces)
     }
 
     @Test func aChangeThatLeavesThePathAloneReportsNothing() {

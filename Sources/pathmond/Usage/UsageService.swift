@@ -89,20 +89,22 @@ final class UsageService: @unchecked Sendable {
         // network's gateway names one), or every interface the first time and when it cannot say (a pass over all
         // of them cost a host of 200 veths 20,000 instructions on every such flip).
         let named = hub.takeIdentityChanges()
+        let looked: [InterfaceStatus]
         var changed: [Int32] = []
         if let named, !firstLook {
-            let statuses = hub.interfaces(withIndexes: named)
+            looked = hub.interfaces(withIndexes: named)
             for index in named.sorted() {
-                let key = statuses.first { $0.link.index == index }?.identity?.key
+                let key = looked.first { $0.link.index == index }?.identity?.key
                 if keys[index] != key {
                     keys[index] = key
                     changed.append(index)
                 }
             }
         } else {
+            looked = hub.interfaces
             var now: [Int32: NetworkKey] = [:]
             now.reserveCapacity(keys.count)
-            for status in hub.interfaces {
+            for status in looked {
                 let index = status.link.index
                 guard let key = status.identity?.key, now[index] == nil else { continue }
                 now[index] = key
@@ -111,12 +113,14 @@ final class UsageService: @unchecked Sendable {
             for index in keys.keys where now[index] == nil { changed.append(index) }
             keys = now
         }
-        // Which of the interfaces concerned are still there: looked up for those few (each by halving the
-        // interfaces in index order), before the meter's lock is taken, since the hub has its own.
+        // Interfaces read without a network: those gone since are forgotten here, where the live ones are known
+        // (looked up apart when not among those looked at, before the meter's lock is taken: the hub has its own).
         let readWithoutNetwork = meter.withLock { $0.readWithoutNetwork }
-        let present = Set(hub.interfaces(withIndexes: readWithoutNetwork.union(changed)).lazy.map(\.link.index))
-        let live = { (index: Int32) in present.contains(index) }
-        // Interfaces read without a network that went away since: forgotten here, where the live ones are known.
+        let others = readWithoutNetwork.isEmpty ? [] : readWithoutNetwork.subtracting(looked.lazy.map(\.link.index))
+        let elsewhere = others.isEmpty ? [] : hub.interfaces(withIndexes: others)
+        let live = { (index: Int32) in
+            looked.contains { $0.link.index == index } || elsewhere.contains { $0.link.index == index }
+        }
         for index in readWithoutNetwork where !live(index) && !changed.contains(index) { changed.append(index) }
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
         // gateway) would encode and sync the file each time; the next round saves, within one interval.
