@@ -2,8 +2,8 @@
 # The checks of booted-systemd-test for libpathmond, the C client library the package ships (docs/libpathmond.md;
 # sourced after checks.bash, whose helpers they use). The example the package ships,
 # /usr/share/doc/libpathmond-dev/examples/pathmond-status.c, is built with `cc ... $(pkg-config --cflags --libs
-# pathmond)` against the packages' own header, .pc and library: the .debs unpacked on the host, given to pkg-config as its
-# sysroot (the roots hold no compiler; the host is Debian 12, whose glibc is no newer than either root's). The
+# pathmond)` against the packages' own header, .pc and library: the .debs unpacked on the host, given to pkg-config
+# as its sysroot (the roots hold no compiler; the host is Debian 12, whose glibc is no newer than either root's). The
 # program then runs inside, where it loads the installed libpathmond.so.0 and asks the installed pathmond.
 
 check_libpathmond() {
