@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # The checks of booted-systemd-test for libpathmond, the C client library the package ships (docs/libpathmond.md;
 # sourced after checks.bash, whose helpers they use). The example the package ships,
-# /usr/share/doc/pathmond/examples/pathmond-status.c, is built with `cc ... $(pkg-config --cflags --libs pathmond)`
-# against the package's own header, .pc and library: the .deb unpacked on the host, given to pkg-config as its
-# sysroot (the roots hold no compiler; the host is Debian 12, whose glibc is no newer than either root's). The
+# /usr/share/doc/libpathmond-dev/examples/pathmond-status.c, is built with `cc ... $(pkg-config --cflags --libs
+# pathmond)` against the packages' own header, .pc and library: the .debs unpacked on the host, given to pkg-config
+# as its sysroot (the roots hold no compiler; the host is Debian 12, whose glibc is no newer than either root's). The
 # program then runs inside, where it loads the installed libpathmond.so.0 and asks the installed pathmond.
 
 check_libpathmond() {
-    local multiarch tree flags built output expected json
+    local multiarch tree flags built output expected json file example
     multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
     local library=/usr/lib/$multiarch/libpathmond.so.0
     if inside test -f "$library" && inside test -f /usr/include/pathmond.h &&
@@ -23,11 +23,14 @@ check_libpathmond() {
     fi
 
     tree=$work/libpathmond-$boot
-    rm -rf "$tree" && dpkg-deb -x "$deb" "$tree"
+    rm -rf "$tree"
+    for file in "${debs[@]}"; do dpkg-deb -x "$file" "$tree"; done
+    # libpathmond-dev's documentation directory, or the quick .deb's (pathmond's).
+    example=$(ls "$tree"/usr/share/doc/*/examples/pathmond-status.c 2>/dev/null | head -n1)
     if flags=$(PKG_CONFIG_SYSROOT_DIR=$tree PKG_CONFIG_LIBDIR=$tree/usr/lib/$multiarch/pkgconfig \
         pkg-config --cflags --libs pathmond 2>&1) &&
         # shellcheck disable=SC2086 # pkg-config's flags are a list
-        built=$(cc -Wall -Wextra -Werror "$tree/usr/share/doc/pathmond/examples/pathmond-status.c" $flags \
+        built=$(cc -Wall -Wextra -Werror "$example" $flags \
             -o "$root/usr/local/bin/pathmond-status" 2>&1); then
         pass "the shipped pathmond-status.c builds with cc and pkg-config against the package ($flags)"
     else

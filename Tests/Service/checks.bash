@@ -46,7 +46,8 @@ check_install() {
     seed_dynamic_user_state
     local start output
     start=$(now_ms)
-    if output=$(inside apt-get install -y -q "/opt/$(basename "$deb")" 2>&1); then
+    # shellcheck disable=SC2086 # one path a line, none with a space
+    if output=$(inside apt-get install -y -q $installed_debs 2>&1); then
         pass "apt-get installs the package offline ($(elapsed "$start") ms), dependencies all from Debian"
     else
         fail "apt-get installs the package offline" "$(tail -n 15 <<<"$output")"
@@ -337,8 +338,8 @@ check_purge() {
     local output
     # The test gave the textfile directory to pathmond (check_metrics): it takes it back, as the administrator would.
     inside sh -c "chgrp root $metrics_dir && chmod 0755 $metrics_dir"
-    if ! output=$(inside apt-get purge -y -q pathmond 2>&1); then
-        fail "apt-get purge pathmond" "$(tail -n 10 <<<"$output")"
+    if ! output=$(inside apt-get purge -y -q "${names[@]}" 2>&1); then
+        fail "apt-get purge ${names[*]}" "$(tail -n 10 <<<"$output")"
         return
     fi
     snapshot >"$work/after"

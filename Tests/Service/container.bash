@@ -14,12 +14,14 @@ container_nspawn=
 
 # The root's packages: a booted systemd with D-Bus, ip(8), man pages, NetworkManager (a source of "metered"), and
 # what the package under test depends on (the namespace has no route out, so apt inside must find every dependency
-# already installed). The .deb is built on the host's suite: a library renamed since (trixie's t64 packages provide
-# the old names) is installed under its new name.
-container_packages() { # container_packages DEB SUITE
-    local depends
-    depends=$(dpkg-deb --field "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$')
-    if [ "$2" != bookworm ]; then
+# already installed), but for one another (libpathmond-dev's libpathmond0). The .debs are built on Debian 12: a library
+# renamed since (trixie's t64 packages provide the old names) is installed under its new name.
+container_packages() { # container_packages SUITE DEB...
+    local depends own deb
+    own=$(for deb in "${@:2}"; do dpkg-deb --field "$deb" Package; done)
+    depends=$(for deb in "${@:2}"; do dpkg-deb --field "$deb" Depends; done | tr ',' '\n' |
+        sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$' | grep -v -x -F "$own")
+    if [ "$1" != bookworm ]; then
         depends=$(sed 's/^libglib2.0-0$/libglib2.0-0t64/' <<<"$depends")
     fi
     # libqt6network6: Qt's network module with its networkmanager backend, as a host with a Qt app has it (the
@@ -79,9 +81,9 @@ container_sources() { # container_sources SUITE DIR
 
 # Prints the cached root for this package list, building it first if needed (a lock keeps parallel runs from
 # building it twice; a half-built root is never left under the final name).
-container_root() { # container_root DEB [SUITE]   (default: the host's suite)
-    local packages hash root suite=${2:-$(. /etc/os-release && echo "$VERSION_CODENAME")} sources=()
-    packages=$(container_packages "$1" "$suite")
+container_root() { # container_root SUITE DEB...
+    local packages hash root suite=$1 sources=()
+    packages=$(container_packages "$suite" "${@:2}")
     hash=$(printf '%s\n%s\n' "$suite" "$packages" | sha256sum | cut -c1-16)
     root=$container_cache/root-$hash
     mkdir -p "$container_cache"
