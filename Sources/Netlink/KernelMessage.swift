@@ -14,20 +14,14 @@ enum KernelMessage {
         case malformed
     }
 
+    /// A message libnl read (a dump's).
     static func events(from message: OpaquePointer) -> Conversion {
-        let header = nlmsg_hdr(message)!  // libnl always gives a message a header
-        let type = Int(header.pointee.nlmsg_type)
-        switch type {
-        case Int(RTM_NEWADDR), Int(RTM_DELADDR):
-            return AddressConversion.events(from: message, removed: type == Int(RTM_DELADDR))
-        default:
-            return events(from: header)
-        }
+        events(from: nlmsg_hdr(message)!)  // libnl always gives a message a header
     }
 
-    /// The same for a message outside libnl (the notification reader's): links, routes, neighbours, nexthops and rules
-    /// are read from the bytes themselves (with libnl's attribute parser); addresses go through libnl's parser on a
-    /// copy.
+    /// The same for a message outside libnl (the notification reader's). Every kind is read from the message's own
+    /// bytes: links and addresses from libnl's attribute table, routes and neighbours through libnl's parsers
+    /// once their fixed header says they matter.
     static func events(from header: UnsafeMutablePointer<nlmsghdr>) -> Conversion {
         let type = Int(header.pointee.nlmsg_type)
         switch type {
@@ -42,10 +36,7 @@ enum KernelMessage {
         case Int(RTM_NEWLINK), Int(RTM_DELLINK):
             return LinkConversion.events(from: header, removed: type == Int(RTM_DELLINK))
         case Int(RTM_NEWADDR), Int(RTM_DELADDR):
-            guard let message = nlmsg_convert(header) else { return .malformed }
-            defer { nlmsg_free(message) }
-            nlmsg_set_proto(message, NETLINK_ROUTE)
-            return events(from: message)
+            return AddressConversion.events(from: header, removed: type == Int(RTM_DELADDR))
         default:
             return .notRelevant
         }
@@ -57,20 +48,6 @@ enum KernelMessage {
         return nlmsg_data(header).loadUnaligned(as: Header.self)
     }
 
-    /// Runs libnl's parser for the message's type and hands the parsed object to `body`. The object is libnl's and
-    /// lives only during the call, so `body` copies what it needs. Returns libnl's result (0 or a negative NLE code).
-    static func parseObject(_ message: OpaquePointer, _ body: @escaping (OpaquePointer) -> Void) -> Int32 {
-        let context = ParseContext(body)
-        return withExtendedLifetime(context) {
-            nl_msg_parse(
-                message,
-                { object, argument in
-                    guard let object, let argument else { return }
-                    Unmanaged<ParseContext>.fromOpaque(argument).takeUnretainedValue().body(object)
-                }, Unmanaged.passUnretained(context).toOpaque())
-        }
-    }
-
     /// The bytes of a libnl address (`struct nl_addr *`), or nil for none or an empty one.
     static func bytes(of address: OpaquePointer?) -> [UInt8]? {
         guard let address, let data = nl_addr_get_binary_addr(address) else { return nil }
@@ -78,10 +55,4 @@ enum KernelMessage {
         guard length > 0 else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
-}
-
-/// Carries the Swift closure through nl_msg_parse's `void *` argument.
-private final class ParseContext {
-    let body: (OpaquePointer) -> Void
-    init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
 }

@@ -27,11 +27,11 @@ import Testing
             "link set br0 up",
             "link set mv0 up",
         ])
-        let messages = try Self.dumpLinks(in: namespace)
-        let names = messages.compactMap { Self.oracle($0)?.name }
+        let messages = try RawDump.messages(Int32(RTM_GETLINK), answeredBy: Int32(RTM_NEWLINK), in: namespace)
+        let names = messages.compactMap { LibnlObjectOracle.link($0)?.name }
         #expect(Set(["lo", "veth0", "veth1", "br0", "mv0", "tun0", "tap0"]).isSubset(of: names))
         for message in messages {
-            let expected = try #require(Self.oracle(message))
+            let expected = try #require(LibnlObjectOracle.link(message))
             let read = message.withUnsafeBytes { bytes -> Link? in
                 let header = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(
                     to: nlmsghdr.self)
@@ -48,7 +48,7 @@ import Testing
             #expect(link.hardwareType == expected.hardwareType, "\(expected.name)")
             #expect(link.hardwareAddress == expected.hardwareAddress, "\(expected.name)")
         }
-        let veth = try #require(messages.compactMap(Self.oracle).first { $0.name == "veth0" })
+        let veth = try #require(messages.compactMap(LibnlObjectOracle.link).first { $0.name == "veth0" })
         #expect(veth.linkKind == "veth" && veth.hardwareAddress == "02:00:5e:10:00:01")
     }
 
@@ -87,60 +87,5 @@ import Testing
         message += RouteLookupMessage.littleEndianBytes(UInt16(RTM_NEWLINK))
         message += [UInt8](repeating: 0, count: 10)
         return message + body
-    }
-
-    /// The link libnl's own object parser reads from the message.
-    private static func oracle(_ message: [UInt8]) -> Link? {
-        message.withUnsafeBytes { bytes -> Link? in
-            let header = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(to: nlmsghdr.self)
-            guard let converted = nlmsg_convert(header) else { return nil }
-            defer { nlmsg_free(converted) }
-            nlmsg_set_proto(converted, NETLINK_ROUTE)
-            var link: Link?
-            _ = KernelMessage.parseObject(converted) { object in
-                let index = rtnl_link_get_ifindex(object)
-                guard index > 0, let name = rtnl_link_get_name(object) else { return }
-                link = Link(
-                    index: index, name: String(cString: name), flags: LinkFlags(rawValue: rtnl_link_get_flags(object)),
-                    operState: OperState(rawValue: rtnl_link_get_operstate(object)) ?? .unknown,
-                    linkKind: rtnl_link_get_type(object).map { String(cString: $0) },
-                    hardwareType: UInt16(truncatingIfNeeded: rtnl_link_get_arptype(object)),
-                    hardwareAddress: KernelMessage.bytes(of: rtnl_link_get_addr(object))
-                        .map(LinkConversion.hardwareAddressText))
-            }
-            return link
-        }
-    }
-
-    /// Every RTM_NEWLINK of an RTM_GETLINK dump in the namespace, each as its own bytes.
-    private static func dumpLinks(in namespace: TestNetworkNamespace) throws -> [[UInt8]] {
-        try NetworkNamespace.run(in: namespace.path) { () throws(NetlinkError) -> [[UInt8]] in
-            let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
-            guard descriptor >= 0 else { throw NetlinkError.system(errno: errno) }
-            defer { close(descriptor) }
-            var request = RouteLookupMessage.littleEndianBytes(UInt32(16 + MemoryLayout<ifinfomsg>.size))
-            request += RouteLookupMessage.littleEndianBytes(UInt16(RTM_GETLINK))
-            request += RouteLookupMessage.littleEndianBytes(UInt16(NLM_F_REQUEST | NLM_F_DUMP))
-            request += RouteLookupMessage.littleEndianBytes(UInt32(1)) + [0, 0, 0, 0]
-            request += [UInt8](repeating: 0, count: MemoryLayout<ifinfomsg>.size)
-            guard send(descriptor, request, request.count, 0) == request.count else {
-                throw NetlinkError.system(errno: errno)
-            }
-            var messages: [[UInt8]] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let received = recv(descriptor, &buffer, buffer.count, 0)
-                guard received > 0 else { throw NetlinkError.system(errno: errno) }
-                var offset = 0
-                while offset + 16 <= received {
-                    let length = Int(RouteLookupMessage.u32(buffer, offset) ?? 0)
-                    let type = RouteLookupMessage.u16(buffer, offset + 4) ?? 0
-                    guard length >= 16, offset + length <= received else { return messages }
-                    if type == UInt16(NLMSG_DONE) { return messages }
-                    if type == UInt16(RTM_NEWLINK) { messages.append(Array(buffer[offset..<(offset + length)])) }
-                    offset += (length + 3) & ~3
-                }
-            }
-        }
     }
 }
