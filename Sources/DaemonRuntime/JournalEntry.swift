@@ -35,6 +35,25 @@ package struct JournalEntry: Equatable, Sendable {
         fields += own.sorted { $0.name < $1.name }
     }
 
+    /// The same record as `init(level:message:metadata:identifier:)` makes of `record.metadata`, written without
+    /// the dictionary (a path change's record, on the event path).
+    package init(record: LogRecord, identifier: String) {
+        var line: [UInt8] = []
+        StandardErrorLogHandler.appendLine(of: record, to: &line)
+        line.removeLast()
+        var own = [Field(name: "MESSAGE_ID", value: Array(record.kind.messageID.utf8))]
+        own.reserveCapacity(record.fields.count + 1)
+        for case (let field, let value?) in record.fields {
+            own.append(Field(name: field.rawValue, value: Array(value.utf8)))
+        }
+        fields = [
+            Field(name: "MESSAGE", value: line),
+            Field(name: "PRIORITY", value: Array("\(StandardErrorLogHandler.priority(of: record.level))".utf8)),
+            Field(name: "SYSLOG_IDENTIFIER", value: Array(identifier.utf8)),
+        ]
+        fields += own.sorted { $0.name < $1.name }
+    }
+
     /// Each field as one iovec's bytes: `NAME=value`.
     package var encodedFields: [[UInt8]] {
         fields.map { Array($0.name.utf8) + [UInt8(ascii: "=")] + $0.value }

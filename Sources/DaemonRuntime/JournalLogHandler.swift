@@ -15,7 +15,7 @@ import Logging
 /// journal's socket exists: run by hand in a terminal, pathmond writes its lines there as before. A record the
 /// journal does not take (journald stopped or restarting, a full socket buffer) goes to stderr, the journal's own
 /// stream, as a `<PRIORITY>` line: it loses its fields, never its text.
-package struct JournalLogHandler: LogHandler {
+package struct JournalLogHandler: RecordLogHandler {
     package static let socketPath = "/run/systemd/journal/socket"
 
     package var logLevel: Logger.Level
@@ -42,6 +42,11 @@ package struct JournalLogHandler: LogHandler {
         fallback.metadata = metadata
         fallback.metadataProvider = metadataProvider
         fallback.log(event: event)
+    }
+
+    package func log(record: LogRecord) {
+        if Self.send(JournalEntry(record: record, identifier: identifier)) { return }
+        StandardErrorLogHandler(style: .journal, logLevel: logLevel).log(record: record)
     }
 
     /// Sends one record; false if the journal refused it. Each field is its own iovec, so a value's bytes are

@@ -15,7 +15,7 @@ import PathProtocol
 /// Every path change is logged, so a line is on the event path: it is formatted by hand into bytes (swift-log's
 /// StreamLogHandler formats its timestamp through the C library's time zone code and took a tenth of the CPU of
 /// a path change).
-package struct StandardErrorLogHandler: LogHandler {
+package struct StandardErrorLogHandler: RecordLogHandler {
     package enum Style: Sendable {
         case journal
         case terminal
@@ -37,18 +37,45 @@ package struct StandardErrorLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        var line: [UInt8] = []
-        line.reserveCapacity(192)
-        switch style {
-        case .journal: Self.appendPriority(of: event.level, to: &line)
-        case .terminal:
-            Self.appendTimestamp(Self.now(), to: &line)
-            line += " \(event.level): ".utf8
-        }
+        var line = start(event.level)
         // A record's journal fields (MESSAGE_ID=, PATHMOND_STATUS=, …) are for the native protocol; on stderr
         // the message says what they say, and a person reads no IDs.
         Self.appendLine(
             message: "\(event.message)", metadata: fields(of: event), skippingJournalFields: true, to: &line)
+        writeToStandardError(line)
+    }
+
+    /// The line's start: the priority for the journal, the time and level for a terminal.
+    private func start(_ level: Logger.Level) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(192)
+        switch style {
+        case .journal: Self.appendPriority(of: level, to: &line)
+        case .terminal:
+            Self.appendTimestamp(Self.now(), to: &line)
+            line.append(UInt8(ascii: " "))
+            line += level.rawValue.utf8
+            line += ": ".utf8
+        }
+        return line
+    }
+
+    /// `message key=value ...\n` for a record whose pairs are sorted already: what `appendLine` writes for its
+    /// metadata.
+    package static func appendLine(of record: LogRecord, to bytes: inout [UInt8]) {
+        appendOneLine(record.message, to: &bytes)
+        for (key, value) in record.shown {
+            bytes.append(UInt8(ascii: " "))
+            appendOneLine(key, to: &bytes)
+            bytes.append(UInt8(ascii: "="))
+            appendOneLine(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    package func log(record: LogRecord) {
+        var line = start(record.level)
+        Self.appendLine(of: record, to: &line)
         writeToStandardError(line)
     }
 
@@ -126,33 +153,32 @@ package struct StandardErrorLogHandler: LogHandler {
         var seconds = time_t(time.tv_sec)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        // Written into room made once: appended digit by digit, with a division each, the stamp cost about as
-        // much as the rest of a path change's line.
-        func digits(_ value: Int, _ width: Int) {
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
-            var rest = value
-            var position = start + width
-            while rest > 0 && position > start {
-                position -= 1
-                bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
+        // Written into a stamp's room on the stack, then appended once: appended digit by digit, with a
+        // uniqueness check each, the stamp cost more than the rest of a path change's line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { stamp in
+            func digits(_ value: Int, _ width: Int, at start: Int) {
+                var rest = value
+                for position in stride(from: start + width - 1, through: start, by: -1) {
+                    stamp[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
             }
+            digits(Int(parts.tm_year) + 1900, 4, at: 0)
+            stamp[4] = UInt8(ascii: "-")
+            digits(Int(parts.tm_mon) + 1, 2, at: 5)
+            stamp[7] = UInt8(ascii: "-")
+            digits(Int(parts.tm_mday), 2, at: 8)
+            stamp[10] = UInt8(ascii: "T")
+            digits(Int(parts.tm_hour), 2, at: 11)
+            stamp[13] = UInt8(ascii: ":")
+            digits(Int(parts.tm_min), 2, at: 14)
+            stamp[16] = UInt8(ascii: ":")
+            digits(Int(parts.tm_sec), 2, at: 17)
+            stamp[19] = UInt8(ascii: ".")
+            digits(Int(time.tv_nsec) / 1000, 6, at: 20)
+            stamp[26] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(stamp))
         }
-        digits(Int(parts.tm_year) + 1900, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2)
-        bytes.append(UInt8(ascii: "."))
-        digits(Int(time.tv_nsec) / 1000, 6)
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// The text's UTF-8 on one line: CR and LF as spaces (journald splits entries at LF only), every other
@@ -163,12 +189,13 @@ package struct StandardErrorLogHandler: LogHandler {
         // Printable ASCII but the backslash (HumanText's escape character) is written as it is: every name and
         // number pathmond logs on the event path, so the scalar-by-scalar way below is for the rare other text.
         // Checked and copied as one buffer: the view's own iteration cost a dozen instructions a byte.
-        let written = text.utf8.withContiguousStorageIfAvailable { utf8 in
+        var text = text
+        let written = text.withUTF8 { utf8 in
             guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
-        if written == true { return }
+        if written { return }
         var line = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { line.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
         bytes += HumanText.escaped(String(line)).utf8
@@ -176,15 +203,15 @@ package struct StandardErrorLogHandler: LogHandler {
 
     /// One write(2) per line, so lines of concurrent loggers never interleave.
     private func writeToStandardError(_ line: [UInt8]) {
-        var bytes = line
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes {
-                write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset)
+        // Read in place: a mutable view of the caller's array would copy it.
+        line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }  // stderr gone: nothing else to tell.
+                offset += written
             }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // stderr gone: nothing else to tell.
-            offset += written
         }
     }
 

@@ -326,11 +326,13 @@ final class PathHub: Sendable {
             if !deliveries.isEmpty { fanOut(deliveries) }
             recorded?.deliver()
             if let systemChange {
-                var metadata = JournalRecord.pathChanged.metadata(
-                    JournalRecord.pathFields(systemChange, cause: recorded?.entry.cause.kind))
-                metadata["path"] = .string(systemChange.logSummary)
-                metadata["cause"] = .string(recorded?.entry.cause.description ?? "unknown")
-                logger.info("path changed", metadata: metadata)
+                logger.log(
+                    LogRecord(
+                        .pathChanged, level: .info, message: "path changed",
+                        fields: JournalRecord.pathFields(systemChange, cause: recorded?.entry.cause.kind),
+                        shown: [
+                            "cause": recorded?.entry.cause.description ?? "unknown", "path": systemChange.logSummary,
+                        ]))
             }
         }
         afterUpdate()

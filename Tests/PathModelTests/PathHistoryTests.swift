@@ -115,6 +115,19 @@ import Testing
         detected.interfaces = ["wlan0"]
         #expect(detected.description == "detection: DHCP metered option on wlan0")
         #expect(PathChangeCause.configurationReload.description == "configuration reloaded")
+        var noInterface = PathChangeCause.detected(.linkQuality, interfaces: [])
+        #expect(noInterface.description == "detection: link quality")
+        noInterface.detection = nil
+        #expect(noInterface.description == "detection: change")
+        // Spelled into the string's own room: multi-byte names and every table, counted and copied alike.
+        var kernel = PathChangeCause.kernel([.linkRemoved(index: 2)])
+        kernel.kernelTables = PathChangeCause.KernelTable.allCases
+        kernel.interfaces = ["wlan-café", "eth0", "wwan0"]
+        let tables = PathChangeCause.KernelTable.allCases.map(\.rawValue).joined(separator: ", ")
+        #expect(kernel.description == "kernel: \(tables) on wlan-café, eth0, wwan0")
+        kernel.kernelTables = []
+        kernel.interfaces = []
+        #expect(kernel.description == "kernel: change")
         #expect(Self.up.description == "satisfied via eth0 (IPv4)")
         #expect(Self.down.description == "unsatisfied: noCarrier")
     }

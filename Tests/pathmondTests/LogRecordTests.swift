@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+import FuzzSupport
+import Logging
+import Testing
+
+@testable import DaemonRuntime
+
+/// A path change's record is written by pathmond's handlers without swift-log's metadata: what they write must be
+/// byte for byte what they write for the same record as metadata, and any other handler must get that metadata.
+@Suite struct LogRecordTests {
+    /// Values a record carries in the field: names with spaces, line breaks, escapes, a terminal's control
+    /// characters, non-ASCII, nothing.
+    private static let values = [
+        "eth0", "satisfied via eth0,wlan0 (expensive)", "two\nlines", "cr\rhere", "back\\slash", "esc\u{1B}]0;x\u{07}",
+        "wlan-café", "ab\u{202E}cd", "", "kernel: default route via 192.0.2.1 on eth0 added",
+    ]
+
+    private static func records() -> [LogRecord] {
+        var generator = FuzzRandom(seed: 41)
+        let levels: [Logger.Level] = [.trace, .debug, .info, .notice, .warning, .error, .critical]
+        return (0..<300).map { _ in
+            func value() -> String { values.randomElement(using: &generator)! }
+            func maybe() -> String? { Bool.random(using: &generator) ? value() : nil }
+            return LogRecord(
+                JournalRecord.allCases.randomElement(using: &generator)!,
+                level: levels.randomElement(using: &generator)!, message: value(),
+                fields: [
+                    .status: maybe(), .expensive: maybe(), .constrained: maybe(), .cause: maybe(), .interface: maybe(),
+                ],
+                shown: Bool.random(using: &generator) ? ["cause": value(), "path": value()] : ["reason": value()])
+        }
+    }
+
+    @Test func theLineIsTheOneItsMetadataMakes() {
+        for record in Self.records() {
+            var direct: [UInt8] = []
+            StandardErrorLogHandler.appendLine(of: record, to: &direct)
+            var viaMetadata: [UInt8] = []
+            StandardErrorLogHandler.appendLine(
+                message: record.message, metadata: record.metadata, skippingJournalFields: true, to: &viaMetadata)
+            #expect(direct == viaMetadata, "\(record.metadata)")
+        }
+    }
+
+    @Test func theJournalEntryIsTheOneItsMetadataMakes() {
+        for record in Self.records() {
+            let direct = JournalEntry(record: record, identifier: "pathmond")
+            let viaMetadata = JournalEntry(
+                level: record.level, message: record.message, metadata: record.metadata, identifier: "pathmond")
+            #expect(direct == viaMetadata, "\(record.metadata)")
+        }
+    }
+
+    @Test func aPathChangeRecordCarriesItsIDAndFields() {
+        let record = LogRecord(
+            .pathChanged, level: .info, message: "path changed",
+            fields: [.status: "satisfied", .interface: "eth0", .cause: nil], shown: ["cause": "x", "path": "via eth0"])
+        let entry = JournalEntry(record: record, identifier: "pathmond")
+        #expect(entry["MESSAGE"] == "path changed cause=x path=via eth0")
+        #expect(entry["MESSAGE_ID"] == JournalRecord.pathChanged.messageID)
+        #expect(entry["PATHMOND_STATUS"] == "satisfied")
+        #expect(entry["INTERFACE"] == "eth0")
+        #expect(entry["PATHMOND_CAUSE"] == nil)
+    }
+
+    /// Another handler (a test's, a library user's) sees the record as metadata; a handler with metadata of its own
+    /// gets it merged, through the ordinary way, even when it could write records itself.
+    @Test func otherHandlersAndOwnMetadataGetTheMetadata() {
+        let record = LogRecord(
+            .resync, level: .warning, message: "resynced", fields: [.cause: "resync"], shown: ["reason": "overflow"])
+        let seen = Captured()
+        var logger = Logger(label: "test") { _ in PlainHandler(seen: seen) }
+        logger.log(record)
+        #expect(seen.events.count == 1)
+        #expect(seen.events.first?.metadata == record.metadata)
+        #expect(seen.events.first?.message == "resynced")
+
+        logger.logLevel = .error
+        logger.log(record)
+        #expect(seen.events.count == 1, "below the logger's level: nothing")
+
+        var writer = Logger(label: "test") { _ in RecordWriter(seen: seen) }
+        writer.log(record)
+        #expect(seen.records.count == 1)
+        #expect(seen.events.count == 1)
+        writer[metadataKey: "unit"] = "x"
+        writer.log(record)
+        #expect(seen.records.count == 1)
+        #expect(seen.events.count == 2)
+        #expect(seen.events.last?.metadata?["unit"] == "x")
+        #expect(seen.events.last?.metadata?["PATHMOND_CAUSE"] == "resync")
+    }
+}
+
+/// What the handlers below were given.
+private final class Captured: @unchecked Sendable {
+    var events: [(message: String, metadata: Logger.Metadata?)] = []
+    var records: [LogRecord] = []
+}
+
+/// A handler that knows nothing of records.
+private struct PlainHandler: LogHandler {
+    let seen: Captured
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        seen.events.append(("\(event.message)", fields(of: event)))
+    }
+}
+
+/// A handler that writes records itself.
+private struct RecordWriter: RecordLogHandler {
+    var plain: PlainHandler
+
+    init(seen: Captured) { plain = PlainHandler(seen: seen) }
+
+    var logLevel: Logger.Level {
+        get { plain.logLevel }
+        set { plain.logLevel = newValue }
+    }
+    var metadata: Logger.Metadata {
+        get { plain.metadata }
+        set { plain.metadata = newValue }
+    }
+    var metadataProvider: Logger.MetadataProvider? {
+        get { plain.metadataProvider }
+        set { plain.metadataProvider = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { plain[metadataKey: key] }
+        set { plain[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) { plain.log(event: event) }
+    func log(record: LogRecord) { plain.seen.records.append(record) }
+}
