@@ -26,6 +26,21 @@ import Testing
         #expect(tracker.interfaces(withIndexes: Set(links.map(\.index))) == tracker.interfaces)
     }
 
+    /// Copies share one box until one changes: the hub's copy, taken out of its lock, must keep what it saw while
+    /// the next change goes to the hub's own.
+    @Test func aCopyKeepsWhatItSawWhileTheOtherChanges() {
+        var tracker = connectedTracker()
+        let copy = tracker
+        let (path, interfaces, state, version) = (copy.path, copy.interfaces, copy.state, copy.interfacesVersion)
+        #expect(tracker.apply([.linkRemoved(index: 2)]) == .unsatisfied(.noInterfaces))
+        #expect(copy.path == path && copy.interfaces == interfaces && copy.state == state)
+        #expect(copy.interfacesVersion == version && tracker.interfacesVersion != version)
+        #expect(tracker.interfaces.isEmpty && !copy.interfaces.isEmpty)
+        var changedCopy = copy
+        #expect(changedCopy.apply([.linkRemoved(index: 2)]) != nil)
+        #expect(copy.path == path, "changing a second copy leaves the first alone too")
+    }
+
     @Test func aChangeThatLeavesThePathAloneReportsNothing() {
         var tracker = connectedTracker()
         let before = tracker.state
