@@ -7,6 +7,11 @@ enum HintFiles {
     /// The contents of a regular file of at most `maximumSize` bytes; nil if missing, unreadable or larger (a
     /// lease file that big is not one we understand, and reading it whole would be a cost for nothing).
     static func read(_ path: String, maximumSize: Int = 1 << 20) -> [UInt8]? {
+        path.withCString { read(path: $0, maximumSize: maximumSize) }
+    }
+
+    /// The same for a path already spelled as a C string (one built from bytes, on a hot path).
+    static func read(path: UnsafePointer<CChar>, maximumSize: Int = 1 << 20) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

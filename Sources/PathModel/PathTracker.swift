@@ -58,7 +58,7 @@ public struct PathTracker: Sendable {
 
     /// The kernel as the applied events describe it.
     public private(set) var state: KernelState {
-        get { storage.state }
+        _read { yield storage.state }
         _modify {
             makeUnique()
             yield &storage.state
@@ -66,7 +66,7 @@ public struct PathTracker: Sendable {
     }
     /// How the path is derived.
     public private(set) var evaluator: PathEvaluator {
-        get { storage.evaluator }
+        _read { yield storage.evaluator }
         _modify {
             makeUnique()
             yield &storage.evaluator
@@ -74,7 +74,7 @@ public struct PathTracker: Sendable {
     }
     /// Identities, detection and the user's policy.
     public private(set) var context: NetworkContext {
-        get { storage.context }
+        _read { yield storage.context }
         _modify {
             makeUnique()
             yield &storage.context
@@ -82,7 +82,7 @@ public struct PathTracker: Sendable {
     }
     /// The path after the last applied events.
     public private(set) var path: Path {
-        get { storage.path }
+        _read { yield storage.path }
         _modify {
             makeUnique()
             yield &storage.path
@@ -96,7 +96,7 @@ public struct PathTracker: Sendable {
     /// than a copy of the array, which would be shared when the next change writes one status and make it copy
     /// every status.
     public private(set) var interfacesVersion: UInt64 {
-        get { storage.interfacesVersion }
+        _read { yield storage.interfacesVersion }
         _modify {
             makeUnique()
             yield &storage.interfacesVersion
@@ -106,7 +106,7 @@ public struct PathTracker: Sendable {
     /// the context. A consumer that reads no route (the hints' lease, portal and modem look-ups) compares it, so
     /// that a route flip costs it nothing.
     public private(set) var factsVersion: UInt64 {
-        get { storage.factsVersion }
+        _read { yield storage.factsVersion }
         _modify {
             makeUnique()
             yield &storage.factsVersion
@@ -116,7 +116,7 @@ public struct PathTracker: Sendable {
     /// interface on the same network as before. What the usage meter compares, so that a route flip that leaves
     /// every network where it was costs it one comparison instead of a pass over every interface.
     public private(set) var identitiesVersion: UInt64 {
-        get { storage.identitiesVersion }
+        _read { yield storage.identitiesVersion }
         _modify {
             makeUnique()
             yield &storage.identitiesVersion
@@ -125,7 +125,7 @@ public struct PathTracker: Sendable {
     /// The links whose state alone changed since `takeLinkStateChanges` was last called (their facts otherwise
     /// did not: `factsVersion` did not move for them).
     public private(set) var linkStateChanges: Set<Int32> {
-        get { storage.linkStateChanges }
+        _read { yield storage.linkStateChanges }
         _modify {
             makeUnique()
             yield &storage.linkStateChanges
@@ -136,7 +136,7 @@ public struct PathTracker: Sendable {
     /// interface is to be looked at. What the usage meter reads, so that a route flip that moves one interface's
     /// network looks at that one, not at every interface of a host of hundreds.
     public private(set) var identityChanges: Set<Int32>? {
-        get { storage.identityChanges }
+        _read { yield storage.identityChanges }
         _modify {
             makeUnique()
             yield &storage.identityChanges
@@ -146,7 +146,7 @@ public struct PathTracker: Sendable {
     /// Each interface's own status (before tunnels inherit their carriers' cost), by index: the node of the
     /// dependency graph (docs/architecture.md) that a change derives again only for the interfaces it touched.
     private var ownStatuses: [InterfaceStatus] {
-        get { storage.ownStatuses }
+        _read { yield storage.ownStatuses }
         _modify {
             makeUnique()
             yield &storage.ownStatuses
@@ -154,7 +154,7 @@ public struct PathTracker: Sendable {
     }
     /// The indexes of the tunnels among them: without any, nothing inherits a carrier's cost.
     private var tunnels: Set<Int32> {
-        get { storage.tunnels }
+        _read { yield storage.tunnels }
         _modify {
             makeUnique()
             yield &storage.tunnels
@@ -162,7 +162,7 @@ public struct PathTracker: Sendable {
     }
     /// With tunnels, the statuses after they inherited their carriers' cost; nil without.
     private var inherited: [InterfaceStatus]? {
-        get { storage.inherited }
+        _read { yield storage.inherited }
         _modify {
             makeUnique()
             yield &storage.inherited
@@ -170,7 +170,7 @@ public struct PathTracker: Sendable {
     }
     /// The kernel's choice `ownStatuses` were derived with.
     private var kernel: KernelChoice {
-        get { storage.kernel }
+        _read { yield storage.kernel }
         _modify {
             makeUnique()
             yield &storage.kernel

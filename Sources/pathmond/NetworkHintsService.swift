@@ -318,7 +318,7 @@ final class NetworkHintsService {
                 continue
             }
         }
-        let current = hub.context.linkQualities
+        let current = hub.linkQualities
         let looked = all ? Set(current.keys).union(measured.keys) : Set(interfaces.lazy.map(\.link.index))
         var next = current
         var changed: [Int32] = []

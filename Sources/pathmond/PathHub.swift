@@ -140,6 +140,10 @@ final class PathHub: Sendable {
     /// The identities, detection, resolvers and policy in force.
     var context: NetworkContext { state.withLock { $0.tracker.context } }
 
+    /// The links' qualities in the context: read alone, without a copy of the whole context (every carrier flip
+    /// reads them).
+    var linkQualities: [Int32: LinkQuality] { state.withLock { $0.tracker.context.linkQualities } }
+
     /// Every interface's status.
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 

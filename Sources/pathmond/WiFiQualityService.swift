@@ -17,7 +17,7 @@ struct WiFiQualityService {
         let logger = logger
         source.start { update in
             let index = update.interfaceIndex
-            let current = hub.context.linkQualities[index]
+            let current = hub.linkQualities[index]
             guard update.quality.map({ $0.differsSignificantly(from: current) }) ?? (current != nil) else { return }
             logger.info(
                 "Wi-Fi link quality",
