@@ -5,7 +5,8 @@ import PathModel
 
 @testable import Netlink
 
-/// libnl's own object parsers (rtnl_link, rtnl_addr), which pathmond read links and addresses with until issue 41:
+/// libnl's own object parsers (rtnl_link, rtnl_addr, rtnl_route), which pathmond read links, addresses and routes
+/// with until issue 41:
 /// the oracle its attribute-table readers are compared with, on the kernel's own messages.
 enum LibnlObjectOracle {
     /// The link libnl's link parser reads from a message.
@@ -42,6 +43,62 @@ enum LibnlObjectOracle {
                     || (flags & UInt32(IFA_F_TENTATIVE) != 0 && !optimistic))
         }
         return address
+    }
+
+    /// The default-route events libnl's route parser reads from a message, as pathmond took them until issue 41:
+    /// the slot a blocking route cleared (with NLM_F_REPLACE), a route over a nexthop object unresolved, else one
+    /// route per next hop with an interface. nil: libnl refused it, or no next hop had an interface.
+    static func routeEvents(_ message: [UInt8], removed: Bool) -> [KernelEvent]? {
+        var header = rtmsg()
+        let replacing = message.withUnsafeBytes { bytes in
+            header = bytes.loadUnaligned(fromByteOffset: 16, as: rtmsg.self)
+            return Int32(bytes.loadUnaligned(fromByteOffset: 6, as: UInt16.self)) & NLM_F_REPLACE != 0
+        }
+        // libnl's route object has no nexthop id here: the attribute, found as pathmond found it.
+        var message = message
+        let nexthopID = message.withUnsafeMutableBytes { bytes -> UInt32? in
+            let header = bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self)
+            guard let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_NH_ID.rawValue)),
+                nla_len(attribute) >= 4
+            else { return nil }
+            return nla_get_u32(attribute)
+        }
+        var events: [KernelEvent]?
+        parse(message) { object in
+            let family: AddressFamily = header.rtm_family == UInt8(AF_INET) ? .ipv4 : .ipv6
+            let highByte = header.rtm_dst_len == 0 ? 0 : KernelMessage.bytes(of: rtnl_route_get_dst(object))?.first ?? 0
+            func route(_ index: Int32, gateway: IPAddress? = nil, multipath: Bool = false, nexthop: UInt32? = nil)
+                -> DefaultRoute
+            {
+                DefaultRoute(
+                    family: family, table: rtnl_route_get_table(object), prefixLength: header.rtm_dst_len,
+                    destinationHighByte: highByte, metric: rtnl_route_get_priority(object), interfaceIndex: index,
+                    gateway: gateway, isMultipath: multipath, nexthopID: nexthop)
+            }
+            if !removed && replacing && RouteConversion.isBlockingDefaultRoute(header) {
+                events = [.routeSlotCleared(route(0))]
+                return
+            }
+            if let nexthopID {
+                let unresolved = route(0, nexthop: nexthopID)
+                events = [removed ? .routeRemoved(unresolved) : .routeAdded(unresolved, replacing: replacing)]
+                return
+            }
+            var routes: [DefaultRoute] = []
+            let count = rtnl_route_get_nnexthops(object)
+            for position in 0..<count {
+                guard let nexthop = rtnl_route_nexthop_n(object, position) else { continue }
+                let index = rtnl_route_nh_get_ifindex(nexthop)
+                guard index > 0 else { continue }
+                let gateway =
+                    KernelMessage.bytes(of: rtnl_route_nh_get_gateway(nexthop))
+                    ?? KernelMessage.bytes(of: rtnl_route_nh_get_via(nexthop))
+                routes.append(route(index, gateway: gateway.flatMap(IPAddress.init(bytes:)), multipath: count > 1))
+            }
+            guard !routes.isEmpty else { return }
+            events = routes.map { removed ? .routeRemoved($0) : .routeAdded($0, replacing: replacing) }
+        }
+        return events
     }
 
     /// Runs libnl's parser for the message's type on a copy of it; `body` gets the object while it lives.
