@@ -41,6 +41,10 @@ final class RawFanOut: @unchecked Sendable {
     }
 
     private let writeEnds: [Int32]
+    /// The order the connections are written in: shuffled, as pathmond's (its subscribers are walked in a hashed
+    /// dictionary's order), so that consecutive writes wake the subscriber processes alike on both sides, not one
+    /// process's whole share after another's.
+    private let writeOrder: [Int]
     private let netlink: Int32
     private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
@@ -57,6 +61,7 @@ final class RawFanOut: @unchecked Sendable {
         setsockopt(netlink, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.netlink = netlink
         self.writeEnds = writeEnds
+        writeOrder = writeEnds.indices.shuffled()
         startThread { [self] in serve() }
     }
 
@@ -120,7 +125,8 @@ final class RawFanOut: @unchecked Sendable {
         var failed = 0
         replies.bytes.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            for (index, fd) in writeEnds.enumerated() {
+            for index in writeOrder {
+                let fd = writeEnds[index]
                 let range = replies.ranges.count == 1 ? replies.ranges[0] : replies.ranges[index]
                 if Glibc.write(fd, base + range.lowerBound, range.count) != range.count { failed += 1 }
             }
