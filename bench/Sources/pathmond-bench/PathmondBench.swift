@@ -14,6 +14,7 @@ struct PathmondBench: ParsableCommand {
             Attacker.self,
             HistoryAttacker.self,
             RawListen.self,
+            SubscriberWorker.self,
         ],
         defaultSubcommand: Latency.self
     )

@@ -15,7 +15,8 @@ struct FanOut: ParsableCommand {
             Creates its own network namespaces and starts pathmond in them (root needed). Each change deletes or \
             re-adds `default dev veth0`: every WatchPath subscriber's path and every flow's viability flips once. \
             The reference is the machine's floor, measured on alternate changes of the same kind: a bare thread \
-            reading the same event from netlink and writing pathmond's reply to 1,000 socketpairs with write(2).
+            reading the same event from netlink and writing pathmond's reply to 1,000 connections with write(2). \
+            Subscribers of both sides live in client processes of their own, --subscribers-per-process each.
             """
     )
 
@@ -23,6 +24,13 @@ struct FanOut: ParsableCommand {
 
     @Option(help: "Subscribers per kind.")
     var subscribers = 1000
+
+    @Option(
+        help: """
+            Subscribers one client process holds at most (pathmond's and the raw fan-out's alike): each process \
+            needs a descriptor per subscriber, under the open-file limit.
+            """)
+    var subscribersPerProcess = 2500
 
     @Option(name: [.customShort("n"), .long], help: "Measured changes per kind (after 4 unmeasured).")
     var count = 100
@@ -40,16 +48,21 @@ struct FanOut: ParsableCommand {
     var getPathIntervalMicroseconds: UInt32 = 500
 
     func validate() throws {
-        guard subscribers > 0, count > 0 else { throw ValidationError("--subscribers and --count must be positive.") }
+        guard subscribers > 0, count > 0, subscribersPerProcess > 0 else {
+            throw ValidationError("--subscribers, --subscribers-per-process and --count must be positive.")
+        }
         guard Set(kinds.split(separator: ",")).isSubset(of: ["path", "flow"]) else {
             throw ValidationError("--kinds takes path, flow or path,flow.")
         }
     }
 
     func run() throws {
+        // The bench holds the raw daemon's end of every raw subscriber; each worker its share of either side's.
         let limit = raiseOpenFileLimit()
-        guard limit > subscribers + 64 else {
-            throw ValidationError("the open-file limit (\(limit)) is too low for \(subscribers) subscribers.")
+        guard limit > subscribers + 64, limit > subscribersPerProcess + 64 else {
+            throw ValidationError(
+                "the open-file limit (\(limit)) is too low for \(subscribers) subscribers, "
+                    + "\(subscribersPerProcess) per process.")
         }
         try BenchRun.with(daemon) { try measure(in: $0) }
     }
@@ -61,7 +74,8 @@ struct FanOut: ParsableCommand {
         let kinds = kinds.split(separator: ",").map { $0 == "flow" ? FanOutRun.Kind.flow : .path }
         let series = FanOutSeries(
             subscribers: subscribers, count: count, timeoutMilliseconds: timeoutMilliseconds,
-            pauseMilliseconds: pauseMilliseconds, getPathIntervalMicroseconds: getPathIntervalMicroseconds)
+            pauseMilliseconds: pauseMilliseconds, getPathIntervalMicroseconds: getPathIntervalMicroseconds,
+            subscribersPerProcess: subscribersPerProcess)
         let (_, overflows) = try series.measure(kinds, in: bench) { result in
             print("")
             print(result.table().render())
@@ -77,6 +91,7 @@ struct FanOutSeries {
     var timeoutMilliseconds: Int
     var pauseMilliseconds: UInt32
     var getPathIntervalMicroseconds: UInt32
+    var subscribersPerProcess = 2500
 
     /// Each kind's result, and the raw netlink listener's overflows. The raw fan-out is measured with the first kind
     /// and reused for the others: N distinct replies cost the raw daemon the same N writes as one reply N times.
@@ -94,7 +109,8 @@ struct FanOutSeries {
                 kind: kind, subscribers: subscribers, count: count,
                 timeoutNanoseconds: UInt64(timeoutMilliseconds) * 1_000_000,
                 pauseMicroseconds: pauseMilliseconds * 1000,
-                getPathIntervalMicroseconds: getPathIntervalMicroseconds, measuresRawFanOut: floor == nil)
+                getPathIntervalMicroseconds: getPathIntervalMicroseconds,
+                subscribersPerProcess: subscribersPerProcess, measuresRawFanOut: floor == nil)
             var result = try run.measure(in: bench, writer: writer, raw: raw)
             if var earlier = floor {
                 earlier.isReused = true

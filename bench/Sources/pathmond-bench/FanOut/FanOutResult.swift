@@ -20,6 +20,8 @@ struct FanOutResult {
 
     var kind: FanOutRun.Kind
     var subscribers: Int
+    /// The client processes each side's subscribers were spread over (`WorkerSubscribers`).
+    var processes = 1
     var pathmond = FanOutTally()
     var raw = Raw()
     var rawNetlink: [UInt64] = []
@@ -37,7 +39,8 @@ struct FanOutResult {
     var getPathDuringFanOut: [UInt64] = []
     var getPathQuiet: [UInt64] = []
     var getPathFailure: String?
-    /// From the first subscriber's call to the last one's first value, subscribing one after another.
+    /// From the first subscriber's call to the last one's first value, in each process, added up (the processes
+    /// subscribe one after another).
     var subscribeNanoseconds: UInt64 = 0
     /// pathmond's anonymous memory (RssAnon) grown by subscribing, per subscriber, in bytes: what an idle
     /// subscriber costs it (the kernel's socket buffers are not counted).
@@ -78,7 +81,8 @@ struct FanOutResult {
         }
         table.note("pathmond: " + pathmond.summary)
         table.note(
-            "subscribing: \(subscribers) one after another, each waiting for its first value, in "
+            "subscribers: \(processes) client process\(processes == 1 ? "" : "es") per side; subscribing "
+                + "\(subscribers), a process after another, each waiting for its first values, in "
                 + formatDuration(subscribeNanoseconds))
         if let memoryPerSubscriber {
             table.note(
@@ -101,7 +105,7 @@ struct FanOutResult {
         let loop = [0.5, 0.99].map { nearestRank(raw.writeLoops, $0).map(formatDuration) ?? "-" }
         let size =
             raw.replySizes.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" } ?? "-"
-        return "raw fan-out\(raw.isReused ? " (reused from the run above)" : ""): \(subscribers) socketpairs, "
+        return "raw fan-out\(raw.isReused ? " (reused from the run above)" : ""): \(subscribers) Unix connections, "
             + "\(size)-byte replies (pathmond's own), recv → last write(2) p50 \(loop[0]), p99 \(loop[1]); "
             + raw.arrivals.summary
             + (raw.failedWrites > 0 ? ", failed writes: \(raw.failedWrites)" : "")

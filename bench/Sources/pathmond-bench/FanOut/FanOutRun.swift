@@ -16,6 +16,8 @@ struct FanOutRun {
     var timeoutNanoseconds: UInt64
     var pauseMicroseconds: UInt32
     var getPathIntervalMicroseconds: UInt32
+    /// How many subscribers one client process holds at most (pathmond's and the raw fan-out's alike).
+    var subscribersPerProcess: Int
     /// Whether to measure the raw fan-out too: false when an earlier kind's run did (its figure is reused).
     var measuresRawFanOut: Bool
     private let warmup = 4
@@ -59,17 +61,22 @@ struct FanOutRun {
     func measure(in bench: BenchRun, writer: RequestWriter, raw: RawStamp) throws(BenchError) -> FanOutResult {
         let socketPath = bench.pathmond.socketPath
         let memoryBefore = ProcessSnapshot(pid: bench.pathmond.pid)
-        let subscribing = monotonicNanoseconds()
-        let set = try SubscriberSet(socketPath: socketPath, requests: (0..<subscribers).map(request))
-        let subscribed = monotonicNanoseconds() - subscribing
-        let memoryAfter = ProcessSnapshot(pid: bench.pathmond.pid)
+        let set = try WorkerSubscribers(
+            kind: kind == .path ? .path : .flow, socketPath: socketPath, total: subscribers,
+            perProcess: subscribersPerProcess)
         defer { set.stop() }
-        let floor = measuresRawFanOut ? try RawSide(in: bench.namespace, subscribers: subscribers) : nil
+        let memoryAfter = ProcessSnapshot(pid: bench.pathmond.pid)
+        let floor =
+            measuresRawFanOut
+            ? try RawSide(
+                in: bench.namespace, directory: bench.directory, subscribers: subscribers,
+                perProcess: subscribersPerProcess) : nil
         defer { floor?.stop() }
         let lookups = kind == .flow ? try flowLookups(in: bench.namespace) : nil
         let timer = GetPathTimer(socketPath: socketPath, intervalMicroseconds: getPathIntervalMicroseconds)
         var result = FanOutResult(kind: kind, subscribers: subscribers)
-        result.subscribeNanoseconds = subscribed
+        result.processes = set.processes
+        result.subscribeNanoseconds = set.subscribeNanoseconds
         if let memoryBefore, let memoryAfter {
             result.memoryPerSubscriber = (memoryAfter.anonymousKiB - memoryBefore.anonymousKiB) * 1024 / subscribers
         }
@@ -78,22 +85,23 @@ struct FanOutRun {
             let removes = index % 2 == 0
             let isMeasured = index >= warmup
             usleep(pauseMicroseconds)
-            let leftovers = set.discardLeftovers()
             let request = KernelRequest.defaultRoute(add: !removes, index: bench.namespace.interfaceIndex)
             let message = writer.prepare(request)
-            set.arm()
+            let leftovers = try set.arm(deadline: monotonicNanoseconds() + timeoutNanoseconds)
             timer.setPhase(.fanOut)
             let t0 = raw.arm(.defaultRoute(added: !removes))
             try writer.send(message)
             try writer.awaitAcknowledgement(for: request)
             let rawLatency = raw.awaitLatency(timeoutNanoseconds: timeoutNanoseconds)
-            let stamps = set.awaitAll(deadline: t0 + timeoutNanoseconds)
+            let arrivals = try set.awaitAll()
             timer.setPhase(.quiet)
-            let frames = set.drain()
+            let expected = expected(removed: removes)
+            let drained = try set.drain(frames: floor == nil ? .none : rawReplyFrames, expected: expected)
             if isMeasured {
                 if let rawLatency { result.rawNetlink.append(rawLatency) }
                 result.pathmond.record(
-                    t0: t0, stamps: stamps, frames: frames, leftovers: leftovers, expected: expected(removed: removes))
+                    t0: t0, arrivals: arrivals, leftovers: leftovers, wrongContent: drained.wrongContent,
+                    extraUpdates: drained.extraUpdates)
                 if let lookups {
                     // Against the routes as the change left them, with nothing else running.
                     timer.setPhase(.paused)
@@ -105,7 +113,7 @@ struct FanOutRun {
             if let floor {
                 timer.setPhase(.paused)
                 try measureRaw(
-                    floor, removes: removes, replies: rawReplies(from: frames), isMeasured: isMeasured,
+                    floor, removes: removes, replies: rawReplies(from: drained.newest), isMeasured: isMeasured,
                     timer: timer, into: &result.raw)
                 timer.setPhase(.quiet)
             }

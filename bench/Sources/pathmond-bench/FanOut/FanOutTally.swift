@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// One subscriber set's figures over the measured changes: when the first and the last subscriber were woken, and
-/// what each got. pathmond's subscribers and the raw fan-out's socketpairs are tallied alike.
+/// what each got. pathmond's subscribers and the raw fan-out's are tallied alike.
 struct FanOutTally {
     var first: [UInt64] = []
     var last: [UInt64] = []
@@ -8,21 +8,18 @@ struct FanOutTally {
     var wrongContent = 0
     var extraUpdates = 0
 
-    /// One change: `stamps` (0 where a subscriber was not woken in time) after `t0`, the frames each subscriber then
-    /// held, which must end in `expected`, and the updates that came before the change (none were asked for).
-    mutating func record(t0: UInt64, stamps: [UInt64], frames: [[[UInt8]]], leftovers: Int, expected: String) {
-        extraUpdates += leftovers
-        let arrived = stamps.filter { $0 != 0 }
-        if arrived.count == stamps.count, let earliest = arrived.min(), let latest = arrived.max() {
+    /// One change: when its subscribers were woken after `t0` (every one, or it is a miss), the updates whose
+    /// newest frame lacked what the change should say, those past one per subscriber, and the updates that came
+    /// before the change (none were asked for). The workers count the content (`SubscriberWorker.drained`).
+    mutating func record(t0: UInt64, arrivals: WorkerArrivals, leftovers: Int, wrongContent: Int, extraUpdates: Int) {
+        self.extraUpdates += leftovers + extraUpdates
+        self.wrongContent += wrongContent
+        if arrivals.arrived == arrivals.count {
             // An update stamped before t0 was a leftover: it reads as 0 rather than wrapping around.
-            first.append(earliest - min(earliest, t0))
-            last.append(latest - min(latest, t0))
+            first.append(arrivals.earliest - min(arrivals.earliest, t0))
+            last.append(arrivals.latest - min(arrivals.latest, t0))
         } else {
             misses += 1
-        }
-        for received in frames {
-            if let newest = received.last, !newest.containsCompact(expected) { wrongContent += 1 }
-            extraUpdates += max(0, received.count - 1)
         }
     }
 

@@ -8,10 +8,10 @@ import Locking
 
 /// fan-out's reference: the least any daemon on this machine can do for one route change and N subscribers. A
 /// "raw daemon" thread, blocked in recv on a NETLINK_ROUTE socket bound to RTMGRP_IPV4_ROUTE, reads each change of
-/// the default route and writes one reply to each of N socketpairs with plain write(2) in a tight loop: no decoding
-/// beyond the headers, no encoding, no thread hop, no lock held while writing. The replies are bytes pathmond itself
-/// sent in the same run (`setReplies`), so sizes match; `readEnds` are stamped by a `SubscriberSet` like pathmond's
-/// subscribers. Its socket lives in the bench's peer namespace, which pathmond does not watch: the raw daemon's
+/// the default route and writes one reply to each of N Unix stream connections with plain write(2) in a tight loop:
+/// no decoding beyond the headers, no encoding, no thread hop, no lock held while writing. The replies are bytes
+/// pathmond itself sent in the same run (`setReplies`), so sizes match; the subscribers at the other ends are worker
+/// processes laid out like pathmond's (`RawSide`). Its socket lives in the bench's peer namespace, which pathmond does not watch: the raw daemon's
 /// changes leave pathmond idle, and pathmond's leave the raw daemon idle.
 final class RawFanOut: @unchecked Sendable {
     // @unchecked: `netlink` and `writeEnds` are set in init and then used only by the daemon thread, which closes
@@ -40,15 +40,18 @@ final class RawFanOut: @unchecked Sendable {
         var overflows = 0
     }
 
-    /// The subscribers' ends: hand them to a `SubscriberSet`, which stamps and reads them.
-    let readEnds: [VarlinkSocket]
     private let writeEnds: [Int32]
+    /// The order the connections are written in: shuffled, as pathmond's (its subscribers are walked in a hashed
+    /// dictionary's order), so that consecutive writes wake the subscriber processes alike on both sides, not one
+    /// process's whole share after another's.
+    private let writeOrder: [Int]
     private let netlink: Int32
     private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Opens the netlink socket in `namespace.peer` and `subscribers` socketpairs, and starts the daemon thread.
-    init(in namespace: BenchNamespace, subscribers: Int) throws(BenchError) {
+    /// Opens the netlink socket in `namespace.peer` and starts the daemon thread, which writes to `writeEnds` (the
+    /// accepted ends of its subscribers' connections) and closes them as it ends.
+    init(in namespace: BenchNamespace, writeEnds: [Int32]) throws(BenchError) {
         let netlink = try namespace.entered(peer: true) { () throws(BenchError) in
             try RTNetlink.openSocket(groups: RTNetlink.ipv4RouteGroup)
         }
@@ -56,22 +59,9 @@ final class RawFanOut: @unchecked Sendable {
         // it at once.
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(netlink, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var readEnds: [VarlinkSocket] = []
-        var writeEnds: [Int32] = []
-        for _ in 0..<subscribers {
-            var pair: [Int32] = [-1, -1]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-                let code = errno
-                close(netlink)
-                for fd in writeEnds { close(fd) }
-                throw .system("socketpair", code)
-            }
-            readEnds.append(VarlinkSocket(adopting: pair[0]))
-            writeEnds.append(pair[1])
-        }
         self.netlink = netlink
-        self.readEnds = readEnds
         self.writeEnds = writeEnds
+        writeOrder = writeEnds.indices.shuffled()
         startThread { [self] in serve() }
     }
 
@@ -135,7 +125,8 @@ final class RawFanOut: @unchecked Sendable {
         var failed = 0
         replies.bytes.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            for (index, fd) in writeEnds.enumerated() {
+            for index in writeOrder {
+                let fd = writeEnds[index]
                 let range = replies.ranges.count == 1 ? replies.ranges[0] : replies.ranges[index]
                 if Glibc.write(fd, base + range.lowerBound, range.count) != range.count { failed += 1 }
             }

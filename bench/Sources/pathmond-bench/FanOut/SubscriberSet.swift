@@ -7,9 +7,9 @@ import Locking
     import Glibc
 #endif
 
-/// Many streaming subscribers on one epoll set (edge-triggered). After `arm()`, a thread stamps each socket's first
-/// readiness and reads nothing: the stamp is when the daemon's write woke the subscriber, and the bench's own reading
-/// (done afterwards by `drain()`) never delays a later stamp.
+/// Many streaming subscribers on one epoll set (edge-triggered; each of fan-out's worker processes holds one). After
+/// `arm()`, a thread stamps each socket's first readiness and reads nothing: the stamp is when the daemon's write woke
+/// the subscriber, and the bench's own reading (done afterwards by `drain()`) never delays a later stamp.
 final class SubscriberSet: @unchecked Sendable {
     // @unchecked: `sockets` are touched only by the thread that created the set; the stamping thread uses only
     // `epoll`, `wake` and `state` (behind a lock).
@@ -47,8 +47,8 @@ final class SubscriberSet: @unchecked Sendable {
         try self.init(sockets: sockets)
     }
 
-    /// Stamps sockets that are already open and subscribed (pathmond's above, or the read ends of the raw fan-out's
-    /// socketpairs), so that both are timed by this one implementation.
+    /// Stamps sockets that are already open and subscribed (pathmond's above, or the raw fan-out's connections), so
+    /// that both are timed by this one implementation.
     init(sockets: [VarlinkSocket]) throws(BenchError) {
         self.sockets = sockets
         state = Locked(State(stamps: [UInt64](repeating: 0, count: sockets.count)))

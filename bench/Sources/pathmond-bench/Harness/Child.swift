@@ -20,15 +20,26 @@ final class Child {
     let arguments: [String]
     /// The read end of the child's stdout when started with `.pipe`.
     let outputPipe: Int32?
+    /// The write end of the child's stdin when started with `pipesInput`.
+    let inputPipe: Int32?
     private var status: Int32?
 
-    /// Starts `arguments` (the program is looked up on PATH); stdin is /dev/null.
-    init(_ arguments: [String], output: Output = .inherit, error: Output = .inherit) throws(BenchError) {
+    /// Starts `arguments` (the program is looked up on PATH); stdin is /dev/null, or a pipe the bench writes to
+    /// (`inputPipe`) with `pipesInput`.
+    init(_ arguments: [String], output: Output = .inherit, error: Output = .inherit, pipesInput: Bool = false)
+        throws(BenchError)
+    {
         self.arguments = arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var inputEnds: [Int32] = [-1, -1]
+        if pipesInput {
+            guard pipe2(&inputEnds, O_CLOEXEC) == 0 else { throw .system("pipe2", errno) }
+            posix_spawn_file_actions_adddup2(&actions, inputEnds[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         var pipeEnds: [Int32] = [-1, -1]
         if case .pipe = output {
             guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else { throw .system("pipe2", errno) }
@@ -49,16 +60,20 @@ final class Child {
         var pid = pid_t()
         let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
+        if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard result == 0 else {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
+            if inputEnds[1] >= 0 { close(inputEnds[1]) }
             throw .system("starting \(arguments[0])", result)
         }
         self.pid = pid
         outputPipe = pipeEnds[0] >= 0 ? pipeEnds[0] : nil
+        inputPipe = inputEnds[1] >= 0 ? inputEnds[1] : nil
     }
 
     deinit {
         if let outputPipe { close(outputPipe) }
+        if let inputPipe { close(inputPipe) }
     }
 
     /// Runs a command to completion and fails unless it exits 0.
