@@ -52,8 +52,12 @@ extension Logger {
     /// merge, else as swift-log metadata.
     package func log(_ record: LogRecord) {
         guard logLevel <= record.level else { return }
-        if let handler = handler as? any RecordLogHandler, handler.metadata.isEmpty, handler.metadataProvider == nil {
-            handler.log(record: record)
+        // pathmond's own two handlers by their types first: a cast to a concrete type compares one pointer, the
+        // cast to the protocol searched the conformances (1,300 instructions a path change).
+        let writer: (any RecordLogHandler)? =
+            handler as? StandardErrorLogHandler ?? handler as? JournalLogHandler ?? handler as? any RecordLogHandler
+        if let writer, writer.metadata.isEmpty, writer.metadataProvider == nil {
+            writer.log(record: record)
         } else {
             log(level: record.level, "\(record.message)", metadata: record.metadata)
         }
