@@ -41,6 +41,19 @@ public struct DefaultRoute: Sendable, Hashable {
         self.isMultipath = isMultipath
     }
 
+    /// Every field, packed into three words and the gateway's two: each route the models insert or remove is hashed
+    /// twice (the set of routes and its interface's), and the synthesized hash fed the hasher a dozen small values
+    /// one by one. Equality stays the synthesized one, over the same fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(table) << 32 | UInt64(metric))
+        var packed = UInt64(UInt32(bitPattern: interfaceIndex)) << 32 | UInt64(prefixLength) << 16
+        packed |= UInt64(destinationHighByte) << 8 | (family == .ipv4 ? 1 : 0) | (isMultipath ? 2 : 0)
+        packed |= (gateway == nil ? 0 : 4) | (nexthopID == nil ? 0 : 8)
+        hasher.combine(packed)
+        hasher.combine(UInt64(nexthopID ?? 0))
+        if let gateway { gateway.hash(into: &hasher) }
+    }
+
     /// The largest prefix length that still describes a route towards the whole internet.
     public static let maximumPrefixLength: UInt8 = 1
 
