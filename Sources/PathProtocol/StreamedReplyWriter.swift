@@ -127,7 +127,7 @@ public enum StreamedReplyWriter {
         out.raw("}")
     }
 
-    private static func write(_ limit: WireDataLimit, to out: inout JSONBytes) {
+    static func write(_ limit: WireDataLimit, to out: inout JSONBytes) {
         out.raw("{\"cycle\":")
         out.string(limit.cycle)
         out.raw(",\"cycleEnd\":")

@@ -82,7 +82,7 @@ extension PathHub {
 
         static func reply(_ value: Published) -> [UInt8] {
             switch value {
-            case .path(let path): StreamedReplyWriter.pathReply(WirePath(path))
+            case .path(let path): StreamedReplyWriter.pathReply(path)
             case .flow(let status): StreamedReplyWriter.flowReply(WireFlowStatus(status))
             }
         }

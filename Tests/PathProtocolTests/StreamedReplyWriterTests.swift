@@ -190,7 +190,7 @@ import Testing
     }
 
     /// Names with what JSON must escape (quotes, backslashes, every control character), slashes, and UTF-8.
-    private func randomText(_ random: inout SplitMix) -> String {
+    func randomText(_ random: inout SplitMix) -> String {
         let alphabet: [Unicode.Scalar] =
             (0..<0x20).map { Unicode.Scalar(UInt8($0)) } + [
                 "\"", "\\", "/", "a", "Z", "0", " ", "é", "€", "🛜", "\u{7f}",
@@ -200,7 +200,7 @@ import Testing
             String.UnicodeScalarView((0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
     }
 
-    private func randomAddress(_ random: inout SplitMix) -> IPAddress {
+    func randomAddress(_ random: inout SplitMix) -> IPAddress {
         if random.next() % 2 == 0 {
             return IPAddress("10.\(random.next() % 256).\(random.next() % 256).\(random.next() % 256)")!
         }

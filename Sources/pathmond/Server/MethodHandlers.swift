@@ -137,7 +137,7 @@ struct MethodHandlers: Sendable {
     }
 
     private static func pathReply(_ path: Path) -> [UInt8] {
-        StreamedReplyWriter.pathReply(WirePath(path), continues: false)
+        StreamedReplyWriter.pathReply(path, continues: false)
     }
 
     /// The inode of this process's network namespace, for GetStatus: pathctl compares it with its own, as
