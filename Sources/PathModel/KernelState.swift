@@ -8,26 +8,40 @@
 /// (at 500 interfaces, the scan once per interface was half of a path flip). Applying an event says which
 /// interfaces it touched (`KernelChanges`), what the tracker derives again.
 public struct KernelState: Sendable, Hashable {
+    /// The tables, in one box that copies of the state share until one of them changes (`CopyOnWrite`).
+    @CopyOnWrite private var tables = Tables()
+
+    private struct Tables: Sendable, Hashable {
+        /// Links by interface index.
+        var links: [Int32: Link] = [:]
+        /// Addresses by interface index, then by key. No empty entry is kept, so that equal states compare equal.
+        var addressTable: [Int32: [AddressKey: InterfaceAddress]] = [:]
+        /// The usable IPv6 addresses (`InterfaceAddress.isUsable`), kept with `addressTable`: the sources the IPv6
+        /// probes are asked again from when the kernel has no route for them (an IPv4-only host, on every change),
+        /// found without a pass over every interface's addresses.
+        var usableIPv6: [AddressKey: IPAddress] = [:]
+        /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
+        /// resolves to (see `nexthops`), each with its `nexthopID`.
+        var routes: Set<DefaultRoute> = []
+        /// `routes` by interface index, kept with it by `insertRoute` and `removeRoute` (no empty entry).
+        var routeTable: [Int32: Set<DefaultRoute>] = [:]
+        /// The routes over nexthop objects as the kernel announced them (interface 0, a `nexthopID`).
+        var nexthopRoutes: Set<DefaultRoute> = []
+        var nexthopTable = NexthopTable()
+        var neighbourTable: [NeighbourKey: Neighbour] = [:]
+        /// The kernel's own routing decisions for the standing queries (the internet per family, flows, tunnel
+        /// endpoints), as last asked. Not part of a dump: they are asked after it.
+        var decisions: [RouteQuery: RouteDecision] = [:]
+    }
+
     /// Links by interface index.
-    public private(set) var links: [Int32: Link] = [:]
-    /// Addresses by interface index, then by key. No empty entry is kept, so that equal states compare equal.
-    private var addressTable: [Int32: [AddressKey: InterfaceAddress]] = [:]
-    /// The usable IPv6 addresses (`InterfaceAddress.isUsable`), kept with `addressTable`: the sources the IPv6
-    /// probes are asked again from when the kernel has no route for them (an IPv4-only host, on every change),
-    /// found without a pass over every interface's addresses.
-    private var usableIPv6: [AddressKey: IPAddress] = [:]
+    public var links: [Int32: Link] { tables.links }
     /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
     /// resolves to (see `nexthops`), each with its `nexthopID`.
-    public private(set) var routes: Set<DefaultRoute> = []
-    /// `routes` by interface index, kept with it by `insertRoute` and `removeRoute` (no empty entry).
-    private var routeTable: [Int32: Set<DefaultRoute>] = [:]
-    /// The routes over nexthop objects as the kernel announced them (interface 0, a `nexthopID`).
-    private var nexthopRoutes: Set<DefaultRoute> = []
-    private var nexthopTable = NexthopTable()
-    private var neighbourTable: [NeighbourKey: Neighbour] = [:]
+    public var routes: Set<DefaultRoute> { tables.routes }
     /// The kernel's own routing decisions for the standing queries (the internet per family, flows, tunnel
     /// endpoints), as last asked. Not part of a dump: they are asked after it.
-    public private(set) var decisions: [RouteQuery: RouteDecision] = [:]
+    public var decisions: [RouteQuery: RouteDecision] { tables.decisions }
 
     public init() {}
 
@@ -38,32 +52,32 @@ public struct KernelState: Sendable, Hashable {
 
     /// All addresses, in no particular order. An array: an opaque lazy collection of the index's tables was walked
     /// through unspecialized witnesses outside this module, thousands of instructions per address.
-    public var addresses: [InterfaceAddress] { addressTable.values.flatMap(\.values) }
+    public var addresses: [InterfaceAddress] { tables.addressTable.values.flatMap(\.values) }
 
     /// The usable IPv6 addresses of every interface, sorted.
-    public var usableIPv6Sources: [IPAddress] { usableIPv6.values.sorted() }
+    public var usableIPv6Sources: [IPAddress] { tables.usableIPv6.values.sorted() }
 
     /// The kernel's nexthop objects, by id.
-    public var nexthops: [Nexthop] { nexthopTable.sorted }
+    public var nexthops: [Nexthop] { tables.nexthopTable.sorted }
 
     /// The addresses of one interface, in no particular order.
     public func addresses(of index: Int32) -> [InterfaceAddress] {
-        addressTable[index].map { Array($0.values) } ?? []
+        tables.addressTable[index].map { Array($0.values) } ?? []
     }
 
     /// Whether one of the interface's addresses satisfies `predicate` (no copy of them).
     func hasAddress(on index: Int32, where predicate: (InterfaceAddress) -> Bool) -> Bool {
-        addressTable[index]?.values.contains(where: predicate) ?? false
+        tables.addressTable[index]?.values.contains(where: predicate) ?? false
     }
 
     /// The default routes out of one interface, in no particular order.
     public func routes(through index: Int32) -> [DefaultRoute] {
-        routeTable[index].map { Array($0) } ?? []
+        tables.routeTable[index].map { Array($0) } ?? []
     }
 
     /// The link-layer address of a neighbour, if the kernel has resolved it.
     public func neighbour(_ address: IPAddress, on index: Int32) -> Neighbour? {
-        neighbourTable[NeighbourKey(interfaceIndex: index, address: address)]
+        tables.neighbourTable[NeighbourKey(interfaceIndex: index, address: address)]
     }
 
     /// Applies one kernel event; returns the interfaces it touched. Only the neighbours of gateways are kept (what
@@ -107,9 +121,11 @@ public struct KernelState: Sendable, Hashable {
     /// resolve.
     public var unresolvedGateways: Set<GatewayKey> {
         Set(
-            routes.compactMap { route in
+            tables.routes.compactMap { route in
                 route.gateway.map { GatewayKey(interfaceIndex: route.interfaceIndex, address: $0) }
-            }.filter { neighbourTable[NeighbourKey(interfaceIndex: $0.interfaceIndex, address: $0.address)] == nil })
+            }.filter {
+                tables.neighbourTable[NeighbourKey(interfaceIndex: $0.interfaceIndex, address: $0.address)] == nil
+            })
     }
 
     /// Whether a route of the state leaves by this gateway.
@@ -118,14 +134,14 @@ public struct KernelState: Sendable, Hashable {
     }
 
     private func isGateway(_ key: NeighbourKey) -> Bool {
-        routeTable[key.interfaceIndex]?.contains { $0.gateway == key.address } ?? false
+        tables.routeTable[key.interfaceIndex]?.contains { $0.gateway == key.address } ?? false
     }
 
     private mutating func releaseUnusedNeighbours(_ changes: inout KernelChanges) {
-        guard !neighbourTable.isEmpty else { return }
-        let unused = neighbourTable.keys.filter { !isGateway($0) }
+        guard !tables.neighbourTable.isEmpty else { return }
+        let unused = tables.neighbourTable.keys.filter { !isGateway($0) }
         for key in unused {
-            neighbourTable[key] = nil
+            tables.neighbourTable[key] = nil
             changes.interfaces.insert(key.interfaceIndex)
         }
     }
@@ -133,10 +149,10 @@ public struct KernelState: Sendable, Hashable {
     private mutating func applyWithoutPruning(_ event: KernelEvent, _ changes: inout KernelChanges) {
         switch event {
         case .linkChanged(let link):
-            let before = links[link.index]
+            let before = tables.links[link.index]
             let wasUp = before?.flags.contains(.up) ?? false
             if before != link {
-                links[link.index] = link
+                tables.links[link.index] = link
                 changes.interfaces.insert(link.index)
                 if let before, before.differsOnlyInState(from: link) {
                     changes.linkStates.insert(link.index)
@@ -158,17 +174,17 @@ public struct KernelState: Sendable, Hashable {
                 flushNexthops(through: link.index, &changes)
             }
         case .linkRemoved(let index):
-            if links.removeValue(forKey: index) != nil {
+            if tables.links.removeValue(forKey: index) != nil {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
             }
-            if addressTable.removeValue(forKey: index) != nil {
+            if tables.addressTable.removeValue(forKey: index) != nil {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
-                usableIPv6 = usableIPv6.filter { $0.key.interfaceIndex != index }
+                tables.usableIPv6 = tables.usableIPv6.filter { $0.key.interfaceIndex != index }
             }
             // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
-            let deadGroups = (routeTable[index] ?? []).filter {
+            let deadGroups = (tables.routeTable[index] ?? []).filter {
                 $0.isMultipath && $0.family == .ipv4 && $0.nexthopID == nil
             }
             removeRoutes(through: index, &changes) { $0.nexthopID == nil }
@@ -178,32 +194,38 @@ public struct KernelState: Sendable, Hashable {
                 }
             }
             flushNexthops(through: index, &changes)
-            for key in neighbourTable.keys where key.interfaceIndex == index {
-                neighbourTable[key] = nil
+            for key in tables.neighbourTable.keys where key.interfaceIndex == index {
+                tables.neighbourTable[key] = nil
                 changes.interfaces.insert(index)
             }
         case .neighbourChanged(let neighbour):
-            if isGateway(neighbour.key), neighbourTable.updateValue(neighbour, forKey: neighbour.key) != neighbour {
+            if isGateway(neighbour.key),
+                tables.neighbourTable.updateValue(neighbour, forKey: neighbour.key) != neighbour
+            {
                 changes.interfaces.insert(neighbour.interfaceIndex)
             }
         case .neighbourRemoved(let index, let address):
             // A gateway's entry goes FAILED or is collected between two ARP exchanges; the network behind it has
             // not changed, so its identity (and Low Data Mode) must not flap. It stays while a route uses it.
             let key = NeighbourKey(interfaceIndex: index, address: address)
-            if !isGateway(key), neighbourTable.removeValue(forKey: key) != nil { changes.interfaces.insert(index) }
+            if !isGateway(key), tables.neighbourTable.removeValue(forKey: key) != nil {
+                changes.interfaces.insert(index)
+            }
         case .addressAdded(let address):
-            if addressTable[address.interfaceIndex, default: [:]].updateValue(address, forKey: address.key) != address {
+            if tables.addressTable[address.interfaceIndex, default: [:]].updateValue(address, forKey: address.key)
+                != address
+            {
                 changes.interfaces.insert(address.interfaceIndex)
                 changes.linksOrAddresses = true
-                if address.family == .ipv6 { usableIPv6[address.key] = address.isUsable ? address.address : nil }
+                if address.family == .ipv6 { tables.usableIPv6[address.key] = address.isUsable ? address.address : nil }
             }
         case .addressRemoved(let address):
             let index = address.interfaceIndex
-            if addressTable[index]?.removeValue(forKey: address.key) != nil {
+            if tables.addressTable[index]?.removeValue(forKey: address.key) != nil {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
-                usableIPv6[address.key] = nil
-                if addressTable[index]?.isEmpty == true { addressTable[index] = nil }
+                tables.usableIPv6[address.key] = nil
+                if tables.addressTable[index]?.isEmpty == true { tables.addressTable[index] = nil }
             }
             if address.family == .ipv4 && !hasAddress(on: index, where: { $0.family == .ipv4 }) {
                 // The last IPv4 address gone: the kernel flushes the link's IPv4 routes without RTM_DELROUTE, but
@@ -213,26 +235,26 @@ public struct KernelState: Sendable, Hashable {
         case .routeAdded(let route, let replacing):
             if replacing {
                 removeRoutes(&changes) { $0.sharesSlot(with: route) }
-                nexthopRoutes = nexthopRoutes.filter { !$0.sharesSlot(with: route) }
+                tables.nexthopRoutes = tables.nexthopRoutes.filter { !$0.sharesSlot(with: route) }
             }
             if route.nexthopID != nil {
-                nexthopRoutes.insert(route)
+                tables.nexthopRoutes.insert(route)
                 resolveNexthopRoutes(&changes)
             } else {
                 insertRoute(route, &changes)
             }
         case .routeRemoved(let route):
             if route.nexthopID != nil {
-                nexthopRoutes.remove(route)
+                tables.nexthopRoutes.remove(route)
                 resolveNexthopRoutes(&changes)
             } else {
                 removeRoute(route, &changes)
             }
         case .routeSlotCleared(let slot):
             removeRoutes(&changes) { $0.sharesSlot(with: slot) }
-            nexthopRoutes = nexthopRoutes.filter { !$0.sharesSlot(with: slot) }
+            tables.nexthopRoutes = tables.nexthopRoutes.filter { !$0.sharesSlot(with: slot) }
         case .nexthopChanged(let nexthop):
-            nexthopTable.insert(nexthop)
+            tables.nexthopTable.insert(nexthop)
             resolveNexthopRoutes(&changes)
         case .nexthopRemoved(let id):
             removeNexthops([id], &changes)
@@ -241,44 +263,45 @@ public struct KernelState: Sendable, Hashable {
         case .routeDecisions(let answers, let dropped):
             // In place: a slice of flows changes a few dozen answers of thousands. The tracker compares the
             // kernel's choice itself, so no interface is named here.
-            for query in dropped { decisions.removeValue(forKey: query) }
-            decisions.merge(answers) { _, new in new }
+            for query in dropped { tables.decisions.removeValue(forKey: query) }
+            tables.decisions.merge(answers) { _, new in new }
         case .snapshot(let snapshot):
             changes.all = true
             changes.linksOrAddresses = true
-            links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
-            addressTable = [:]
-            usableIPv6 = [:]
+            tables.links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
+            tables.addressTable = [:]
+            tables.usableIPv6 = [:]
             for address in snapshot.addresses {
-                addressTable[address.interfaceIndex, default: [:]][address.key] = address
-                if address.family == .ipv6 && address.isUsable { usableIPv6[address.key] = address.address }
+                tables.addressTable[address.interfaceIndex, default: [:]][address.key] = address
+                if address.family == .ipv6 && address.isUsable { tables.usableIPv6[address.key] = address.address }
             }
-            routes = []
-            routeTable = [:]
+            tables.routes = []
+            tables.routeTable = [:]
             for route in snapshot.routes where route.nexthopID == nil { insertRoute(route, &changes) }
-            nexthopRoutes = Set(snapshot.routes.filter { $0.nexthopID != nil })
-            nexthopTable = NexthopTable()
-            for nexthop in snapshot.nexthops { nexthopTable.insert(nexthop) }
+            tables.nexthopRoutes = Set(snapshot.routes.filter { $0.nexthopID != nil })
+            tables.nexthopTable = NexthopTable()
+            for nexthop in snapshot.nexthops { tables.nexthopTable.insert(nexthop) }
             resolveNexthopRoutes(&changes)
-            neighbourTable = Dictionary(
+            tables.neighbourTable = Dictionary(
                 snapshot.neighbours.map { ($0.key, $0) }.filter { isGateway($0.0) },
                 uniquingKeysWith: { _, last in last })
-            decisions = snapshot.decisions
+            tables.decisions = snapshot.decisions
         }
     }
 
     /// The state as a dump would show it, sorted so that equal states give equal snapshots.
     public var snapshot: KernelSnapshot {
         KernelSnapshot(
-            links: links.values.sorted { $0.index < $1.index },
+            links: tables.links.values.sorted { $0.index < $1.index },
             addresses: addresses.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
             },
-            routes: (routes.filter { $0.nexthopID == nil } + nexthopRoutes).sorted(by: DefaultRoute.displayOrder),
-            neighbours: neighbourTable.values.sorted {
+            routes: (tables.routes.filter { $0.nexthopID == nil } + tables.nexthopRoutes).sorted(
+                by: DefaultRoute.displayOrder),
+            neighbours: tables.neighbourTable.values.sorted {
                 ($0.interfaceIndex, $0.address) < ($1.interfaceIndex, $1.address)
             },
-            decisions: decisions,
+            decisions: tables.decisions,
             nexthops: nexthops
         )
     }
@@ -286,42 +309,42 @@ public struct KernelState: Sendable, Hashable {
     // Every change of `routes` goes through these two, which keep `routeTable` and name the interface.
 
     private mutating func insertRoute(_ route: DefaultRoute, _ changes: inout KernelChanges) {
-        guard routes.insert(route).inserted else { return }
-        routeTable[route.interfaceIndex, default: []].insert(route)
+        guard tables.routes.insert(route).inserted else { return }
+        tables.routeTable[route.interfaceIndex, default: []].insert(route)
         changes.interfaces.insert(route.interfaceIndex)
     }
 
     private mutating func removeRoute(_ route: DefaultRoute, _ changes: inout KernelChanges) {
-        guard routes.remove(route) != nil else { return }
-        routeTable[route.interfaceIndex]?.remove(route)
-        if routeTable[route.interfaceIndex]?.isEmpty == true { routeTable[route.interfaceIndex] = nil }
+        guard tables.routes.remove(route) != nil else { return }
+        tables.routeTable[route.interfaceIndex]?.remove(route)
+        if tables.routeTable[route.interfaceIndex]?.isEmpty == true { tables.routeTable[route.interfaceIndex] = nil }
         changes.interfaces.insert(route.interfaceIndex)
     }
 
     /// Removes the routes that satisfy `predicate`, looking through every route.
     private mutating func removeRoutes(_ changes: inout KernelChanges, where predicate: (DefaultRoute) -> Bool) {
-        for route in routes.filter(predicate) { removeRoute(route, &changes) }
+        for route in tables.routes.filter(predicate) { removeRoute(route, &changes) }
     }
 
     /// Removes the routes out of one interface that satisfy `predicate`, looking through that interface's only.
     private mutating func removeRoutes(
         through index: Int32, _ changes: inout KernelChanges, where predicate: (DefaultRoute) -> Bool
     ) {
-        guard let own = routeTable[index] else { return }
+        guard let own = tables.routeTable[index] else { return }
         for route in own.filter(predicate) { removeRoute(route, &changes) }
     }
 
     /// The kernel's silent flush of a link's nexthops (down, no carrier, deleted).
     private mutating func flushNexthops(through index: Int32, _ changes: inout KernelChanges) {
-        guard !nexthopTable.isEmpty else { return }
-        removeNexthops(nexthopTable.ids(through: index), &changes)
+        guard !tables.nexthopTable.isEmpty else { return }
+        removeNexthops(tables.nexthopTable.ids(through: index), &changes)
     }
 
     /// Removes nexthops as the kernel does: out of their groups, and with the routes that named any that went.
     private mutating func removeNexthops(_ ids: Set<UInt32>, _ changes: inout KernelChanges) {
-        let gone = nexthopTable.remove(ids)
+        let gone = tables.nexthopTable.remove(ids)
         guard !gone.isEmpty else { return }
-        nexthopRoutes = nexthopRoutes.filter { !gone.contains($0.nexthopID ?? 0) }
+        tables.nexthopRoutes = tables.nexthopRoutes.filter { !gone.contains($0.nexthopID ?? 0) }
         resolveNexthopRoutes(&changes)
     }
 
@@ -329,9 +352,9 @@ public struct KernelState: Sendable, Hashable {
     /// Only the routes that differ are removed or inserted, so only their interfaces are named.
     private mutating func resolveNexthopRoutes(_ changes: inout KernelChanges) {
         var resolved: Set<DefaultRoute> = []
-        for route in nexthopRoutes {
+        for route in tables.nexthopRoutes {
             guard let id = route.nexthopID else { continue }
-            let members = nexthopTable.members(of: id)
+            let members = tables.nexthopTable.members(of: id)
             for member in members {
                 var hop = route
                 hop.interfaceIndex = member.interfaceIndex
@@ -340,7 +363,7 @@ public struct KernelState: Sendable, Hashable {
                 resolved.insert(hop)
             }
         }
-        let before = routes.filter { $0.nexthopID != nil }
+        let before = tables.routes.filter { $0.nexthopID != nil }
         for route in before.subtracting(resolved) { removeRoute(route, &changes) }
         for route in resolved.subtracting(before) { insertRoute(route, &changes) }
     }

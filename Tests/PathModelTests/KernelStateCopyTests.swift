@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+import Testing
+
+@testable import PathModel
+
+/// The kernel's tables live in one box that copies share (`CopyOnWrite`): a copy must keep what it saw while the
+/// other changes, whichever of the two changes, and equality must still compare the tables.
+@Suite struct KernelStateCopyTests {
+    @Test(arguments: [1, 2, 3])
+    func aCopyKeepsWhatItSawWhileTheOtherChanges(seed: UInt64) {
+        var generator = RandomKernel(random: SplitMix64(seed: seed))
+        var state = KernelState()
+        // The same events applied to a state never copied: equal tables, never a shared box.
+        var twin = KernelState()
+        for step in 0..<400 {
+            let copy = state
+            let seen = copy.snapshot
+            let event = generator.event(after: state)
+            twin.apply(event)
+            // Either side changes: the original (the copy's box is shared) or a second copy.
+            if step % 2 == 0 {
+                state.apply(event)
+                #expect(copy.snapshot == seen)
+            } else {
+                var other = copy
+                other.apply(event)
+                #expect(copy.snapshot == seen)
+                state = other
+            }
+            #expect(twin == state)
+        }
+    }
+
+    @Test func statesCompareByTheirTablesNotTheirBoxes() {
+        let link = makeLink(2, "eth0")
+        var first = KernelState()
+        var second = KernelState()
+        first.apply(.linkChanged(link))
+        #expect(first != second)
+        second.apply(.linkChanged(link))
+        #expect(first == second)
+        #expect(first.hashValue == second.hashValue)
+        var third = first
+        third.apply(.linkRemoved(index: 2))
+        #expect(third != first)
+        #expect(first == second)
+    }
+}
