@@ -14,13 +14,12 @@ public struct Classifier: Sendable, Hashable {
         var result = Classification.classify(link)
         // Loopback is never part of a path, whatever a broad pattern such as "*" says.
         guard result.kind != .loopback else { return result }
-        let matching = overrides.filter { $0.matches(link.name) }
-        if let kind = matching.lazy.compactMap(\.kind).first {
+        if let kind = firstSetting(for: link, \.kind) {
             result.kind = kind
             // A kind forced to cellular is expensive unless an override says otherwise.
             if kind == .cellular { result.isExpensive = true }
         }
-        if let expensive = matching.lazy.compactMap(\.isExpensive).first {
+        if let expensive = firstSetting(for: link, \.isExpensive) {
             result.isExpensive = expensive
         }
         return result
@@ -28,17 +27,28 @@ public struct Classifier: Sendable, Hashable {
 
     /// Whether the configuration calls the link ultra-constrained (first matching override that says either way).
     public func configuredUltraConstrained(_ link: Link) -> Bool? {
-        overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.isUltraConstrained).first
+        firstSetting(for: link, \.isUltraConstrained)
     }
 
     /// Whether roaming makes the link expensive: yes, unless the first matching override that says says no (a plan
     /// that includes roaming).
     public func roamingIsExpensive(_ link: Link) -> Bool {
-        overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.roamingIsExpensive).first ?? true
+        firstSetting(for: link, \.roamingIsExpensive) ?? true
     }
 
     /// The network identity the configuration gives a link, if any (first matching override that sets one).
     public func configuredIdentity(of link: Link) -> NetworkIdentity? {
-        overrides.lazy.filter { $0.matches(link.name) }.compactMap(\.network).first.map(NetworkIdentity.init(key:))
+        firstSetting(for: link, \.network).map(NetworkIdentity.init(key:))
+    }
+
+    /// What the first override that matches the link and sets `field` sets it to. A plain loop that reads only the
+    /// name: the lazy filters captured the whole link, two copies of it per call even with no override at all
+    /// (1,300 instructions of each interface derived).
+    private func firstSetting<Value>(for link: borrowing Link, _ field: KeyPath<InterfaceOverride, Value?>) -> Value? {
+        guard !overrides.isEmpty else { return nil }
+        for override in overrides where override.matches(link.name) {
+            if let value = override[keyPath: field] { return value }
+        }
+        return nil
     }
 }

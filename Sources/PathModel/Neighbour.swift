@@ -12,7 +12,7 @@ public struct Neighbour: Sendable, Hashable {
     public init(interfaceIndex: Int32, address: IPAddress, linkLayerAddress: String) {
         self.interfaceIndex = interfaceIndex
         self.address = address
-        self.linkLayerAddress = linkLayerAddress.lowercased()
+        self.linkLayerAddress = linkLayerAddress.lowercasedIfNeeded
     }
 
     var key: NeighbourKey { NeighbourKey(interfaceIndex: interfaceIndex, address: address) }

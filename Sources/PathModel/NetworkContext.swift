@@ -5,35 +5,84 @@
 /// A field added here must be named in `interfacesChanged(since:)`, or the tracker would not derive again the
 /// interfaces whose status reads it.
 public struct NetworkContext: Sendable, Hashable {
+    private struct Fields: Sendable, Hashable {
+        var identities: [Int32: NetworkIdentity]
+        var meteredInterfaces: Set<Int32>
+        var networkManagerMetered: Set<Int32> = []
+        var roamingInterfaces: Set<Int32> = []
+        var captivePortals: [Int32: CaptivePortalHint] = [:]
+        var linkQualities: [Int32: LinkQuality] = [:]
+        var dataLimits: [NetworkKey: DataLimitStatus] = [:]
+        var policy: Policy
+        var resolvers: ResolverConfiguration
+    }
+
+    /// The fields, in one box that copies of the context share until one of them changes (`CopyOnWrite`): the
+    /// tracker hands the context to every interface it derives, and field by field a copy was 700 instructions.
+    @CopyOnWrite private var fields: Fields
+
     /// Identities from sources the kernel's route tables do not hold (Wi-Fi SSID, SIM), by interface index.
     /// Wired identities come from the kernel's neighbour table and are derived, not stored here.
-    public var identities: [Int32: NetworkIdentity]
+    public var identities: [Int32: NetworkIdentity] {
+        _read { yield fields.identities }
+        _modify { yield &fields.identities }
+    }
+
     /// Interfaces detection found metered (a DHCP lease with ANDROID_METERED, for instance), by index.
-    public var meteredInterfaces: Set<Int32>
+    public var meteredInterfaces: Set<Int32> {
+        _read { yield fields.meteredInterfaces }
+        _modify { yield &fields.meteredInterfaces }
+    }
+
     /// Interfaces NetworkManager calls metered (its Metered is yes or guessed yes), by index.
-    public var networkManagerMetered: Set<Int32> = []
+    public var networkManagerMetered: Set<Int32> {
+        _read { yield fields.networkManagerMetered }
+        _modify { yield &fields.networkManagerMetered }
+    }
+
     /// Cellular interfaces whose modem is registered roaming (ModemManager's 3GPP registration state), by index.
-    public var roamingInterfaces: Set<Int32> = []
+    public var roamingInterfaces: Set<Int32> {
+        _read { yield fields.roamingInterfaces }
+        _modify { yield &fields.roamingInterfaces }
+    }
+
     /// What DHCP clients and NetworkManager say about captive portals, by index (absent: nothing).
-    public var captivePortals: [Int32: CaptivePortalHint] = [:]
+    public var captivePortals: [Int32: CaptivePortalHint] {
+        _read { yield fields.captivePortals }
+        _modify { yield &fields.captivePortals }
+    }
+
     /// Link figures by index: Ethernet speed, Wi-Fi station information, a modem's radio.
-    public var linkQualities: [Int32: LinkQuality] = [:]
+    public var linkQualities: [Int32: LinkQuality] {
+        _read { yield fields.linkQualities }
+        _modify { yield &fields.linkQualities }
+    }
+
     /// Each limited network's usage this cycle against its limit, by key (`DataLimitStatus`): what the usage meter
     /// last said. Only a status whose limit is the policy's in force counts (`dataLimitStatus(of:)`).
-    public var dataLimits: [NetworkKey: DataLimitStatus] = [:]
+    public var dataLimits: [NetworkKey: DataLimitStatus] {
+        _read { yield fields.dataLimits }
+        _modify { yield &fields.dataLimits }
+    }
+
     /// The user's settings.
-    public var policy: Policy
+    public var policy: Policy {
+        _read { yield fields.policy }
+        _modify { yield &fields.policy }
+    }
+
     /// The DNS servers in use.
-    public var resolvers: ResolverConfiguration
+    public var resolvers: ResolverConfiguration {
+        _read { yield fields.resolvers }
+        _modify { yield &fields.resolvers }
+    }
 
     public init(
         identities: [Int32: NetworkIdentity] = [:], meteredInterfaces: Set<Int32> = [], policy: Policy = Policy(),
         resolvers: ResolverConfiguration = ResolverConfiguration()
     ) {
-        self.identities = identities
-        self.meteredInterfaces = meteredInterfaces
-        self.policy = policy
-        self.resolvers = resolvers
+        fields = Fields(
+            identities: identities, meteredInterfaces: meteredInterfaces, policy: policy, resolvers: resolvers)
     }
 }
 

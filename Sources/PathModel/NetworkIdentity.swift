@@ -25,7 +25,7 @@ public enum NetworkIdentity: Sendable, Hashable {
         switch self {
         case .wifi(let ssid): return NetworkKey(kind: .wifi, value: NetworkKey.escape(ssid))
         case .cellular(let subscriber): return NetworkKey(kind: .cellular, value: subscriber)
-        case .wired(let gateway): return NetworkKey(kind: .wired, value: gateway.lowercased())
+        case .wired(let gateway): return NetworkKey(kind: .wired, value: gateway.lowercasedIfNeeded)
         }
     }
 
