@@ -73,8 +73,12 @@ struct GatewayNeighbours {
         -> [KernelEvent]
     {
         let unresolved = state.unresolvedGateways
-        resolving = resolving.filter { unresolved.contains($0.key) }
-        return lookUpOrResolve(unresolved.filter { resolving[$0] == nil }, in: state, lookup: lookup, now: now)
+        // Most changes leave every gateway resolved and none being resolved: then nothing is filtered or rebuilt.
+        if !resolving.isEmpty { resolving = resolving.filter { unresolved.contains($0.key) } }
+        guard !unresolved.isEmpty else { return [] }
+        return lookUpOrResolve(
+            resolving.isEmpty ? unresolved : unresolved.filter { resolving[$0] == nil }, in: state,
+            lookup: lookup, now: now)
     }
 
     /// When a gateway being resolved is next to be asked again; nil if none is.

@@ -120,12 +120,14 @@ public struct KernelState: Sendable, Hashable {
     /// The gateways of the routes whose link-layer address is not known yet: what the watcher asks the kernel to
     /// resolve.
     public var unresolvedGateways: Set<GatewayKey> {
-        Set(
-            tables.routes.compactMap { route in
-                route.gateway.map { GatewayKey(interfaceIndex: route.interfaceIndex, address: $0) }
-            }.filter {
-                tables.neighbourTable[NeighbourKey(interfaceIndex: $0.interfaceIndex, address: $0.address)] == nil
-            })
+        var unresolved: Set<GatewayKey> = []
+        for route in tables.routes {
+            guard let gateway = route.gateway,
+                tables.neighbourTable[NeighbourKey(interfaceIndex: route.interfaceIndex, address: gateway)] == nil
+            else { continue }
+            unresolved.insert(GatewayKey(interfaceIndex: route.interfaceIndex, address: gateway))
+        }
+        return unresolved
     }
 
     /// Whether a route of the state leaves by this gateway.
