@@ -35,13 +35,19 @@ public struct KernelState: Sendable, Hashable {
     }
 
     /// Links by interface index.
-    public var links: [Int32: Link] { tables.links }
+    public var links: [Int32: Link] {
+        _read { yield tables.links }
+    }
     /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
     /// resolves to (see `nexthops`), each with its `nexthopID`.
-    public var routes: Set<DefaultRoute> { tables.routes }
+    public var routes: Set<DefaultRoute> {
+        _read { yield tables.routes }
+    }
     /// The kernel's own routing decisions for the standing queries (the internet per family, flows, tunnel
     /// endpoints), as last asked. Not part of a dump: they are asked after it.
-    public var decisions: [RouteQuery: RouteDecision] { tables.decisions }
+    public var decisions: [RouteQuery: RouteDecision] {
+        _read { yield tables.decisions }
+    }
 
     public init() {}
 
