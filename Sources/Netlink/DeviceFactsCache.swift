@@ -25,7 +25,8 @@ struct DeviceFactsCache {
 
     /// Adds device facts to link events and forgets removed links.
     mutating func enrich(_ events: [KernelEvent]) -> [KernelEvent] {
-        events.map { event in
+        guard events.contains(where: \.isLinkEvent) else { return events }
+        return events.map { event in
             switch event {
             case .linkChanged(let link):
                 return .linkChanged(enrich(link))

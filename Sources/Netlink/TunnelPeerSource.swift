@@ -35,7 +35,7 @@ struct TunnelPeerCache {
 
     /// Link events with WireGuard endpoints filled in; removed links forgotten.
     mutating func enrich(_ events: [KernelEvent]) -> [KernelEvent] {
-        guard source != nil else { return events }
+        guard source != nil, events.contains(where: \.isLinkEvent) else { return events }
         return events.map { event in
             switch event {
             case .linkChanged(let link):
