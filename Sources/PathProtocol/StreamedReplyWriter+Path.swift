@@ -53,19 +53,9 @@ extension StreamedReplyWriter {
             out.raw(",\"linkQuality\":")
             write(WireLinkQuality(quality), to: &out)
         }
-        out.raw(",\"status\":")
-        out.string(path.status.rawValue)
-        out.raw(",\"supportsDNS\":")
-        out.bool(path.supportsDNS)
-        out.raw(",\"supportsIPv4\":")
-        out.bool(path.supportsIPv4)
-        out.raw(",\"supportsIPv6\":")
-        out.bool(path.supportsIPv6)
-        if let reason = path.unsatisfiedReason {
-            out.raw(",\"unsatisfiedReason\":")
-            out.string(reason.rawValue)
-        }
-        out.raw("}")
+        writePathEnd(
+            status: path.status.rawValue, supportsDNS: path.supportsDNS, supportsIPv4: path.supportsIPv4,
+            supportsIPv6: path.supportsIPv6, unsatisfiedReason: path.unsatisfiedReason?.rawValue, to: &out)
     }
 
     private static func write(_ interface: PathInterface, to out: inout JSONBytes) {

@@ -71,17 +71,27 @@ public enum StreamedReplyWriter {
             out.raw(",\"linkQuality\":")
             write(quality, to: &out)
         }
+        writePathEnd(
+            status: path.status, supportsDNS: path.supportsDNS, supportsIPv4: path.supportsIPv4,
+            supportsIPv6: path.supportsIPv6, unsatisfiedReason: path.unsatisfiedReason, to: &out)
+    }
+
+    /// A path's last keys and its closing brace, the same for a wire path and the model's.
+    static func writePathEnd(
+        status: String, supportsDNS: Bool, supportsIPv4: Bool, supportsIPv6: Bool, unsatisfiedReason: String?,
+        to out: inout JSONBytes
+    ) {
         out.raw(",\"status\":")
-        out.string(path.status)
+        out.string(status)
         out.raw(",\"supportsDNS\":")
-        out.bool(path.supportsDNS)
+        out.bool(supportsDNS)
         out.raw(",\"supportsIPv4\":")
-        out.bool(path.supportsIPv4)
+        out.bool(supportsIPv4)
         out.raw(",\"supportsIPv6\":")
-        out.bool(path.supportsIPv6)
-        if let reason = path.unsatisfiedReason {
+        out.bool(supportsIPv6)
+        if let unsatisfiedReason {
             out.raw(",\"unsatisfiedReason\":")
-            out.string(reason)
+            out.string(unsatisfiedReason)
         }
         out.raw("}")
     }

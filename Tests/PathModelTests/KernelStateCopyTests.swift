@@ -50,21 +50,20 @@ import Testing
     @Test func aContextCopyKeepsItsFieldsWhileTheOtherChanges() {
         var context = NetworkContext(identities: [3: .wifi(ssid: Array("home".utf8))], meteredInterfaces: [4])
         let copy = context
-        context.identities[5] = .cellular(subscriber: "sim")
-        context.meteredInterfaces.insert(6)
-        context.networkManagerMetered = [7]
-        context.roamingInterfaces.insert(8)
-        context.linkQualities[2] = LinkQuality(source: .ethernet, speedMbps: 1000)
+        func changeEveryField(_ context: inout NetworkContext) {
+            context.identities[5] = .cellular(subscriber: "sim")
+            context.meteredInterfaces.insert(6)
+            context.networkManagerMetered = [7]
+            context.roamingInterfaces.insert(8)
+            context.linkQualities[2] = LinkQuality(source: .ethernet, speedMbps: 1000)
+        }
+        changeEveryField(&context)
         #expect(copy.identities == [3: .wifi(ssid: Array("home".utf8))])
         #expect(copy.meteredInterfaces == [4])
         #expect(copy.networkManagerMetered.isEmpty && copy.roamingInterfaces.isEmpty && copy.linkQualities.isEmpty)
         #expect(copy != context)
         var again = copy
-        again.identities[5] = .cellular(subscriber: "sim")
-        again.meteredInterfaces.insert(6)
-        again.networkManagerMetered = [7]
-        again.roamingInterfaces.insert(8)
-        again.linkQualities[2] = LinkQuality(source: .ethernet, speedMbps: 1000)
+        changeEveryField(&again)
         #expect(again == context)
         #expect(again.hashValue == context.hashValue)
     }
