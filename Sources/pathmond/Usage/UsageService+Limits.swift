@@ -38,7 +38,7 @@ struct LimitWatch {
 /// (`DataLimitStatus.isNearThreshold`), the counted interfaces are read every second (`nearInterval`) instead of
 /// every interval while its usage grows, so that a crossing is seen within about a second while traffic flows;
 /// each round that finds no new byte there doubles the delay, up to 8 s (`nearIdleInterval`). Cost, only then: one
-/// RTM_GETLINK per counted interface and one wake-up a second while traffic flows, 7.5 a minute while it does not;
+/// RTM_GETSTATS per counted interface and one wake-up a second while traffic flows, 7.5 a minute while it does not;
 /// the file is still saved once an interval. With no counted network, no timer at all.
 ///
 /// Reads before a burst: a network far below its warning can still reach it within one interval (a 60 s interval

@@ -89,27 +89,26 @@ final class UsageService: @unchecked Sendable {
         // network's gateway names one), or every interface the first time and when it cannot say (a pass over all
         // of them cost a host of 200 veths 20,000 instructions on every such flip).
         let named = hub.takeIdentityChanges()
-        let looked: [InterfaceStatus]
+        let looked: [(index: Int32, name: String, key: NetworkKey?)]
         var changed: [Int32] = []
         if let named, !firstLook {
-            looked = hub.interfaces(withIndexes: named)
+            looked = hub.networks(ofInterfaces: named)
             // In any order: each index is looked at alone, and the reading sorts them.
             for index in named {
-                let key = looked.firstIndex { $0.link.index == index }.flatMap { looked[$0].identity?.key }
+                let key = looked.first { $0.index == index }?.key
                 if keys[index] != key {
                     keys[index] = key
                     changed.append(index)
                 }
             }
         } else {
-            looked = hub.interfaces
+            looked = hub.interfaces.map { ($0.link.index, $0.link.name, $0.identity?.key) }
             var now: [Int32: NetworkKey] = [:]
             now.reserveCapacity(keys.count)
-            for status in looked {
-                let index = status.link.index
-                guard let key = status.identity?.key, now[index] == nil else { continue }
-                now[index] = key
-                if keys[index] != key { changed.append(index) }
+            for interface in looked {
+                guard let key = interface.key, now[interface.index] == nil else { continue }
+                now[interface.index] = key
+                if keys[interface.index] != key { changed.append(interface.index) }
             }
             for index in keys.keys where now[index] == nil { changed.append(index) }
             keys = now
@@ -118,14 +117,13 @@ final class UsageService: @unchecked Sendable {
         // (looked up apart when not among those looked at, before the meter's lock is taken: the hub has its own).
         // Most often each was looked at (the interface whose network just went): no set is made then.
         let readWithoutNetwork = meter.withLock { $0.readWithoutNetwork }
-        let isLooked = { (index: Int32) in looked.contains { $0.link.index == index } }
+        let isLooked = { (index: Int32) in looked.contains { $0.index == index } }
         let elsewhere =
             readWithoutNetwork.allSatisfy(isLooked)
-            ? [] : hub.interfaces(withIndexes: readWithoutNetwork.filter { !isLooked($0) })
+            ? [] : hub.networks(ofInterfaces: readWithoutNetwork.filter { !isLooked($0) })
         // The hub's name of a live interface; nil: it is gone.
         func liveName(_ index: Int32) -> String? {
-            if let position = looked.firstIndex(where: { $0.link.index == index }) { return looked[position].link.name }
-            return elsewhere.firstIndex { $0.link.index == index }.map { elsewhere[$0].link.name }
+            (looked.first { $0.index == index } ?? elsewhere.first { $0.index == index })?.name
         }
         for index in readWithoutNetwork where liveName(index) == nil && !changed.contains(index) {
             changed.append(index)
@@ -189,8 +187,8 @@ final class UsageService: @unchecked Sendable {
     private func countedWithNames() -> (indexes: [Int32], names: [Int32: String]) {
         let indexes = meter.withLock { $0.counted }
         guard !indexes.isEmpty else { return ([], [:]) }
-        let statuses = hub.interfaces(withIndexes: Set(indexes))
-        return (indexes, Dictionary(statuses.lazy.map { ($0.link.index, $0.link.name) }) { first, _ in first })
+        let interfaces = hub.networks(ofInterfaces: Set(indexes))
+        return (indexes, Dictionary(interfaces.lazy.map { ($0.index, $0.name) }) { first, _ in first })
     }
 
     /// The timer's round: reads every counted interface and saves (also when none is counted any more, for the
