@@ -2,9 +2,10 @@
 import PathModel
 
 /// RTM_GETLINK for one interface, and the reading of its answer: the name and the byte counters of IFLA_STATS64.
-/// Written by hand, as the route look-ups are: libnl's link object parses every attribute of the message (a few
-/// kilobytes of them) into an allocated cache object, 28,000 instructions a reading, and a reading is taken every
-/// time a network comes or goes, which a default route's flip does to a wired network (issue 41).
+/// What `LinkCounterReader` asks a kernel without RTM_GETSTATS (before 4.7; `LinkStatsMessage` elsewhere). Written
+/// by hand, as the route look-ups are: libnl's link object parses every attribute of the message (a few kilobytes
+/// of them) into an allocated cache object, 28,000 instructions a reading, and a reading is taken every time a
+/// network comes or goes, which a default route's flip does to a wired network (issue 41).
 enum LinkCounterMessage {
     static let getLink: UInt16 = 18  // RTM_GETLINK
     static let newLink: UInt16 = 16  // RTM_NEWLINK

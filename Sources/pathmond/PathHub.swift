@@ -152,6 +152,26 @@ final class PathHub: Sendable {
         state.withLock { $0.tracker.interfaces(withIndexes: indexes) }
     }
 
+    /// The name and network key of each interface of `indexes` that is present, in no order: what the usage meter
+    /// reads at every network change (a wired network's route flip), without the copy of each whole status that
+    /// `interfaces(withIndexes:)` makes.
+    func networks(ofInterfaces indexes: Set<Int32>) -> [(index: Int32, name: String, key: NetworkKey?)] {
+        state.withLock { state in
+            let all = state.tracker.interfaces
+            return indexes.compactMap { index in
+                // The statuses are in index order.
+                var low = 0
+                var high = all.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if all[middle].link.index < index { low = middle + 1 } else { high = middle }
+                }
+                guard low < all.count, all[low].link.index == index else { return nil }
+                return (index, all[low].link.name, all[low].identity?.key)
+            }
+        }
+    }
+
     /// The tracker's `factsVersion`: equal, the same links, addresses, classifier and context as before.
     var factsVersion: UInt64 { state.withLock { $0.tracker.factsVersion } }
 

@@ -115,6 +115,8 @@ import Testing
                 if slots[slot].counting { slots[slot].open = .zero }
             }
             #expect(meter.book.days == reference.expected)
+            // The timer's cheap question agrees with the list it would read.
+            #expect(meter.isCounting == !meter.counted.isEmpty)
             if meter.book.days != reference.expected { return }
         }
         #expect(!reference.expected.isEmpty)
@@ -143,11 +145,13 @@ import Testing
             index: 3, name: "wlan0", counters: ByteCounts(sent: 100, received: 1_000), key: home, isFormer: false)
         var same = UsageMeter(restored: [saved])
         #expect(same.counted.isEmpty)
+        #expect(!same.isCounting)
         same.record(
             CounterReading(index: 3, name: "wlan0", counters: ByteCounts(sent: 150, received: 1_500)), keyFromNow: home,
             on: day)
         #expect(same.book.total(of: home, in: day..<day.advanced(by: 1)) == ByteCounts(sent: 50, received: 500))
         #expect(same.counted == [3])
+        #expect(same.isCounting)
 
         var moved = UsageMeter(restored: [saved])
         moved.record(

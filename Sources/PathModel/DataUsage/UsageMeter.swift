@@ -55,6 +55,10 @@ public struct UsageMeter: Sendable, Hashable {
     /// The indexes of the live interfaces being counted: the ones a timer must read.
     public var counted: [Int32] { baselines.values.filter { !$0.isFormer }.map(\.index).sorted() }
 
+    /// Whether a live interface is counted (`counted` is not empty), without building the list: what the timer's
+    /// arming asks after every reading.
+    public var isCounting: Bool { baselines.values.contains { !$0.isFormer } }
+
     /// The network a live interface's bytes go to now.
     public func key(of index: Int32) -> NetworkKey? {
         baselines[index].flatMap { $0.isFormer ? nil : $0.key }

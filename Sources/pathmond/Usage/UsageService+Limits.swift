@@ -23,6 +23,11 @@ struct LimitWatch {
     /// The timer for the next cycle's start of a network past its warning, and that day.
     var resetTimer: SDEventSource?
     var resetDay: CalendarDay?
+    /// The limits the policy sets, by network, and the hub's `factsVersion` they were read at. The policy is part
+    /// of the context, and every change of the context moves that version: while it stands, the limits are these,
+    /// and a reading round (one at every route flip that moves a wired network) copies no context to learn that
+    /// there are none.
+    var policyLimits: (factsVersion: UInt64, limits: [NetworkKey: DataLimit])?
 }
 
 /// Data limits (issue 43, item 2): after every reading round and every policy change, each limited network's usage
@@ -33,7 +38,7 @@ struct LimitWatch {
 /// (`DataLimitStatus.isNearThreshold`), the counted interfaces are read every second (`nearInterval`) instead of
 /// every interval while its usage grows, so that a crossing is seen within about a second while traffic flows;
 /// each round that finds no new byte there doubles the delay, up to 8 s (`nearIdleInterval`). Cost, only then: one
-/// RTM_GETLINK per counted interface and one wake-up a second while traffic flows, 7.5 a minute while it does not;
+/// RTM_GETSTATS per counted interface and one wake-up a second while traffic flows, 7.5 a minute while it does not;
 /// the file is still saved once an interval. With no counted network, no timer at all.
 ///
 /// Reads before a burst: a network far below its warning can still reach it within one interval (a 60 s interval
@@ -58,8 +63,15 @@ extension UsageService {
 
     /// Measures each limited network and hands the hub what changed; arms or cancels the reset timer.
     func refreshLimits() {
-        let policy = hub.context.policy
-        let limited = policy.networks.compactMapValues(\.dataLimit)
+        // The version first: a context changed between the two looks is taken again at the next.
+        let factsVersion = hub.factsVersion
+        let limited: [NetworkKey: DataLimit]
+        if let policyLimits = limits.policyLimits, policyLimits.factsVersion == factsVersion {
+            limited = policyLimits.limits
+        } else {
+            limited = hub.context.policy.networks.compactMapValues(\.dataLimit)
+            limits.policyLimits = (factsVersion, limited)
+        }
         guard !limited.isEmpty || !limits.published.isEmpty else { return }
         let day = today()
         let (statuses, counted) = meter.withLock { meter in

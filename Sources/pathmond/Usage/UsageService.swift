@@ -89,64 +89,80 @@ final class UsageService: @unchecked Sendable {
         // network's gateway names one), or every interface the first time and when it cannot say (a pass over all
         // of them cost a host of 200 veths 20,000 instructions on every such flip).
         let named = hub.takeIdentityChanges()
-        let looked: [InterfaceStatus]
+        let looked: [(index: Int32, name: String, key: NetworkKey?)]
         var changed: [Int32] = []
         if let named, !firstLook {
-            looked = hub.interfaces(withIndexes: named)
-            for index in named.sorted() {
-                let key = looked.first { $0.link.index == index }?.identity?.key
+            looked = hub.networks(ofInterfaces: named)
+            // In any order: each index is looked at alone, and the reading sorts them.
+            for index in named {
+                let key = looked.first { $0.index == index }?.key
                 if keys[index] != key {
                     keys[index] = key
                     changed.append(index)
                 }
             }
         } else {
-            looked = hub.interfaces
+            looked = hub.interfaces.map { ($0.link.index, $0.link.name, $0.identity?.key) }
             var now: [Int32: NetworkKey] = [:]
             now.reserveCapacity(keys.count)
-            for status in looked {
-                let index = status.link.index
-                guard let key = status.identity?.key, now[index] == nil else { continue }
-                now[index] = key
-                if keys[index] != key { changed.append(index) }
+            for interface in looked {
+                guard let key = interface.key, now[interface.index] == nil else { continue }
+                now[interface.index] = key
+                if keys[interface.index] != key { changed.append(interface.index) }
             }
             for index in keys.keys where now[index] == nil { changed.append(index) }
             keys = now
         }
         // Interfaces read without a network: those gone since are forgotten here, where the live ones are known
         // (looked up apart when not among those looked at, before the meter's lock is taken: the hub has its own).
+        // Most often each was looked at (the interface whose network just went): no set is made then.
         let readWithoutNetwork = meter.withLock { $0.readWithoutNetwork }
-        let others = readWithoutNetwork.isEmpty ? [] : readWithoutNetwork.subtracting(looked.lazy.map(\.link.index))
-        let elsewhere = others.isEmpty ? [] : hub.interfaces(withIndexes: others)
-        let live = { (index: Int32) in
-            looked.contains { $0.link.index == index } || elsewhere.contains { $0.link.index == index }
+        let isLooked = { (index: Int32) in looked.contains { $0.index == index } }
+        let elsewhere =
+            readWithoutNetwork.allSatisfy(isLooked)
+            ? [] : hub.networks(ofInterfaces: readWithoutNetwork.filter { !isLooked($0) })
+        // The hub's name of a live interface; nil: it is gone.
+        func liveName(_ index: Int32) -> String? {
+            (looked.first { $0.index == index } ?? elsewhere.first { $0.index == index })?.name
         }
-        for index in readWithoutNetwork where !live(index) && !changed.contains(index) { changed.append(index) }
+        for index in readWithoutNetwork where liveName(index) == nil && !changed.contains(index) {
+            changed.append(index)
+        }
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
         // gateway) would encode and sync the file each time; the next round saves, within one interval.
-        read(changed.sorted(), live: live, saving: false)
+        read(changed.count > 1 ? changed.sorted() : changed, names: liveName, namelessAreGone: true, saving: false)
         // A policy change (a limit set or cleared) moves the versions too, and may read no interface.
         if changed.isEmpty { refreshLimits() }
     }
 
     /// Reads `indexes` now and counts their bytes; with `saving`, saves (and otherwise leaves the bytes for the next
-    /// round to save); arms or disarms the timer. An interface `live` does not hold is gone: its bytes since the last
-    /// reading went with its counters.
-    private func read(_ indexes: [Int32], live: ((Int32) -> Bool)? = nil, saving: Bool) {
+    /// round to save); arms or disarms the timer. Each reading carries the interface's name as the hub has it
+    /// (`names`, looked up before the meter's lock is taken): RTM_GETSTATS answers with the counters alone. With
+    /// `namelessAreGone`, an interface `names` does not know is gone: its bytes since the last reading went with
+    /// its counters; without, its last reading's name stands in (the rounds read the counted interfaces, which
+    /// the hub knows unless one just went, and its update then says so).
+    private func read(
+        _ indexes: [Int32], names: (Int32) -> String?, namelessAreGone: Bool, saving: Bool
+    ) {
         guard let reader, saving || !indexes.isEmpty else { return }
         let day = today()
         var counts: [(key: NetworkKey, counts: ByteCounts)] = []
         let encoded: [UInt8]? = meter.withLock { meter in
             for index in indexes {
-                if let live, !live(index) {
+                let name = names(index) ?? (namelessAreGone ? nil : meter.baselines[index]?.name)
+                if let name {
+                    if let counters = reader.counters(index: index),
+                        let counted = meter.record(
+                            CounterReading(index: index, name: name, counters: counters), keyFromNow: keys[index],
+                            on: day)
+                    {
+                        counts.append(counted)
+                    }
+                    // Else the kernel did not answer (or the link just went, which the hub's next update says):
+                    // the next reading covers the interval.
+                } else if namelessAreGone {
                     meter.removed(index: index)
-                } else if let reading = reader.read(index: index),
-                    let counted = meter.record(reading, keyFromNow: keys[index], on: day)
-                {
-                    counts.append(counted)
                 }
-                // Else the kernel did not answer (or the link just went, which the hub's next update says): the
-                // next reading covers the interval.
             }
             // Once a day: forgetting walks every network's days.
             if day != forgottenOn {
@@ -167,22 +183,34 @@ final class UsageService: @unchecked Sendable {
         armTimer()
     }
 
+    /// The counted interfaces and the hub's names for them, looked up before the meter's lock is taken.
+    private func countedWithNames() -> (indexes: [Int32], names: [Int32: String]) {
+        let indexes = meter.withLock { $0.counted }
+        guard !indexes.isEmpty else { return ([], [:]) }
+        let interfaces = hub.networks(ofInterfaces: Set(indexes))
+        return (indexes, Dictionary(interfaces.lazy.map { ($0.index, $0.name) }) { first, _ in first })
+    }
+
     /// The timer's round: reads every counted interface and saves (also when none is counted any more, for the
     /// bytes a network change read since the last round).
     private func round() {
         // Near a limit the rounds come every second: the file is still saved once an interval, not each time.
-        read(meter.withLock { $0.counted }, saving: lastSaved.duration(to: .now) >= interval - .milliseconds(100))
+        let counted = countedWithNames()
+        read(
+            counted.indexes, names: { counted.names[$0] }, namelessAreGone: false,
+            saving: lastSaved.duration(to: .now) >= interval - .milliseconds(100))
     }
 
     /// Reads every counted interface before GetUsage answers, without saving: a client that asks often must not
     /// make the disk sync as often (the next round saves).
     func readCounted() {
-        read(meter.withLock { $0.counted }, saving: false)
+        let counted = countedWithNames()
+        read(counted.indexes, names: { counted.names[$0] }, namelessAreGone: false, saving: false)
     }
 
     /// Armed while an interface is counted, or bytes wait to be saved.
     func armTimer() {
-        let counting = meter.withLock { !$0.counted.isEmpty }
+        let counting = meter.withLock { $0.isCounting }
         guard counting || unsaved else {
             timer = nil
             return
@@ -228,10 +256,15 @@ final class UsageService: @unchecked Sendable {
         limits.resetTimer = nil
         guard let reader else { return }
         let day = today()
+        let counted = countedWithNames()
         let encoded: [UInt8] = meter.withLock { meter in
-            for index in meter.counted {
-                guard let reading = reader.read(index: index) else { continue }
-                meter.record(reading, keyFromNow: meter.key(of: index), on: day)
+            for index in counted.indexes {
+                guard let name = counted.names[index] ?? meter.baselines[index]?.name,
+                    let counters = reader.counters(index: index)
+                else { continue }
+                meter.record(
+                    CounterReading(index: index, name: name, counters: counters), keyFromNow: meter.key(of: index),
+                    on: day)
             }
             return UsageFile.encode(meter)
         }
