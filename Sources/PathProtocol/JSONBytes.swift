@@ -8,7 +8,7 @@ import JSON
 struct JSONBytes: ~Copyable {
     /// The text is the first `count` bytes of `room`; the rest is room, doubled when a piece does not fit.
     private var room: UnsafeMutableBufferPointer<UInt8>
-    private var count = 0
+    private(set) var count = 0
 
     init(capacity: Int = 1024) { room = .allocate(capacity: max(capacity, 16)) }
 
@@ -73,7 +73,8 @@ struct JSONBytes: ~Copyable {
         return bytes
     }
 
-    private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+    /// Appends bytes that are already JSON.
+    mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
         if end > room.count {

@@ -87,7 +87,9 @@ final class HistoryLog: Sendable {
                     state.mustRewrite = true
                 }
             }
-            return HistoryDelivery(entry: entry, followers: Array(state.followers.values))
+            // Mostly no one follows: no array made from the empty dictionary's values then.
+            let followers = state.followers.isEmpty ? [] : Array(state.followers.values)
+            return HistoryDelivery(entry: entry, followers: followers)
         }
     }
 
