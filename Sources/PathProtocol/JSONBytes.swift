@@ -73,17 +73,22 @@ struct JSONBytes: ~Copyable {
         return bytes
     }
 
-    /// Appends bytes that are already JSON.
+    /// Appends bytes that are already JSON. Inlined: the history writer calls it for every string it copies, and
+    /// the call cost more than the copy.
+    @inline(__always)
     mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
-        if end > room.count {
-            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * room.count, end))
-            _ = larger.initialize(fromContentsOf: room[..<count])
-            room.deallocate()
-            room = larger
-        }
+        if end > room.count { grow(to: end) }
         (room.baseAddress! + count).initialize(from: source, count: piece.count)
         count = end
+    }
+
+    /// Room for at least `end` bytes, the text copied over.
+    private mutating func grow(to end: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * room.count, end))
+        _ = larger.initialize(fromContentsOf: room[..<count])
+        room.deallocate()
+        room = larger
     }
 }

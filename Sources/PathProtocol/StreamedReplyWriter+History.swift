@@ -24,24 +24,23 @@ extension StreamedReplyWriter {
     }
 
     /// The entries' lines, each ending with a newline: what the history file appends.
-    public static func historyLines(_ entries: some Collection<PathHistoryEntry>) -> [UInt8] {
-        historyEntries(entries, separator: "\n") { _ in }
+    public static func historyLines(_ entries: [PathHistoryEntry]) -> [UInt8] {
+        historyEntries(entries[...], separator: "\n") { _ in }
     }
 
     /// The entries' JSON objects back to back; `ended` is told where each ends (its offset in the bytes).
-    public static func historyEntries(
-        _ entries: some Collection<PathHistoryEntry>, ended: (Int) -> Void
-    ) -> [UInt8] {
+    public static func historyEntries(_ entries: ArraySlice<PathHistoryEntry>, ended: (Int) -> Void) -> [UInt8] {
         historyEntries(entries, separator: "", ended: ended)
     }
 
-    /// An entry takes 400 to 600 bytes: room for a few, grown as needed.
+    /// An entry takes 400 to 600 bytes: room for a few, grown as needed. Entries are read where they are, by
+    /// index: a copy of one is a retain and a release of each of its strings and lists.
     private static func historyEntries(
-        _ entries: some Collection<PathHistoryEntry>, separator: StaticString, ended: (Int) -> Void
+        _ entries: ArraySlice<PathHistoryEntry>, separator: StaticString, ended: (Int) -> Void
     ) -> [UInt8] {
         var out = JSONBytes(capacity: min(entries.count, 64) * 640)
-        for entry in entries {
-            write(entry, to: &out)
+        for index in entries.indices {
+            write(entries[index], to: &out)
             out.raw(separator)
             ended(out.count)
         }
@@ -60,11 +59,11 @@ extension StreamedReplyWriter {
         out.raw(",\"cause\":")
         write(entry.cause, to: &out)
         out.raw(",\"monotonicUsec\":")
-        out.integer(entry.monotonicMicroseconds)
+        out.decimal(entry.monotonicMicroseconds)
         out.raw(",\"realtimeUsec\":")
-        out.integer(entry.wallMicroseconds)
+        out.decimal(entry.wallMicroseconds)
         out.raw(",\"sequence\":")
-        out.integer(entry.sequence)
+        out.decimal(entry.sequence)
         out.raw("}")
     }
 
@@ -122,7 +121,7 @@ extension StreamedReplyWriter {
         }
         if let uid = cause.userID {
             out.raw(",\"uid\":")
-            out.integer(uid)
+            out.decimal(UInt64(uid))
         }
         out.raw("}")
     }

@@ -53,6 +53,32 @@ import Testing
         #expect(entries.allSatisfy { $0.monotonicMicroseconds > 0 && $0.wallMicroseconds > 0 })
     }
 
+    /// Flips reuse the newest entry's summaries; what is recorded is still each path's bounded summary, a path of
+    /// more interfaces than an entry keeps included.
+    @Test func flipsRecordEachPathsOwnSummary() {
+        let log = HistoryLog()
+        func path(_ names: [String]) -> Path {
+            Path(
+                status: names.isEmpty ? .unsatisfied : .satisfied,
+                unsatisfiedReason: names.isEmpty ? .noDefaultRoute : nil,
+                availableInterfaces: names.enumerated().map {
+                    PathInterface(index: Int32($0.offset + 2), name: $0.element, kind: .wired, isExpensive: false)
+                }, supportsIPv4: !names.isEmpty)
+        }
+        let many = (0..<(HistoryEntryBounds.maximumInterfaces + 5)).map { "veth\($0)" }
+        let paths = [path([]), path(["eth0"]), path([]), path(["eth0"]), path(many), path(many), path(["eth0"])]
+        for (before, after) in zip(paths, paths.dropFirst()) {
+            _ = log.record(before: before, after: after, cause: .unspecified)
+        }
+        let entries = log.entries(matching: PathHistoryQuery())
+        #expect(entries.count == paths.count - 1)
+        for (entry, (before, after)) in zip(entries, zip(paths, paths.dropFirst())) {
+            #expect(entry.before == HistoryEntryBounds.bounded(PathSummary(before)))
+            #expect(entry.after == HistoryEntryBounds.bounded(PathSummary(after)))
+        }
+        #expect(entries[4].after.interfaces.count == HistoryEntryBounds.maximumInterfaces)
+    }
+
     @Test func aRemovedLinkIsNamedByThePathItLeft() {
         let hub = Self.hub()
         hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])

@@ -5,6 +5,8 @@
 public protocol CauseWordsSink: ~Copyable {
     /// Appends text as it is (the sink escapes what it must).
     mutating func append(_ text: String)
+    /// Appends words the code spells: constant bytes, no String made of them.
+    mutating func append(constant text: StaticString)
 }
 
 extension PathChangeCause: CustomStringConvertible {
@@ -16,56 +18,63 @@ extension PathChangeCause: CustomStringConvertible {
         Words.spell { text in spell(into: &text) }
     }
 
-    /// Spells `description` into a sink.
+    /// Spells `description` into a sink. Inlinable, so that the history writer's copy is made for its sink: through
+    /// the protocol's table, each piece was a call and a String.
+    @inlinable
     public func spell(into text: inout some CauseWordsSink & ~Copyable) {
         switch kind {
         case .kernel:
-            text.append("kernel: ")
-            if kernelTables.isEmpty { text.append("change") }
+            text.append(constant: "kernel: ")
+            if kernelTables.isEmpty { text.append(constant: "change") }
             for (position, table) in kernelTables.enumerated() {
-                if position > 0 { text.append(", ") }
+                if position > 0 { text.append(constant: ", ") }
                 text.append(table.rawValue)
             }
-            Self.spell(interfaces, into: &text)
+            Self.spellInterfaces(interfaces, into: &text)
         case .resync:
-            text.append("kernel state re-read")
+            text.append(constant: "kernel state re-read")
             if let detail {
-                text.append(" (")
+                text.append(constant: " (")
                 text.append(detail)
-                text.append(")")
+                text.append(constant: ")")
             }
         case .policy:
-            text.append("policy: ")
+            text.append(constant: "policy: ")
             text.append(network ?? "a network")
             if let detail {
-                text.append(" ")
+                text.append(constant: " ")
                 text.append(detail)
             }
             if let userID {
-                text.append(" by uid ")
+                text.append(constant: " by uid ")
                 text.append(String(userID))
             }
         case .detection:
-            text.append("detection: ")
+            text.append(constant: "detection: ")
             text.append(detection?.words ?? "change")
-            Self.spell(interfaces, into: &text)
+            Self.spellInterfaces(interfaces, into: &text)
         case .resolver:
-            text.append("resolver configuration changed")
+            text.append(constant: "resolver configuration changed")
         case .configuration:
-            text.append("configuration reloaded")
+            text.append(constant: "configuration reloaded")
         case .unspecified:
-            text.append("unspecified")
+            text.append(constant: "unspecified")
             if let detail {
-                text.append(": ")
+                text.append(constant: ": ")
                 text.append(detail)
             }
         }
     }
 
     /// " on eth0, wlan0", or nothing without interfaces.
-    private static func spell(_ interfaces: [String], into text: inout some CauseWordsSink & ~Copyable) {
+    @inlinable
+    static func spellInterfaces(_ interfaces: [String], into text: inout some CauseWordsSink & ~Copyable) {
         for (position, name) in interfaces.enumerated() {
-            text.append(position == 0 ? " on " : ", ")
+            if position == 0 {
+                text.append(constant: " on ")
+            } else {
+                text.append(constant: ", ")
+            }
             text.append(name)
         }
     }
@@ -93,12 +102,18 @@ private struct Words: CauseWordsSink {
 
     mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            if let room, let source = utf8.baseAddress {
-                (room.baseAddress! + count).update(from: source, count: utf8.count)
-            }
-            count += utf8.count
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func append(constant text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    private mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if let room, let source = utf8.baseAddress {
+            (room.baseAddress! + count).update(from: source, count: utf8.count)
         }
+        count += utf8.count
     }
 }
 

@@ -52,6 +52,17 @@ public struct PathHistory: Sendable, Hashable {
         storage.isEmpty ? nil : storage[(start + storage.count - 1) % storage.count]
     }
 
+    /// The newest entry's summary of the path (after, else before), if it has one: the path before a change is the
+    /// one after the previous change, and a flip returns to the path before that. A recorder keeps that summary,
+    /// its name list shared, rather than make the same one again. Read in place, not from a copy of the entry.
+    public func newestSummary(of path: Path) -> PathSummary? {
+        guard !storage.isEmpty else { return nil }
+        let newest = (start + storage.count - 1) % storage.count
+        if storage[newest].after.summarizes(path) { return storage[newest].after }
+        if storage[newest].before.summarizes(path) { return storage[newest].before }
+        return nil
+    }
+
     /// Records a change; the entry gets the next sequence number, which is returned with it.
     @discardableResult
     public mutating func append(

@@ -77,8 +77,8 @@ final class HistoryLog: Sendable {
         return state.withLock { state in
             let entry = state.history.append(
                 wallMicroseconds: now.wall, monotonicMicroseconds: now.monotonic, bootID: clock.bootID,
-                before: HistoryEntryBounds.bounded(PathSummary(before)),
-                after: HistoryEntryBounds.bounded(PathSummary(after)), cause: HistoryEntryBounds.bounded(cause))
+                before: Self.summary(of: before, in: state.history), after: Self.summary(of: after, in: state.history),
+                cause: HistoryEntryBounds.bounded(cause))
             state.version += 1
             if !state.mustRewrite {
                 state.unwritten.append(entry)
@@ -91,6 +91,13 @@ final class HistoryLog: Sendable {
             let followers = state.followers.isEmpty ? [] : Array(state.followers.values)
             return HistoryDelivery(entry: entry, followers: followers)
         }
+    }
+
+    /// The bounded summary of a path: the newest entry's when it holds one of the same path (a bounded summary
+    /// never equals a path with more interfaces), so that a flip's entries share their name lists, not allocate
+    /// two per change.
+    private static func summary(of path: Path, in history: PathHistory) -> PathSummary {
+        history.newestSummary(of: path) ?? HistoryEntryBounds.bounded(PathSummary(path))
     }
 
     /// The stored entries a query selects; with `follower`, it also receives every entry recorded from now on
