@@ -33,16 +33,19 @@ extension StreamedReplyWriter {
         historyEntries(entries, separator: "", ended: ended)
     }
 
-    /// An entry takes 400 to 600 bytes: room for a few, grown as needed. Entries are read where they are, by
-    /// index: a copy of one is a retain and a release of each of its strings and lists.
+    /// An entry takes 400 to 600 bytes: room for a few, grown as needed. Entries are read where they are, through
+    /// the buffer: a copy of one (what the array's subscript gave) is a retain and a release of each of its strings
+    /// and lists.
     private static func historyEntries(
         _ entries: ArraySlice<PathHistoryEntry>, separator: StaticString, ended: (Int) -> Void
     ) -> [UInt8] {
         var out = JSONBytes(capacity: min(entries.count, 64) * 640)
-        for index in entries.indices {
-            write(entries[index], to: &out)
-            out.raw(separator)
-            ended(out.count)
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                write(entries[index], to: &out)
+                out.raw(separator)
+                ended(out.count)
+            }
         }
         return out.bytes
     }
