@@ -110,6 +110,28 @@ import Testing
         #expect(hub.history.takeEntriesToWrite(fileHolds: nil)?.entries.map(\.sequence) == [1, 2])
     }
 
+    /// A written array comes back emptied as the room for the next entries: each write holds only what was
+    /// recorded since the previous one, whichever array it is in.
+    @Test func recycledRoomHoldsOnlyNewEntries() throws {
+        let log = HistoryLog()
+        var sequences: [[UInt64]] = []
+        for round in 0..<4 {
+            for _ in 0...round {
+                _ = log.record(
+                    before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+            }
+            let write = try #require(log.takeEntriesToWrite(fileHolds: 0))
+            sequences.append(write.entries.map(\.sequence))
+            log.recycle(write)
+        }
+        #expect(sequences == [[1], [2, 3], [4, 5, 6], [7, 8, 9, 10]])
+        // A rewrite's array is not kept: the next write still holds only the newest.
+        _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        log.recycle(try #require(log.takeEntriesToWrite(fileHolds: nil)))
+        _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        #expect(log.takeEntriesToWrite(fileHolds: 0)?.entries.map(\.sequence) == [12])
+    }
+
     /// Entries the writer has not taken cost no more than the history: past the bound, a whole rewrite is owed.
     @Test func aWriterFarBehindGetsOneRewriteOfTheNewest() {
         let log = HistoryLog(history: PathHistory(capacity: 3))

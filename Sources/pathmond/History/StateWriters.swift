@@ -95,6 +95,7 @@ final class StateWriters: StateSink, @unchecked Sendable {
                 historyWrites.rewrites += 1
             }
             succeeded(historyFile.path)
+            history.recycle(write)
         } catch {
             // What the file holds is unknown now: the next write is a whole one, tried again a second later (a
             // full disk is logged once, not once a second), so an idle daemon does not hold the entries only in
