@@ -67,6 +67,13 @@ struct JSONBytes: ~Copyable {
     /// The text written.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(rebasing: room[..<count])) }
 
+    /// The text where it is, for the length of `body`.
+    func withBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: room[..<count])))
+    }
+
     /// The text and the NUL that ends a Varlink message.
     consuming func terminated() -> [UInt8] {
         raw("\0")

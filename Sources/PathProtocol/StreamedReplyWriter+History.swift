@@ -25,12 +25,21 @@ extension StreamedReplyWriter {
 
     /// The entries' lines, each ending with a newline: what the history file appends.
     public static func historyLines(_ entries: [PathHistoryEntry]) -> [UInt8] {
-        historyEntries(entries[...], separator: "\n") { _ in }
+        historyEntries(entries[...], separator: "\n") { _ in }.bytes
+    }
+
+    /// `historyLines` where they are written, for the length of `body`: appended to the file from there, not
+    /// copied into an array first.
+    public static func withHistoryLines<Result, Failure: Error>(
+        _ entries: [PathHistoryEntry], _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let out = historyEntries(entries[...], separator: "\n") { _ in }
+        return try out.withBytes(body)
     }
 
     /// The entries' JSON objects back to back; `ended` is told where each ends (its offset in the bytes).
     public static func historyEntries(_ entries: ArraySlice<PathHistoryEntry>, ended: (Int) -> Void) -> [UInt8] {
-        historyEntries(entries, separator: "", ended: ended)
+        historyEntries(entries, separator: "", ended: ended).bytes
     }
 
     /// An entry takes 400 to 600 bytes: room for a few, grown as needed. Entries are read where they are, through
@@ -38,7 +47,7 @@ extension StreamedReplyWriter {
     /// and lists.
     private static func historyEntries(
         _ entries: ArraySlice<PathHistoryEntry>, separator: StaticString, ended: (Int) -> Void
-    ) -> [UInt8] {
+    ) -> JSONBytes {
         var out = JSONBytes(capacity: min(entries.count, 64) * 640)
         entries.withUnsafeBufferPointer { entries in
             for index in entries.indices {
@@ -47,7 +56,7 @@ extension StreamedReplyWriter {
                 ended(out.count)
             }
         }
-        return out.bytes
+        return out
     }
 
     // Keys in sorted order, as VarlinkCodec writes them (byte order).

@@ -34,7 +34,9 @@ import Testing
         for count in [0, 1, 2, 3, 17, 64, 65, 200] {
             let entries = (0..<count).map { _ in randomEntry(&random) }
             let lines = entries.map(oracleLine)
-            #expect(StreamedReplyWriter.historyLines(entries) == Array(lines.map { $0 + [0x0A] }.joined()))
+            let expectedLines = Array(lines.map { $0 + [0x0A] }.joined())
+            #expect(StreamedReplyWriter.historyLines(entries) == expectedLines)
+            #expect(StreamedReplyWriter.withHistoryLines(entries) { Array($0) } == expectedLines)
             var ends: [Int] = []
             let packed = StreamedReplyWriter.historyEntries(entries[...]) { ends.append($0) }
             #expect(packed == Array(lines.joined()))

@@ -109,6 +109,8 @@ final class StateWriters: StateSink, @unchecked Sendable {
     }
 
     private func succeeded(_ path: String) {
+        // Nearly always nothing failed: no hashing of the path on every write then.
+        guard !lastFailure.isEmpty else { return }
         if lastFailure.removeValue(forKey: path) != nil { logger.notice("writing \(path) works again") }
     }
 
