@@ -8,7 +8,7 @@ import JSON
 struct JSONBytes: ~Copyable {
     /// The text is the first `count` bytes of `room`; the rest is room, doubled when a piece does not fit.
     private var room: UnsafeMutableBufferPointer<UInt8>
-    private var count = 0
+    private(set) var count = 0
 
     init(capacity: Int = 1024) { room = .allocate(capacity: max(capacity, 16)) }
 
@@ -67,22 +67,35 @@ struct JSONBytes: ~Copyable {
     /// The text written.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(rebasing: room[..<count])) }
 
+    /// The text where it is, for the length of `body`.
+    func withBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: room[..<count])))
+    }
+
     /// The text and the NUL that ends a Varlink message.
     consuming func terminated() -> [UInt8] {
         raw("\0")
         return bytes
     }
 
-    private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+    /// Appends bytes that are already JSON. Inlined: the history writer calls it for every string it copies, and
+    /// the call cost more than the copy.
+    @inline(__always)
+    mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
-        if end > room.count {
-            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * room.count, end))
-            _ = larger.initialize(fromContentsOf: room[..<count])
-            room.deallocate()
-            room = larger
-        }
+        if end > room.count { grow(to: end) }
         (room.baseAddress! + count).initialize(from: source, count: piece.count)
         count = end
+    }
+
+    /// Room for at least `end` bytes, the text copied over.
+    private mutating func grow(to end: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * room.count, end))
+        _ = larger.initialize(fromContentsOf: room[..<count])
+        room.deallocate()
+        room = larger
     }
 }

@@ -84,10 +84,24 @@ public enum StateFileWriter {
     /// Adds `bytes` at the end of an existing file in one write with O_APPEND, then fdatasync. A missing file fails
     /// (ENOENT). A failed write is cut back off, so the file keeps ending where it did if it can.
     public static func append(_ bytes: [UInt8], to path: String) throws(StateFileError) {
+        // withUnsafeBytes rethrows untyped: the typed error is carried out of it.
+        var failure: StateFileError?
+        bytes.withUnsafeBytes { bytes in
+            do throws(StateFileError) { try append(bytes, to: path) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// `append` of bytes where they are (the history's lines, in its writer's buffer: not copied into an array).
+    public static func append(_ bytes: UnsafeRawBufferPointer, to path: String) throws(StateFileError) {
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(
-                FilePath(path), .writeOnly, options: [.append, .noFollow, .closeOnExec], retryOnInterrupt: true)
+            // Opened by its C string: a FilePath parses the path into components, 2,000 instructions per append
+            // (the history's, once a second while the path changes).
+            descriptor = try path.withCString {
+                try FileDescriptor.open(
+                    $0, .writeOnly, options: [.append, .noFollow, .closeOnExec], retryOnInterrupt: true)
+            }
         } catch {
             throw StateFileError(.open, path: path, errno: Self.number(error))
         }
@@ -110,11 +124,21 @@ public enum StateFileWriter {
     /// Writes every byte, going on after a short write or an interrupted call. A write of nothing for a non-empty
     /// buffer is EIO: it would otherwise loop for ever.
     public static func writeAll(_ bytes: [UInt8], to descriptor: FileDescriptor) throws(Errno) {
+        var failure: Errno?
+        bytes.withUnsafeBytes { bytes in
+            do throws(Errno) { try writeAll(bytes, to: descriptor) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// `writeAll` of bytes where they are.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: FileDescriptor) throws(Errno) {
         var written = 0
         while written < bytes.count {
             let count: Int
             do {
-                count = try bytes[written...].withUnsafeBytes { try descriptor.write($0, retryOnInterrupt: true) }
+                count = try descriptor.write(
+                    UnsafeRawBufferPointer(rebasing: bytes[written...]), retryOnInterrupt: true)
             } catch {
                 throw (error as? Errno) ?? .ioError
             }

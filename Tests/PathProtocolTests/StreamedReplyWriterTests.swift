@@ -48,60 +48,6 @@ import Testing
         }
     }
 
-    @Test func historyEntriesMatchTheCodecByteForByte() {
-        var random = SplitMix(seed: 0x6869_7374)
-        for _ in 0..<2_000 {
-            let entry = randomHistoryEntry(&random)
-            let line = StreamedReplyWriter.historyEntry(entry)
-            var expectedLine = VarlinkCodec().encode(entry)
-            expectedLine.removeLast()  // the codec's NUL
-            #expect(line == expectedLine, "\(String(decoding: line, as: UTF8.self))")
-            let reply = StreamedReplyWriter.historyReply(entry)
-            let expectedReply = VarlinkCodec().encodeReply(
-                Methods.HistoryReply(entries: [entry]), continues: true)
-            #expect(reply == expectedReply, "\(String(decoding: reply, as: UTF8.self))")
-            if line != expectedLine || reply != expectedReply { return }
-        }
-    }
-
-    /// Every optional present or absent, every string free text, numbers across their ranges.
-    private func randomHistoryEntry(_ random: inout SplitMix) -> WireHistoryEntry {
-        func summary(_ random: inout SplitMix) -> WirePathSummary {
-            var wire = WirePathSummary(PathSummary(status: .satisfied))
-            wire.status = randomText(&random)
-            wire.unsatisfiedReason = random.next() % 2 == 0 ? randomText(&random) : nil
-            wire.interfaces = (0..<Int(random.next() % 4)).map { _ in randomText(&random) }
-            wire.isExpensive = random.next() % 2 == 0
-            wire.isConstrained = random.next() % 2 == 0
-            wire.supportsIPv4 = random.next() % 2 == 0
-            wire.supportsIPv6 = random.next() % 2 == 0
-            return wire
-        }
-        func optionalText(_ random: inout SplitMix) -> String? {
-            random.next() % 2 == 0 ? randomText(&random) : nil
-        }
-        var wire = WireHistoryEntry(
-            PathHistoryEntry(
-                sequence: 0, wallMicroseconds: 0, monotonicMicroseconds: 0, before: PathSummary(status: .satisfied),
-                after: PathSummary(status: .satisfied), cause: .unspecified))
-        wire.sequence = random.next()
-        wire.realtimeUsec = Int64(bitPattern: random.next())
-        wire.monotonicUsec = random.next()
-        wire.bootID = randomText(&random)
-        wire.before = summary(&random)
-        wire.after = summary(&random)
-        wire.cause.kind = randomText(&random)
-        wire.cause.kernelTables =
-            random.next() % 2 == 0 ? (0..<Int(random.next() % 3)).map { _ in randomText(&random) } : nil
-        wire.cause.interfaces = (0..<Int(random.next() % 3)).map { _ in randomText(&random) }
-        wire.cause.detection = optionalText(&random)
-        wire.cause.network = optionalText(&random)
-        wire.cause.uid = random.next() % 2 == 0 ? UInt32(truncatingIfNeeded: random.next()) : nil
-        wire.cause.detail = optionalText(&random)
-        wire.cause.description = randomText(&random)
-        return wire
-    }
-
     private func randomPath(_ random: inout SplitMix, interfaceCount: Int? = nil) -> WirePath {
         let interfaces = (0..<(interfaceCount ?? Int(random.next() % 4))).map { _ in
             PathInterface(

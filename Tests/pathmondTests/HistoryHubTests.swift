@@ -53,6 +53,32 @@ import Testing
         #expect(entries.allSatisfy { $0.monotonicMicroseconds > 0 && $0.wallMicroseconds > 0 })
     }
 
+    /// Flips reuse the newest entry's summaries; what is recorded is still each path's bounded summary, a path of
+    /// more interfaces than an entry keeps included.
+    @Test func flipsRecordEachPathsOwnSummary() {
+        let log = HistoryLog()
+        func path(_ names: [String]) -> Path {
+            Path(
+                status: names.isEmpty ? .unsatisfied : .satisfied,
+                unsatisfiedReason: names.isEmpty ? .noDefaultRoute : nil,
+                availableInterfaces: names.enumerated().map {
+                    PathInterface(index: Int32($0.offset + 2), name: $0.element, kind: .wired, isExpensive: false)
+                }, supportsIPv4: !names.isEmpty)
+        }
+        let many = (0..<(HistoryEntryBounds.maximumInterfaces + 5)).map { "veth\($0)" }
+        let paths = [path([]), path(["eth0"]), path([]), path(["eth0"]), path(many), path(many), path(["eth0"])]
+        for (before, after) in zip(paths, paths.dropFirst()) {
+            _ = log.record(before: before, after: after, cause: .unspecified)
+        }
+        let entries = log.entries(matching: PathHistoryQuery())
+        #expect(entries.count == paths.count - 1)
+        for (entry, (before, after)) in zip(entries, zip(paths, paths.dropFirst())) {
+            #expect(entry.before == HistoryEntryBounds.bounded(PathSummary(before)))
+            #expect(entry.after == HistoryEntryBounds.bounded(PathSummary(after)))
+        }
+        #expect(entries[4].after.interfaces.count == HistoryEntryBounds.maximumInterfaces)
+    }
+
     @Test func aRemovedLinkIsNamedByThePathItLeft() {
         let hub = Self.hub()
         hub.apply([.snapshot(KernelSnapshot(links: [Self.link], addresses: [Self.address], routes: [Self.route]))])
@@ -82,6 +108,28 @@ import Testing
         #expect(hub.history.takeEntriesToWrite(fileHolds: 0) == nil)
         hub.apply([.routeRemoved(Self.route)])
         #expect(hub.history.takeEntriesToWrite(fileHolds: nil)?.entries.map(\.sequence) == [1, 2])
+    }
+
+    /// A written array comes back emptied as the room for the next entries: each write holds only what was
+    /// recorded since the previous one, whichever array it is in.
+    @Test func recycledRoomHoldsOnlyNewEntries() throws {
+        let log = HistoryLog()
+        var sequences: [[UInt64]] = []
+        for round in 0..<4 {
+            for _ in 0...round {
+                _ = log.record(
+                    before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+            }
+            let write = try #require(log.takeEntriesToWrite(fileHolds: 0))
+            sequences.append(write.entries.map(\.sequence))
+            log.recycle(write)
+        }
+        #expect(sequences == [[1], [2, 3], [4, 5, 6], [7, 8, 9, 10]])
+        // A rewrite's array is not kept: the next write still holds only the newest.
+        _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        log.recycle(try #require(log.takeEntriesToWrite(fileHolds: nil)))
+        _ = log.record(before: .unsatisfied(.noCarrier), after: Path(status: .satisfied), cause: .resolverChange)
+        #expect(log.takeEntriesToWrite(fileHolds: 0)?.entries.map(\.sequence) == [12])
     }
 
     /// Entries the writer has not taken cost no more than the history: past the bound, a whole rewrite is owed.

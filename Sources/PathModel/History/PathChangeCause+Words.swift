@@ -1,39 +1,81 @@
 // SPDX-License-Identifier: Apache-2.0
+/// Where a cause's words are spelled, piece by piece: a String's own storage (`description`), or straight into
+/// the JSON string of a history entry (PathProtocol's writer), so that the words are never gathered in a String
+/// of their own there. One spelling for both, so the entry's `description` is always the journal's words.
+public protocol CauseWordsSink: ~Copyable {
+    /// Appends text as it is (the sink escapes what it must).
+    mutating func append(_ text: String)
+    /// Appends words the code spells: constant bytes, no String made of them.
+    mutating func append(constant text: StaticString)
+}
+
 extension PathChangeCause: CustomStringConvertible {
     /// The cause in words, for `pathctl log` and the journal: "kernel: route, address on eth0",
     /// "policy: wifi:Home expensive by uid 1000", "detection: DHCP metered option on wlan0".
     /// Written by appending, not interpolating joined arrays: every path change names its cause twice (the journal
     /// line and the history entry), and the joins cost 3,000 instructions each time.
     public var description: String {
+        Words.spell { text in spell(into: &text) }
+    }
+
+    /// Spells `description` into a sink. Inlinable, so that the history writer's copy is made for its sink: through
+    /// the protocol's table, each piece was a call and a String.
+    @inlinable
+    public func spell(into text: inout some CauseWordsSink & ~Copyable) {
         switch kind {
         case .kernel:
-            return Words.spell { text in
-                text.append("kernel: ")
-                if kernelTables.isEmpty { text.append("change") }
-                for (position, table) in kernelTables.enumerated() {
-                    if position > 0 { text.append(", ") }
-                    text.append(table.rawValue)
-                }
-                text.appendInterfaces(interfaces)
+            text.append(constant: "kernel: ")
+            if kernelTables.isEmpty { text.append(constant: "change") }
+            for (position, table) in kernelTables.enumerated() {
+                if position > 0 { text.append(constant: ", ") }
+                text.append(table.rawValue)
             }
+            Self.spellInterfaces(interfaces, into: &text)
         case .resync:
-            return "kernel state re-read" + (detail.map { " (\($0))" } ?? "")
-        case .policy:
-            let who = userID.map { " by uid \($0)" } ?? ""
-            let what = detail.map { " \($0)" } ?? ""
-            return "policy: \(network ?? "a network")\(what)\(who)"
-        case .detection:
-            return Words.spell { text in
-                text.append("detection: ")
-                text.append(detection?.words ?? "change")
-                text.appendInterfaces(interfaces)
+            text.append(constant: "kernel state re-read")
+            if let detail {
+                text.append(constant: " (")
+                text.append(detail)
+                text.append(constant: ")")
             }
+        case .policy:
+            text.append(constant: "policy: ")
+            text.append(network ?? "a network")
+            if let detail {
+                text.append(constant: " ")
+                text.append(detail)
+            }
+            if let userID {
+                text.append(constant: " by uid ")
+                text.append(String(userID))
+            }
+        case .detection:
+            text.append(constant: "detection: ")
+            text.append(detection?.words ?? "change")
+            Self.spellInterfaces(interfaces, into: &text)
         case .resolver:
-            return "resolver configuration changed"
+            text.append(constant: "resolver configuration changed")
         case .configuration:
-            return "configuration reloaded"
+            text.append(constant: "configuration reloaded")
         case .unspecified:
-            return "unspecified" + (detail.map { ": \($0)" } ?? "")
+            text.append(constant: "unspecified")
+            if let detail {
+                text.append(constant: ": ")
+                text.append(detail)
+            }
+        }
+    }
+
+    /// " on eth0, wlan0", or nothing without interfaces.
+    @inlinable
+    static func spellInterfaces(_ interfaces: [String], into text: inout some CauseWordsSink & ~Copyable) {
+        for (position, name) in interfaces.enumerated() {
+            if position == 0 {
+                text.append(constant: " on ")
+            } else {
+                text.append(constant: ", ")
+            }
+            text.append(name)
         }
     }
 }
@@ -41,7 +83,7 @@ extension PathChangeCause: CustomStringConvertible {
 /// A description written straight into the string's own storage: the words are spelled twice, once to count their
 /// bytes and once to copy them. Every path change spells its cause twice (the journal line and the history entry);
 /// `String`'s `+=` cost 300 instructions a piece, and bytes gathered in an array then decoded 1,700 a description.
-private struct Words {
+private struct Words: CauseWordsSink {
     private let room: UnsafeMutableBufferPointer<UInt8>?
     private(set) var count = 0
 
@@ -60,20 +102,18 @@ private struct Words {
 
     mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            if let room, let source = utf8.baseAddress {
-                (room.baseAddress! + count).update(from: source, count: utf8.count)
-            }
-            count += utf8.count
-        }
+        text.withUTF8 { append($0) }
     }
 
-    /// " on eth0, wlan0", or nothing without interfaces.
-    mutating func appendInterfaces(_ interfaces: [String]) {
-        for (position, name) in interfaces.enumerated() {
-            append(position == 0 ? " on " : ", ")
-            append(name)
+    mutating func append(constant text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    private mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if let room, let source = utf8.baseAddress {
+            (room.baseAddress! + count).update(from: source, count: utf8.count)
         }
+        count += utf8.count
     }
 }
 

@@ -52,11 +52,25 @@ public struct PathHistory: Sendable, Hashable {
         storage.isEmpty ? nil : storage[(start + storage.count - 1) % storage.count]
     }
 
-    /// Records a change; the entry gets the next sequence number, which is returned with it.
+    /// The newest entry's summary of the path (after, else before), if it has one: the path before a change is the
+    /// one after the previous change, and a flip returns to the path before that. A recorder keeps that summary,
+    /// its name list shared, rather than make the same one again. Read in place, not from a copy of the entry.
+    public func newestSummary(of path: Path) -> PathSummary? {
+        storage.withUnsafeBufferPointer { storage in
+            guard !storage.isEmpty else { return nil }
+            let newest = (start + storage.count - 1) % storage.count
+            if storage[newest].after.summarizes(path) { return storage[newest].after }
+            if storage[newest].before.summarizes(path) { return storage[newest].before }
+            return nil
+        }
+    }
+
+    /// Records a change; the entry gets the next sequence number, which is returned with it. The parts are taken,
+    /// not copied (a copy is a retain of each string and list, on every path change).
     @discardableResult
     public mutating func append(
-        wallMicroseconds: Int64, monotonicMicroseconds: UInt64, bootID: String = "", before: PathSummary,
-        after: PathSummary, cause: PathChangeCause
+        wallMicroseconds: Int64, monotonicMicroseconds: UInt64, bootID: String = "", before: consuming PathSummary,
+        after: consuming PathSummary, cause: consuming PathChangeCause
     ) -> PathHistoryEntry {
         let entry = PathHistoryEntry(
             sequence: nextSequence, wallMicroseconds: wallMicroseconds, monotonicMicroseconds: monotonicMicroseconds,

@@ -31,6 +31,19 @@ public struct PathSummary: Sendable, Hashable {
             interfaces: path.availableInterfaces.map(\.name), isExpensive: path.isExpensive,
             isConstrained: path.isConstrained, supportsIPv4: path.supportsIPv4, supportsIPv6: path.supportsIPv6)
     }
+
+    /// Whether this is what `init(_:)` makes of the path, field for field and name for name.
+    public func summarizes(_ path: Path) -> Bool {
+        guard
+            status == path.status, unsatisfiedReason == path.unsatisfiedReason, isExpensive == path.isExpensive,
+            isConstrained == path.isConstrained, supportsIPv4 == path.supportsIPv4,
+            supportsIPv6 == path.supportsIPv6, interfaces.count == path.availableInterfaces.count
+        else { return false }
+        for (name, interface) in zip(interfaces, path.availableInterfaces) where name != interface.name {
+            return false
+        }
+        return true
+    }
 }
 
 extension PathSummary: CustomStringConvertible {

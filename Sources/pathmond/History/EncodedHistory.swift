@@ -99,17 +99,14 @@ final class EncodedHistorySegment: @unchecked Sendable {
 
     /// The entries of `previous` (copied: at most one segment) followed by `entries`, encoded.
     init(extending previous: EncodedHistorySegment?, with entries: ArraySlice<PathHistoryEntry>) {
-        var encoded: [UInt8] = []
         var ends = previous?.ends ?? []
         var sequences = previous?.sequences ?? []
         var walls = previous?.wallMicroseconds ?? []
         var names = previous?.names ?? []
         var nameEnds = previous?.nameEnds ?? []
         let base = previous?.ends.last ?? 0
-        encoded.reserveCapacity(entries.count * 480)
+        let encoded = StreamedReplyWriter.historyEntries(entries) { ends.append(base + $0) }
         for entry in entries {
-            encoded += StreamedReplyWriter.historyEntry(WireHistoryEntry(entry))
-            ends.append(base + encoded.count)
             sequences.append(entry.sequence)
             walls.append(entry.wallMicroseconds)
             names.append(0)

@@ -16,6 +16,13 @@ enum HistoryEntryBounds {
     }
 
     static func bounded(_ cause: PathChangeCause) -> PathChangeCause {
+        // Nearly every cause is within the bounds: returned as it is, not rebuilt field by field (each field set
+        // is a release and a retain, on every path change).
+        guard
+            cause.interfaces.count > maximumInterfaces || cause.interfaceIndices.count > maximumInterfaces
+                || (cause.detail?.utf8.count ?? 0) > maximumTextBytes
+                || (cause.network?.utf8.count ?? 0) > maximumTextBytes
+        else { return cause }
         var bounded = cause
         if cause.interfaces.count > maximumInterfaces {
             bounded.interfaces = Array(cause.interfaces.prefix(maximumInterfaces))

@@ -91,16 +91,10 @@ extension HistoryFile {
         return bytes
     }
 
-    /// One line per entry, each ending with a newline: what `append` adds.
+    /// One line per entry, each ending with a newline: what `append` adds. Written straight from the entries,
+    /// byte for byte what VarlinkCodec writes, without JSONEncoder's cost.
     static func encodeLines(_ entries: [PathHistoryEntry]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.count * 450)
-        for entry in entries {
-            // Byte for byte what VarlinkCodec writes, without JSONEncoder's cost.
-            bytes += StreamedReplyWriter.historyEntry(WireHistoryEntry(entry))
-            bytes.append(UInt8(ascii: "\n"))
-        }
-        return bytes
+        StreamedReplyWriter.historyLines(entries)
     }
 }
 

@@ -104,7 +104,9 @@ struct HistoryFile: Sendable {
     /// first. A failed write is cut back off, so that the file keeps ending with a whole line if it can. Blocks on
     /// disk I/O, like `write`.
     func append(_ entries: [PathHistoryEntry]) throws(StateFileError) {
-        try StateFileWriter.append(Self.encodeLines(entries), to: path)
+        try StreamedReplyWriter.withHistoryLines(entries) { (lines) throws(StateFileError) in
+            try StateFileWriter.append(lines, to: path)
+        }
     }
 
     /// Keeps bytes about to be dropped in a file of their own beside the history (`history.jsonl.torn-<UTC time>`),

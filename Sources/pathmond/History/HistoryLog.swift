@@ -19,6 +19,9 @@ final class HistoryLog: Sendable {
         /// Entries recorded since the writer last took them, oldest first. At most `capacity`: past that the file
         /// is rewritten whole instead, so a writer that falls behind costs no more memory than the history.
         var unwritten: [PathHistoryEntry] = []
+        /// An array the writer gave back emptied (`recycle`), its room kept: the next change appends into it
+        /// rather than allocate `unwritten` anew after every write.
+        var spare: [PathHistoryEntry] = []
         /// The file must be rewritten whole (a write failed, it was set aside or cut short, or it fell behind).
         var mustRewrite = false
         /// Counts changes to the entries held (a record, a new bound): what an encoding is of.
@@ -77,8 +80,8 @@ final class HistoryLog: Sendable {
         return state.withLock { state in
             let entry = state.history.append(
                 wallMicroseconds: now.wall, monotonicMicroseconds: now.monotonic, bootID: clock.bootID,
-                before: HistoryEntryBounds.bounded(PathSummary(before)),
-                after: HistoryEntryBounds.bounded(PathSummary(after)), cause: HistoryEntryBounds.bounded(cause))
+                before: Self.summary(of: before, in: state.history), after: Self.summary(of: after, in: state.history),
+                cause: HistoryEntryBounds.bounded(cause))
             state.version += 1
             if !state.mustRewrite {
                 state.unwritten.append(entry)
@@ -87,8 +90,17 @@ final class HistoryLog: Sendable {
                     state.mustRewrite = true
                 }
             }
-            return HistoryDelivery(entry: entry, followers: Array(state.followers.values))
+            // Mostly no one follows: no array made from the empty dictionary's values then.
+            let followers = state.followers.isEmpty ? [] : Array(state.followers.values)
+            return HistoryDelivery(entry: entry, followers: followers)
         }
+    }
+
+    /// The bounded summary of a path: the newest entry's when it holds one of the same path (a bounded summary
+    /// never equals a path with more interfaces), so that a flip's entries share their name lists, not allocate
+    /// two per change.
+    private static func summary(of path: Path, in history: PathHistory) -> PathSummary {
+        history.newestSummary(of: path) ?? HistoryEntryBounds.bounded(PathSummary(path))
     }
 
     /// The stored entries a query selects; with `follower`, it also receives every entry recorded from now on
@@ -146,11 +158,25 @@ final class HistoryLog: Sendable {
             } else {
                 write = .append(state.unwritten)
             }
-            state.unwritten = []
+            state.unwritten = state.spare
+            state.spare = []
             state.mustRewrite = false
             return write
         }
     }
+
+    /// Takes back a write's entries once they are written: emptied here, outside the lock, and kept as the room for
+    /// the next entries (if small: a rewrite's or a burst's large array is freed).
+    func recycle(_ write: consuming HistoryWrite) {
+        guard case .append(var entries) = consume write, entries.capacity <= Self.recycledCapacity else { return }
+        entries.removeAll(keepingCapacity: true)
+        state.withLock { state in
+            if state.spare.capacity == 0 { state.spare = entries }
+        }
+    }
+
+    /// The largest array `recycle` keeps: a second's changes, even on a flapping link.
+    static let recycledCapacity = 64
 
     /// Makes the next write a whole one (a write failed, or the loaded file must be repaired).
     func markDirty() {

@@ -95,6 +95,7 @@ final class StateWriters: StateSink, @unchecked Sendable {
                 historyWrites.rewrites += 1
             }
             succeeded(historyFile.path)
+            history.recycle(write)
         } catch {
             // What the file holds is unknown now: the next write is a whole one, tried again a second later (a
             // full disk is logged once, not once a second), so an idle daemon does not hold the entries only in
@@ -108,6 +109,8 @@ final class StateWriters: StateSink, @unchecked Sendable {
     }
 
     private func succeeded(_ path: String) {
+        // Nearly always nothing failed: no hashing of the path on every write then.
+        guard !lastFailure.isEmpty else { return }
         if lastFailure.removeValue(forKey: path) != nil { logger.notice("writing \(path) works again") }
     }
 

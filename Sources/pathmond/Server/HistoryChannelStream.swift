@@ -64,7 +64,7 @@ final class HistoryChannelStream: HistoryFollower {
     }
 
     private func write(_ entry: PathHistoryEntry, to output: any StreamOutput) {
-        output.write(StreamedReplyWriter.historyReply(WireHistoryEntry(entry)))
+        output.write(StreamedReplyWriter.historyReply(entry))
     }
 }
 
