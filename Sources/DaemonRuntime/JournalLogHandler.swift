@@ -45,7 +45,7 @@ package struct JournalLogHandler: RecordLogHandler {
     }
 
     package func log(record: LogRecord) {
-        if Self.send(JournalEntry(record: record, identifier: identifier)) { return }
+        if JournalDatagram(record: record, identifier: identifier).send() { return }
         StandardErrorLogHandler(style: .journal, logLevel: logLevel).log(record: record)
     }
 

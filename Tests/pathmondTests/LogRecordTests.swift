@@ -51,6 +51,19 @@ import Testing
         }
     }
 
+    /// What the journal handler sends for a record: the entry's fields, byte for byte (the journal keeps them by
+    /// name, so their order is not compared).
+    @Test func theDatagramCarriesTheEntrysFields() {
+        for record in Self.records() {
+            let sent = JournalDatagram(record: record, identifier: "pathmond").fields
+            let entry = JournalEntry(record: record, identifier: "pathmond").encodedFields
+            #expect(sent.count == entry.count)
+            #expect(
+                sent.sorted { $0.lexicographicallyPrecedes($1) } == entry.sorted { $0.lexicographicallyPrecedes($1) })
+            #expect(sent.first.map { String(decoding: $0.prefix(8), as: UTF8.self) } == "MESSAGE=")
+        }
+    }
+
     @Test func aPathChangeRecordCarriesItsIDAndFields() {
         let record = LogRecord(
             .pathChanged, level: .info, message: "path changed",
