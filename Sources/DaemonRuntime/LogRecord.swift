@@ -53,9 +53,10 @@ extension Logger {
     package func log(_ record: LogRecord) {
         guard logLevel <= record.level else { return }
         // pathmond's own two handlers by their types first: a cast to a concrete type compares one pointer, the
-        // cast to the protocol searched the conformances (1,300 instructions a path change).
+        // cast to the protocol searched the conformances (1,300 instructions a path change). The journal's first:
+        // it is a unit's, on every host (a cast that fails costs 380 instructions).
         let writer: (any RecordLogHandler)? =
-            handler as? StandardErrorLogHandler ?? handler as? JournalLogHandler ?? handler as? any RecordLogHandler
+            handler as? JournalLogHandler ?? handler as? StandardErrorLogHandler ?? handler as? any RecordLogHandler
         if let writer, writer.metadata.isEmpty, writer.metadataProvider == nil {
             writer.log(record: record)
         } else {
