@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 
-/// What the history writer writes piece by piece: strings' content, a cause's words, numbers. Each in place, in
-/// the buffer's room, without a String or an array made on the way.
+/// What the streamed replies and history lines write piece by piece: strings, a cause's words, numbers. Each in
+/// place, in the buffer's room, without a String or an array made on the way.
 extension JSONBytes {
     /// A string's content, escaped as every JSON the daemon writes (`JSONWriter`), without its quotes: a literal
     /// written in pieces (a cause's words) is the literal of the pieces joined, since escaping goes byte by byte.
@@ -26,7 +26,8 @@ extension JSONBytes {
         }
     }
 
-    /// A string literal: quotes around the escaped content.
+    /// A string literal: quotes around the escaped content. Every reply and history line writes its strings so,
+    /// byte for byte what `JSONWriter` writes (the writers' tests hold them to the codec).
     mutating func quoted(_ value: String) {
         raw("\"")
         escaped(value)

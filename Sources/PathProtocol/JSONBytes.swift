@@ -43,25 +43,9 @@ struct JSONBytes: ~Copyable {
         raw("[")
         for (position, value) in values.enumerated() {
             if position > 0 { raw(",") }
-            string(value)
+            quoted(value)
         }
         raw("]")
-    }
-
-    /// A string literal, escaped as every JSON the daemon writes (`JSONWriter`).
-    mutating func string(_ value: String) {
-        var value = value
-        let plain = value.withUTF8 { utf8 in
-            guard JSONWriter.needsNoEscape(utf8) else { return false }
-            raw("\"")
-            append(utf8)
-            raw("\"")
-            return true
-        }
-        guard !plain else { return }
-        var escaped: [UInt8] = []
-        JSONWriter.appendString(value, to: &escaped)
-        escaped.withUnsafeBufferPointer { append($0) }
     }
 
     /// The text written.

@@ -23,14 +23,14 @@ extension StreamedReplyWriter {
             write(path.availableInterfaces[position], to: &out)
         }
         out.raw("],\"captivePortal\":")
-        out.string(path.captivePortal.rawValue)
+        out.quoted(path.captivePortal.rawValue)
         if let api = path.captivePortalAPI {
             out.raw(",\"captivePortalAPI\":")
             write(WireCaptivePortalAPI(api), to: &out)
         }
         if let uri = path.captivePortalURI {
             out.raw(",\"captivePortalURI\":")
-            out.string(uri)
+            out.quoted(uri)
         }
         if let limit = path.dataLimit {
             out.raw(",\"dataLimit\":")
@@ -39,7 +39,7 @@ extension StreamedReplyWriter {
         out.raw(",\"gateways\":[")
         for (position, gateway) in path.gateways.enumerated() {
             if position > 0 { out.raw(",") }
-            out.string(gateway.description)
+            out.quoted(gateway.description)
         }
         out.raw("],\"isConstrained\":")
         out.bool(path.isConstrained)
@@ -60,7 +60,7 @@ extension StreamedReplyWriter {
 
     private static func write(_ interface: PathInterface, to out: inout JSONBytes) {
         out.raw("{\"captivePortal\":")
-        out.string(interface.captivePortal.rawValue)
+        out.quoted(interface.captivePortal.rawValue)
         if let limit = interface.dataLimit {
             out.raw(",\"dataLimit\":")
             write(WireDataLimit(limit), to: &out)
@@ -82,9 +82,9 @@ extension StreamedReplyWriter {
             write(WireLinkQuality(quality), to: &out)
         }
         out.raw(",\"name\":")
-        out.string(interface.name)
+        out.quoted(interface.name)
         out.raw(",\"type\":")
-        out.string(interface.kind.rawValue)
+        out.quoted(interface.kind.rawValue)
         out.raw("}")
     }
 }

@@ -36,7 +36,7 @@ public enum StreamedReplyWriter {
         out.raw("]")
         if let captivePortal = path.captivePortal {
             out.raw(",\"captivePortal\":")
-            out.string(captivePortal)
+            out.quoted(captivePortal)
         }
         if let api = path.captivePortalAPI {
             out.raw(",\"captivePortalAPI\":")
@@ -44,7 +44,7 @@ public enum StreamedReplyWriter {
         }
         if let uri = path.captivePortalURI {
             out.raw(",\"captivePortalURI\":")
-            out.string(uri)
+            out.quoted(uri)
         }
         if let limit = path.dataLimit {
             out.raw(",\"dataLimit\":")
@@ -53,7 +53,7 @@ public enum StreamedReplyWriter {
         out.raw(",\"gateways\":[")
         for (position, gateway) in path.gateways.enumerated() {
             if position > 0 { out.raw(",") }
-            out.string(gateway)
+            out.quoted(gateway)
         }
         out.raw("],\"isConstrained\":")
         out.bool(path.isConstrained)
@@ -82,7 +82,7 @@ public enum StreamedReplyWriter {
         to out: inout JSONBytes
     ) {
         out.raw(",\"status\":")
-        out.string(status)
+        out.quoted(status)
         out.raw(",\"supportsDNS\":")
         out.bool(supportsDNS)
         out.raw(",\"supportsIPv4\":")
@@ -91,7 +91,7 @@ public enum StreamedReplyWriter {
         out.bool(supportsIPv6)
         if let unsatisfiedReason {
             out.raw(",\"unsatisfiedReason\":")
-            out.string(unsatisfiedReason)
+            out.quoted(unsatisfiedReason)
         }
         out.raw("}")
     }
@@ -100,7 +100,7 @@ public enum StreamedReplyWriter {
         out.raw("{")
         if let captivePortal = interface.captivePortal {
             out.raw("\"captivePortal\":")
-            out.string(captivePortal)
+            out.quoted(captivePortal)
             out.raw(",")
         }
         if let limit = interface.dataLimit {
@@ -131,21 +131,21 @@ public enum StreamedReplyWriter {
             write(quality, to: &out)
         }
         out.raw(",\"name\":")
-        out.string(interface.name)
+        out.quoted(interface.name)
         out.raw(",\"type\":")
-        out.string(interface.type)
+        out.quoted(interface.type)
         out.raw("}")
     }
 
     static func write(_ limit: WireDataLimit, to out: inout JSONBytes) {
         out.raw("{\"cycle\":")
-        out.string(limit.cycle)
+        out.quoted(limit.cycle)
         out.raw(",\"cycleEnd\":")
-        out.string(limit.cycleEnd)
+        out.quoted(limit.cycleEnd)
         out.raw(",\"cycleStart\":")
-        out.string(limit.cycleStart)
+        out.quoted(limit.cycleStart)
         out.raw(",\"level\":")
-        out.string(limit.level)
+        out.quoted(limit.level)
         out.raw(",\"limitBytes\":")
         out.integer(limit.limitBytes)
         out.raw(",\"usedBytes\":")
@@ -161,7 +161,7 @@ public enum StreamedReplyWriter {
         out.raw("{")
         if let interface = status.betterInterface {
             out.raw("\"betterInterface\":")
-            out.string(interface)
+            out.quoted(interface)
             out.raw(",")
         }
         if let addresses = status.betterInterfaceAddresses {

@@ -42,11 +42,11 @@ extension StreamedReplyWriter {
         }
         if let url = api.userPortalURL {
             out.raw(",\"userPortalURL\":")
-            out.string(url)
+            out.quoted(url)
         }
         if let url = api.venueInfoURL {
             out.raw(",\"venueInfoURL\":")
-            out.string(url)
+            out.quoted(url)
         }
         out.raw("}")
     }

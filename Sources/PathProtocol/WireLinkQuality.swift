@@ -60,11 +60,11 @@ extension StreamedReplyWriter {
             out.bool(fullDuplex)
         }
         key("\"grade\":")
-        out.string(quality.grade)
+        out.quoted(quality.grade)
         number("\"signalDBm\":", quality.signalDBm)
         number("\"signalQualityPercent\":", quality.signalQualityPercent)
         key("\"source\":")
-        out.string(quality.source)
+        out.quoted(quality.source)
         number("\"speedMbps\":", quality.speedMbps)
         number("\"transmitBitrateKbps\":", quality.transmitBitrateKbps)
         out.raw("}")
