@@ -19,62 +19,67 @@ public struct NetworkContext: Sendable, Hashable {
 
     /// The fields, in one box that copies of the context share until one of them changes (`CopyOnWrite`): the
     /// tracker hands the context to every interface it derives, and field by field a copy was 700 instructions.
+    ///
+    /// The fields' accessors are plain `get` and `set`, never `_read` or `_modify` coroutines: services change the
+    /// context in closures (`PathHub.updateContext { $0.policy = policy }`), and Debian's swiftlang 6.2.3 crashes
+    /// optimising a closure whose first call is a coroutine given only the closure's own argument (an assertion
+    /// in CapturePropagation, 6.3 fixed). Changes are rare; the copy a `set` makes of one table is cheap.
     @CopyOnWrite private var fields: Fields
 
     /// Identities from sources the kernel's route tables do not hold (Wi-Fi SSID, SIM), by interface index.
     /// Wired identities come from the kernel's neighbour table and are derived, not stored here.
     public var identities: [Int32: NetworkIdentity] {
-        _read { yield fields.identities }
-        _modify { yield &fields.identities }
+        get { fields.identities }
+        set { fields.identities = newValue }
     }
 
     /// Interfaces detection found metered (a DHCP lease with ANDROID_METERED, for instance), by index.
     public var meteredInterfaces: Set<Int32> {
-        _read { yield fields.meteredInterfaces }
-        _modify { yield &fields.meteredInterfaces }
+        get { fields.meteredInterfaces }
+        set { fields.meteredInterfaces = newValue }
     }
 
     /// Interfaces NetworkManager calls metered (its Metered is yes or guessed yes), by index.
     public var networkManagerMetered: Set<Int32> {
-        _read { yield fields.networkManagerMetered }
-        _modify { yield &fields.networkManagerMetered }
+        get { fields.networkManagerMetered }
+        set { fields.networkManagerMetered = newValue }
     }
 
     /// Cellular interfaces whose modem is registered roaming (ModemManager's 3GPP registration state), by index.
     public var roamingInterfaces: Set<Int32> {
-        _read { yield fields.roamingInterfaces }
-        _modify { yield &fields.roamingInterfaces }
+        get { fields.roamingInterfaces }
+        set { fields.roamingInterfaces = newValue }
     }
 
     /// What DHCP clients and NetworkManager say about captive portals, by index (absent: nothing).
     public var captivePortals: [Int32: CaptivePortalHint] {
-        _read { yield fields.captivePortals }
-        _modify { yield &fields.captivePortals }
+        get { fields.captivePortals }
+        set { fields.captivePortals = newValue }
     }
 
     /// Link figures by index: Ethernet speed, Wi-Fi station information, a modem's radio.
     public var linkQualities: [Int32: LinkQuality] {
-        _read { yield fields.linkQualities }
-        _modify { yield &fields.linkQualities }
+        get { fields.linkQualities }
+        set { fields.linkQualities = newValue }
     }
 
     /// Each limited network's usage this cycle against its limit, by key (`DataLimitStatus`): what the usage meter
     /// last said. Only a status whose limit is the policy's in force counts (`dataLimitStatus(of:)`).
     public var dataLimits: [NetworkKey: DataLimitStatus] {
-        _read { yield fields.dataLimits }
-        _modify { yield &fields.dataLimits }
+        get { fields.dataLimits }
+        set { fields.dataLimits = newValue }
     }
 
     /// The user's settings.
     public var policy: Policy {
-        _read { yield fields.policy }
-        _modify { yield &fields.policy }
+        get { fields.policy }
+        set { fields.policy = newValue }
     }
 
     /// The DNS servers in use.
     public var resolvers: ResolverConfiguration {
-        _read { yield fields.resolvers }
-        _modify { yield &fields.resolvers }
+        get { fields.resolvers }
+        set { fields.resolvers = newValue }
     }
 
     public init(
