@@ -292,6 +292,8 @@ let package = Package(
             swiftSettings: strict),
         // pathctl's pure parts: argument normalisation, JSON layout, table fitting.
         .testTarget(name: "pathctlTests", dependencies: ["pathctl"], swiftSettings: strict),
+        // The bench's readers of other programs' output (callgrind's dumps), on captured text.
+        .testTarget(name: "BenchTests", dependencies: ["pathmond-bench"], swiftSettings: strict),
         .testTarget(
             name: "PathmondIntegrationTests",
             dependencies: ["Locking", "NetlinkTestSupport", "PathMonitor", "PathModel", "PathProtocol", "Netlink"],

@@ -101,7 +101,7 @@ struct Flips: ParsableCommand {
         for index in 0..<flips { try flip(index) }
         try probe.settle()
         let after = try probe.snapshots()
-        let instructions = try callgrind?.dumpedInstructions()
+        let counted = try callgrind?.dump()
         raw.signal(SIGTERM)
 
         let cpu = probe.perEvent(before, after, flips)
@@ -113,9 +113,19 @@ struct Flips: ParsableCommand {
         if let wait = nearestRank(waits.sorted(), 0.5) {
             table.addTime("change sent → subscriber's update, p50", wait, nil)
         }
-        if let instructions {
-            let perFlip = instructions / UInt64(flips)
+        if let counted {
+            let perFlip = counted.instructions / UInt64(flips)
             table.add("instructions per flip (whole process)", "\(perFlip)", "", ratio: nil, goal: "≤ 60000")
+        }
+        if let footprint = counted?.footprint {
+            // Every flip of a kind runs the same code: the lines of all of them are what one pair of flips touches.
+            let objects = footprint.linesByObject.sorted { $0.value > $1.value }.prefix(3)
+            table.add(
+                "code executed, 64-byte lines (all flips)", "\(footprint.lines) (\(footprint.bytes / 1024) KB)", "",
+                ratio: nil, goal: "")
+            table.note(
+                "code lines by object: "
+                    + objects.map { "\($0.key.split(separator: "/").last ?? "") \($0.value)" }.joined(separator: ", "))
         }
         if missed > 0 { table.note("the subscriber missed \(missed) updates (5 s each)") }
         if callgrind != nil { table.note("pathmond ran under callgrind: its CPU time is valgrind's, not its own") }
@@ -132,11 +142,15 @@ struct Callgrind {
         try Child.run(["callgrind_control", "--zero", "\(pid)"])
     }
 
-    /// Dumps what was counted since `zero` (callgrind writes the first dump to FILE.1) and reads its total.
-    func dumpedInstructions() throws(BenchError) -> UInt64 {
+    /// Dumps what was counted since `zero` (callgrind writes the first dump to FILE.1) and reads its total, and
+    /// the code executed when callgrind was told to dump instructions' addresses (`--dump-instr=yes`).
+    func dump() throws(BenchError) -> (instructions: UInt64, footprint: CodeFootprint?) {
         try Child.run(["callgrind_control", "--dump", "\(pid)"])
-        for line in readFile(outFile + ".1").split(separator: "\n") where line.hasPrefix("summary: ") {
-            if let total = UInt64(line.dropFirst("summary: ".count)) { return total }
+        let text = readFile(outFile + ".1")
+        for line in text.split(separator: "\n") where line.hasPrefix("summary: ") {
+            if let total = UInt64(line.dropFirst("summary: ".count)) {
+                return (total, CodeFootprint(callgrindDump: Substring(text)))
+            }
         }
         throw .setup("no summary line in \(outFile).1")
     }
