@@ -50,6 +50,23 @@ package enum DaemonProcess {
         }
     }
 
+    /// Ends the process with `status`, a failing one after a moment's grace when the log went to the journal's
+    /// native socket: journald before systemd 254 (Debian 12 has 252) names a record's unit from the sender's /proc
+    /// entry when it takes the datagram in, so a record sent just before the exit was stored without
+    /// `_SYSTEMD_UNIT`, and `journalctl -u pathmond` did not show why pathmond stopped (the booted Debian 12 test
+    /// found the refused configuration's record missing). Nothing says when journald has read a datagram; the grace
+    /// is far longer than it takes on a live system, and a process that fails to start has nothing else to do.
+    package static func exit(status: Int32) -> Never {
+        if status != 0 && logsToNativeJournal { usleep(failingExitGraceMicroseconds) }
+        Glibc.exit(status)
+    }
+
+    /// How long a failing exit waits for journald to take its last record in (`exit(status:)`).
+    static let failingExitGraceMicroseconds: UInt32 = 250_000
+
+    /// Whether `bootstrapLogging` picks the journal's native socket (the same test, so the same answer).
+    private static let logsToNativeJournal = JournalLogHandler.journalIsThere(environment: environment())
+
     package static func printToStandardError(_ line: String) {
         _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
     }

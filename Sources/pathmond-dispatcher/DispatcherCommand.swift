@@ -40,7 +40,7 @@ struct DispatcherCommand {
             try DispatcherCommand(options: options).run()
         } catch let failure as DaemonExit {
             if let message = failure.message { DaemonProcess.printToStandardError("Error: \(message)") }
-            exit(failure.status)
+            DaemonProcess.exit(status: failure.status)
         } catch {
             DaemonProcess.printToStandardError("Error: \(error)")
             exit(EXIT_FAILURE)

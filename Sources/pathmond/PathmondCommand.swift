@@ -39,7 +39,7 @@ struct PathmondCommand {
             try PathmondCommand(options: options).run()
         } catch let failure as DaemonExit {
             if let message = failure.message { printToStandardError("Error: \(message)") }
-            exit(failure.status)
+            DaemonProcess.exit(status: failure.status)
         } catch {
             printToStandardError("Error: \(error)")
             exit(EXIT_FAILURE)
