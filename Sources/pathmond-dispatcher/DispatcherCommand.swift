@@ -43,7 +43,7 @@ struct DispatcherCommand {
             DaemonProcess.exit(status: failure.status)
         } catch {
             DaemonProcess.printToStandardError("Error: \(error)")
-            exit(EXIT_FAILURE)
+            DaemonProcess.exit(status: EXIT_FAILURE)
         }
     }
 

@@ -42,7 +42,7 @@ struct PathmondCommand {
             DaemonProcess.exit(status: failure.status)
         } catch {
             printToStandardError("Error: \(error)")
-            exit(EXIT_FAILURE)
+            DaemonProcess.exit(status: EXIT_FAILURE)
         }
     }
 
