@@ -52,15 +52,41 @@ extension Logger {
     /// merge, else as swift-log metadata.
     package func log(_ record: LogRecord) {
         guard logLevel <= record.level else { return }
+        if let writer = recordWriter {
+            writer.log(record: record)
+        } else {
+            log(level: record.level, "\(record.message)", metadata: record.metadata)
+        }
+    }
+
+    /// The handler as a record writer, when it is one and has no metadata of its own to merge.
+    package var recordWriter: (any RecordLogHandler)? {
         // pathmond's own two handlers by their types first: a cast to a concrete type compares one pointer, the
         // cast to the protocol searched the conformances (1,300 instructions a path change). The journal's first:
         // it is a unit's, on every host (a cast that fails costs 380 instructions).
         let writer: (any RecordLogHandler)? =
             handler as? JournalLogHandler ?? handler as? StandardErrorLogHandler ?? handler as? any RecordLogHandler
-        if let writer, writer.metadata.isEmpty, writer.metadataProvider == nil {
-            writer.log(record: record)
-        } else {
-            log(level: record.level, "\(record.message)", metadata: record.metadata)
-        }
+        guard let writer, writer.metadata.isEmpty, writer.metadataProvider == nil else { return nil }
+        return writer
+    }
+}
+
+/// A logger for a caller that logs a record on every change (the hub, at each path change): its handler's record
+/// writer is found once, when it is made, not cast from the handler for each record (two casts and the
+/// existential's copies, 1,100 instructions a path change; issue 41). The logger's handler never changes after
+/// it is made, so the writer stays the one `Logger.log(_:)` would find.
+package struct RecordLogger: Sendable {
+    package let logger: Logger
+    private let writer: (any RecordLogHandler)?
+
+    package init(_ logger: Logger) {
+        self.logger = logger
+        writer = logger.recordWriter
+    }
+
+    package func log(_ record: LogRecord) {
+        guard let writer else { return logger.log(record) }
+        guard writer.logLevel <= record.level else { return }
+        writer.log(record: record)
     }
 }

@@ -334,7 +334,10 @@ public struct PathTracker: Sendable {
             tunnels.remove(index)
             return true
         }
-        let status = evaluator.status(of: link, in: state, context: context, kernel: kernel)
+        // The evaluator is the one that derived the held status (a new one derives every status afresh), so the
+        // class of an unchanged link is still its class.
+        let knownClass = held && ownStatuses[low].link == link ? ownStatuses[low].interfaceClass : nil
+        let status = evaluator.status(of: link, in: state, context: context, kernel: kernel, knownClass: knownClass)
         if status.isTunnel { tunnels.insert(index) } else { tunnels.remove(index) }
         if held {
             guard ownStatuses[low] != status else { return false }

@@ -17,7 +17,8 @@ final class PathHub: Sendable {
     /// Held for a whole update, so that two callers cannot interleave their derive-and-publish halves (the daemon
     /// makes every change from its main loop, so it is never contended there).
     private let updating = Lock()
-    private let logger: Logger
+    /// The path changes' log.
+    private let log: RecordLogger
     /// Where a batch of updates goes: one call per change, for every subscriber that must hear of it.
     private let fanOut: @Sendable ([Delivery]) -> Void
     /// Told the route queries of the watched flows whenever that set changes, with the set's version (the kernel
@@ -42,7 +43,7 @@ final class PathHub: Sendable {
         afterUpdate: @escaping @Sendable () -> Void = {}
     ) {
         state = Locked(State(tracker: PathTracker(evaluator: evaluator, context: context)))
-        self.logger = logger
+        log = RecordLogger(logger)
         self.fanOut = fanOut
         self.flowQueriesChanged = flowQueriesChanged
         self.history = history
@@ -350,7 +351,7 @@ final class PathHub: Sendable {
             if !deliveries.isEmpty { fanOut(deliveries) }
             recorded?.deliver()
             if let systemChange {
-                logger.log(
+                log.log(
                     LogRecord(
                         .pathChanged, level: .info, message: "path changed",
                         fields: JournalRecord.pathFields(systemChange, cause: recorded?.entry.cause.kind),

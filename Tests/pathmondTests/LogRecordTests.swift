@@ -103,6 +103,32 @@ import Testing
         #expect(seen.events.last?.metadata?["unit"] == "x")
         #expect(seen.events.last?.metadata?["PATHMOND_CAUSE"] == "resync")
     }
+
+    /// The hub's logger, which finds its handler's record writer once, logs what `Logger.log(_:)` would: records
+    /// through a writer, metadata to any other handler or to a writer with metadata of its own, nothing below
+    /// the level.
+    @Test func aRecordLoggerLogsWhatItsLoggerWould() {
+        let record = LogRecord(
+            .resync, level: .warning, message: "resynced", fields: [.cause: "resync"], shown: ["reason": "overflow"])
+        let seen = Captured()
+        var writer = Logger(label: "test") { _ in RecordWriter(seen: seen) }
+        RecordLogger(writer).log(record)
+        #expect(seen.records.count == 1 && seen.events.isEmpty)
+        writer.logLevel = .error
+        RecordLogger(writer).log(record)
+        #expect(seen.records.count == 1 && seen.events.isEmpty, "below the level: nothing")
+        writer.logLevel = .trace
+        writer[metadataKey: "unit"] = "x"
+        RecordLogger(writer).log(record)
+        #expect(seen.records.count == 1)
+        #expect(seen.events.last?.metadata?["unit"] == "x")
+        #expect(seen.events.last?.metadata?["PATHMOND_CAUSE"] == "resync")
+        let plain = Logger(label: "test") { _ in PlainHandler(seen: seen) }
+        RecordLogger(plain).log(record)
+        #expect(seen.records.count == 1)
+        #expect(seen.events.count == 2)
+        #expect(seen.events.last?.metadata == record.metadata)
+    }
 }
 
 /// What the handlers below were given.
