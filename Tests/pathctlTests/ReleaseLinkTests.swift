@@ -28,9 +28,17 @@ import Testing
         }
         try FileManager.default.createDirectory(
             at: directory.appending(path: "static"), withIntermediateDirectories: true)
-        try run("ar", "rcs", "static/libswiftCore.a", "library.o", in: directory)
+        // A member of odd size first (the next one starts after a padding byte) and a name too long for the
+        // member header (it goes in the archive's name table), as real archives have.
+        try "odd".write(to: directory.appending(path: "odd.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: directory.appending(path: "library.o"), to: directory.appending(path: Self.member))
+        try run("ar", "rcs", "static/libswiftCore.a", "odd.txt", Self.member, in: directory)
         return directory
     }
+
+    /// The object's name in the fixture archive.
+    static let member = "a-library-member-with-a-long-name.o"
 
     @discardableResult
     static func run(_ arguments: String..., in directory: URL, expecting status: Int32 = 0) throws -> String {
@@ -55,10 +63,11 @@ import Testing
         try Self.run(Self.unretain, "static/libswiftCore.a", "unmarked.a", in: directory)
         let out = directory.appending(path: "out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        try Self.run("ar", "x", "../unmarked.a", "library.o", in: out)
-        #expect(try Self.flags(of: ".text.uncalled", in: "out/library.o", directory: directory) == "AX")
-        #expect(try Self.flags(of: ".text.called", in: "out/library.o", directory: directory) == "AX")
-        #expect(try Self.flags(of: "fixture_records", in: "out/library.o", directory: directory) == "AR")
+        try Self.run("ar", "x", "../unmarked.a", Self.member, in: out)
+        let object = "out/" + Self.member
+        #expect(try Self.flags(of: ".text.uncalled", in: object, directory: directory) == "AX")
+        #expect(try Self.flags(of: ".text.called", in: object, directory: directory) == "AX")
+        #expect(try Self.flags(of: "fixture_records", in: object, directory: directory) == "AR")
         // The same archive but the two flag words: one byte each.
         let before = try Data(contentsOf: directory.appending(path: "static/libswiftCore.a"))
         let after = try Data(contentsOf: directory.appending(path: "unmarked.a"))
@@ -74,6 +83,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "twice.a").path))
         let refusal = try Self.run(Self.unretain, "main.c", "no.a", in: directory, expecting: 2)
         #expect(refusal.contains("not an ar archive"))
+        // Cut inside the object: an error, and nothing written.
+        let whole = try Data(contentsOf: directory.appending(path: "static/libswiftCore.a"))
+        try whole.prefix(whole.count - 100).write(to: directory.appending(path: "cut.a"))
+        let cut = try Self.run(Self.unretain, "cut.a", "out.a", in: directory, expecting: 2)
+        #expect(cut.contains("runs past the end"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "out.a").path))
+    }
+
+    /// The toolchain's own standard library, the archive every release link hands it: read whole, and the only
+    /// bytes that differ are flag words.
+    @Test func readsTheToolchainsStandardLibrary() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "release-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let swift = try Self.run("sh", "-c", "readlink -f \"$(command -v swift)\"", in: directory)
+        let library = URL(filePath: swift.trimmingCharacters(in: .whitespacesAndNewlines)).deletingLastPathComponent()
+            .appending(path: "../lib/swift_static/linux/libswiftCore.a").standardizedFileURL
+        try Self.run(Self.unretain, library.path, "unmarked.a", in: directory)
+        let before = try Data(contentsOf: library)
+        let after = try Data(contentsOf: directory.appending(path: "unmarked.a"))
+        #expect(before.count == after.count)
+        // SHF_GNU_RETAIN is bit 21: the third byte of a little-endian flag word, 0x20 cleared.
+        let differing = zip(before, after).filter { $0 != $1 }
+        #expect(differing.count > 1_000)
+        #expect(differing.allSatisfy { $0.0 & 0x20 != 0 && $0.1 == $0.0 & ~0x20 })
     }
 
     @Test func theReleaseLinkerDropsAnUncalledMarkedFunction() throws {
@@ -89,6 +123,23 @@ import Testing
         #expect(symbols.contains(" called"))
         #expect(try Self.flags(of: "fixture_records", in: "released", directory: directory) != nil)
         try Self.run("./released", in: directory)
+    }
+
+    /// lld run by the script itself, the search path given as `-L DIR`, and an archive the tool cannot read (a
+    /// thin one) linked as it is, with a warning.
+    @Test func takesTheDirectoryInEitherFormAndFallsBack() throws {
+        let directory = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = [Self.linker, "main.o", "-L", "static", "-lswiftCore", "--gc-sections", "-e", "main"]
+        try Self.run(link + ["-o", "two-words"], in: directory)
+        #expect(!(try Self.run("nm", "two-words", in: directory)).contains(" uncalled"))
+        // A thin archive (members named, not held), which lld reads and the tool does not.
+        let thin = directory.appending(path: "thin")
+        try FileManager.default.createDirectory(at: thin, withIntermediateDirectories: true)
+        try Self.run("ar", "rcsT", "thin/libswiftCore.a", Self.member, in: directory)
+        let warned = try Self.run(link.map { $0 == "static" ? "thin" : $0 } + ["-o", "as-is"], in: directory)
+        #expect(warned.contains("linked as it is"))
+        #expect(try Self.run("nm", "as-is", in: directory).contains(" uncalled"))
     }
 
     @discardableResult
