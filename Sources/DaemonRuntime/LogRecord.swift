@@ -76,7 +76,7 @@ extension Logger {
 /// existential's copies, 1,100 instructions a path change; issue 41). The logger's handler never changes after
 /// it is made, so the writer stays the one `Logger.log(_:)` would find.
 package struct RecordLogger: Sendable {
-    package let logger: Logger
+    private let logger: Logger
     private let writer: (any RecordLogHandler)?
 
     package init(_ logger: Logger) {

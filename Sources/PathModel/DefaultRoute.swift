@@ -46,36 +46,12 @@ public struct DefaultRoute: Sendable, Hashable {
     /// one by one. Equality stays the synthesized one, over the same fields.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(table) << 32 | UInt64(metric))
-        hasher.combine(packedFields)
-        hasher.combine(UInt64(nexthopID ?? 0))
-        if let gateway { gateway.hash(into: &hasher) }
-    }
-
-    /// The fields that are not words already, in one word.
-    private var packedFields: UInt64 {
         var packed = UInt64(UInt32(bitPattern: interfaceIndex)) << 32 | UInt64(prefixLength) << 16
         packed |= UInt64(destinationHighByte) << 8 | (family == .ipv4 ? 1 : 0) | (isMultipath ? 2 : 0)
-        return packed | (gateway == nil ? 0 : 4) | (nexthopID == nil ? 0 : 8)
-    }
-
-    /// What a Set or Dictionary hashes a route by: the same words, each mixed in by a multiplication and a shift
-    /// rather than SipHash, which cost 250 instructions a route and a route flip hashes two dozen (issue 41). The
-    /// tables need no defence against chosen collisions here: routes come from the kernel, and only root adds
-    /// them. Equal routes give equal words, so the tables' contract holds.
-    public func _rawHashValue(seed: Int) -> Int {
-        var hash = UInt64(bitPattern: Int64(seed))
-        func mix(_ word: UInt64) {
-            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-            hash ^= hash >> 31
-        }
-        mix(UInt64(table) << 32 | UInt64(metric))
-        mix(packedFields)
-        mix(UInt64(nexthopID ?? 0))
-        if let gateway {
-            mix(gateway.high)
-            mix(gateway.low)
-        }
-        return Int(bitPattern: UInt(hash))
+        packed |= (gateway == nil ? 0 : 4) | (nexthopID == nil ? 0 : 8)
+        hasher.combine(packed)
+        hasher.combine(UInt64(nexthopID ?? 0))
+        if let gateway { gateway.hash(into: &hasher) }
     }
 
     /// The largest prefix length that still describes a route towards the whole internet.
