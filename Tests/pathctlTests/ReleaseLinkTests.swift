@@ -142,6 +142,80 @@ import Testing
         #expect(try Self.run("nm", "as-is", in: directory).contains(" uncalled"))
     }
 
+    /// Unicode's scalar names as the standard library holds them: a table that only `_swift_stdlib_getScalarName`
+    /// reads, called from code in an undivided .text section that is always linked, and reached only through the
+    /// public getter. Without the getter the release linker drops the function and its table (lld alone keeps
+    /// them); with it, both stay and answer.
+    @Test func dropsTheScalarNamesUnlessTheirGetterIsLinked() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "release-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appending(path: "static"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let getter = "__asm__(\"$ss7UnicodeO6ScalarV10PropertiesV4nameSSSgvg\")"
+        let sources = [
+            "names.c": """
+            const char scalar_names[4096] = "LATIN CAPITAL LETTER A";
+            int _swift_stdlib_getScalarName(int scalar) { return scalar_names[scalar - 65]; }
+            void swift_deletedMethodError(void) { __builtin_trap(); }
+            """,
+            "lumped.c": """
+            int _swift_stdlib_getScalarName(int);
+            int called(int x) { return x + 1; }
+            int specialization(int x) { return _swift_stdlib_getScalarName(x); }
+            """,
+            "getter.c": """
+            int specialization(int);
+            int getter(int) \(getter);
+            int getter(int x) { return specialization(x); }
+            """,
+            "without.c": "int called(int); int main(void) { return called(1) == 2 ? 0 : 1; }",
+            "with.c": "int getter(int) \(getter); int main(void) { return getter(65) == 'L' ? 0 : 1; }",
+        ]
+        for (name, source) in sources {
+            try source.write(to: directory.appending(path: name), atomically: true, encoding: .utf8)
+            // lumped.c as Swift.o's .text is: one section for all its functions.
+            let sections = name == "lumped.c" ? [] : ["-ffunction-sections", "-fdata-sections"]
+            let object = name.replacing(".c", with: ".o")
+            try Self.run(["clang", "-O1", "-c", name, "-o", object] + sections, in: directory)
+        }
+        try Self.run("ar", "rcs", "static/libswiftCore.a", "names.o", "lumped.o", "getter.o", in: directory)
+        let library = ["-Lstatic", "-lswiftCore", "-Wl,--gc-sections"]
+        try Self.run(["clang", "-fuse-ld=lld", "without.o", "-o", "plain"] + library, in: directory)
+        #expect(try Self.run("nm", "plain", in: directory).contains(" scalar_names"))
+        for program in ["without", "with"] {
+            try Self.run(
+                ["clang", "-fuse-ld=lld", "--ld-path=\(Self.linker)", "\(program).o", "-o", program] + library,
+                in: directory)
+            let symbols = try Self.run("nm", program, in: directory)
+            #expect(symbols.contains(" scalar_names") == (program == "with"), "\(program): \(symbols)")
+            try Self.run("./\(program)", in: directory)
+        }
+        // No log left beside the program.
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "with.ld-release.log").path))
+    }
+
+    /// The same with the toolchain's own runtime: a Swift program that names a scalar still does, and one that does
+    /// not is linked without the names' tables.
+    @Test func aSwiftProgramLinkedForReleaseStillNamesScalars() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "release-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let programs = [
+            "naming": "print(Unicode.Scalar(UInt32(64 + CommandLine.arguments.count))!.properties.name ?? \"none\")",
+            "plain": "print(Unicode.Scalar(UInt32(64 + CommandLine.arguments.count))!.properties.isAlphabetic)",
+        ]
+        for (name, source) in programs {
+            try source.write(to: directory.appending(path: "\(name).swift"), atomically: true, encoding: .utf8)
+            try Self.run(
+                "swiftc", "-O", "-static-stdlib", "\(name).swift", "-o", name, "-use-ld=lld", "-Xclang-linker",
+                "--ld-path=\(Self.linker)", "-Xlinker", "--gc-sections", in: directory)
+        }
+        #expect(try Self.run("./naming", in: directory) == "LATIN CAPITAL LETTER A\n")
+        #expect(try Self.run("./plain", in: directory) == "true\n")
+        #expect(try Self.run("nm", "naming", in: directory).contains("_swift_stdlib_names"))
+        #expect(!(try Self.run("nm", "plain", in: directory)).contains("_swift_stdlib_names"))
+    }
+
     @discardableResult
     static func run(_ arguments: [String], in directory: URL, expecting status: Int32 = 0) throws -> String {
         let process = Process()
