@@ -165,8 +165,12 @@ let package = Package(
         .executableTarget(
             name: "pathmond-probe", dependencies: ["CCurl", "ConnectivityProbe", "PathModel", "PathProtocol"],
             swiftSettings: strict, linkerSettings: releaseLink),
-        // The client library apps import.
-        .target(name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
+        // The client library apps import: the monitors, with Dispatch queues and asynchronous sequences, over
+        // PathmondClient's connection and reconnecting watch, which pathctl uses alone (issue 41: no Dispatch and no
+        // Swift concurrency runtime linked into a gate every unit start runs).
+        .target(
+            name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathmondClient"], swiftSettings: strict),
+        .target(name: "PathmondClient", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
         // What the daemon and its root helper share as processes under systemd: the journal, sd_notify, the
         // configuration file and its reload, their command lines, a socket peer's credentials.
         .target(
@@ -208,7 +212,7 @@ let package = Package(
             dependencies: [
                 // No swift-argument-parser and no Foundation (issue 41): a gate every unit start runs parses its
                 // command line with its own tables and prints JSON with the project's encoder.
-                "JSON", "Locking", "PathMonitor", "PathModel", "PathProtocol", "ProgramArguments",
+                "JSON", "Locking", "PathmondClient", "PathModel", "PathProtocol", "ProgramArguments",
             ],
             exclude: ["link"],
             swiftSettings: strict,

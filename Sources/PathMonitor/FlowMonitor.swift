@@ -2,6 +2,7 @@
 import Dispatch
 import Locking
 import PathModel
+import PathmondClient
 
 /// Watches one connection an app holds, in the spirit of Network.framework's viability and better-path
 /// handlers: pathmond says when the connection can no longer send or receive over its interface, and when a

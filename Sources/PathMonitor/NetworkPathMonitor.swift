@@ -2,6 +2,7 @@
 import Dispatch
 import Locking
 import PathModel
+import PathmondClient
 
 /// Watches the network path through pathmond, as Network.framework's NWPathMonitor does on Apple's systems: the
 /// system's path, or the path for what an app may use (`PathParameters`, like NWParameters).
@@ -54,10 +55,7 @@ public final class NetworkPathMonitor: Sendable {
         retryDelay: Duration = .milliseconds(250)
     ) {
         self.parameters = parameters
-        watch = ReconnectingWatch(socketPath: socketPath, retryDelay: retryDelay) {
-            connection, handler throws(PathmondClientError) in
-            try connection.watchPath(parameters: parameters, handler)
-        }
+        watch = .path(parameters: parameters, socketPath: socketPath, retryDelay: retryDelay)
     }
 
     /// A monitor of the path over one kind of interface only, like NWPathMonitor(requiredInterfaceType:).

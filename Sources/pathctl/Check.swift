@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
+import PathmondClient
 
 #if canImport(Glibc)
     import Glibc
@@ -44,16 +44,16 @@ final class ChildProcess: Sendable {
         kill(-processID, signal)
     }
 
-    /// Waits for the command's exit on a queue of its own and reports its status as a shell would: the exit code,
+    /// Waits for the command's exit on a thread of its own and reports its status as a shell would: the exit code,
     /// or 128 + N for a signal N.
     func waitInBackground(_ exited: @escaping @Sendable (Int32) -> Void) {
         let pid = processID
-        DispatchQueue(label: "pathctl.exec.wait").async {
+        DetachedThread {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             // WIFEXITED and WEXITSTATUS are macros Swift cannot call: the low 7 bits are the signal, 0 for an exit.
             let signal = status & 0x7f
             exited(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-        }
+        }.start()
     }
 }

@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
-import PathMonitor
 import PathProtocol
+// SPDX-License-Identifier: Apache-2.0
+import PathmondClient
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
-import Locking
 import PathModel
-import PathMonitor
+import PathmondClient
 
 #if canImport(Glibc)
     import Glibc
@@ -116,35 +114,25 @@ struct Exec: Verb {
     }
 
     func run() throws(ExitCode) {
-        // A parent may have left them blocked (test harnesses, some service managers): they must reach pathctl,
-        // and the threads started below inherit this mask.
-        var forwarded = sigset_t()
-        sigemptyset(&forwarded)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&forwarded, number) }
-        pthread_sigmask(SIG_UNBLOCK, &forwarded, nil)
         let arguments = command
         let events = EventQueue<GatedRun.Event>()
+        // The signals to forward are taken by a thread of their own (sigwait), so they are blocked in every
+        // thread: here, before any is started (each inherits the mask). A parent's mask or ignored disposition
+        // does not matter then, and the command gets both back at their defaults (ChildProcess).
+        Self.forwardSignals(to: events)
         let condition = condition
-        let clock = ContinuousClock()
-        let origin = clock.now
-        let now = { @Sendable in origin.duration(to: clock.now) }
-        let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
-        monitor.start(queue: DispatchQueue(label: "pathctl.exec")) { update in
-            switch update {
-            case .path(let path): events.post(.condition(holds: condition.holds(for: path), at: now()))
-            // pathmond away (restarting, say): the command stays as it is until a path says otherwise.
-            case .unavailable: events.post(.condition(holds: nil, at: now()))
-            }
-        }
-        defer { monitor.cancel() }
-        let signals = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { events.post(.signalled(number)) }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
+        let origin = Monotonic.now()
+        let now = { @Sendable in Monotonic.now() - origin }
+        let watch = ReconnectingWatch.path(parameters: requirements.parameters, socketPath: options.socket)
+        _ = watch.addConsumer(
+            .init(deliver: { update in
+                switch update {
+                case .value(let path): events.post(.condition(holds: condition.holds(for: path), at: now()))
+                // pathmond away (restarting, say): the command stays as it is until a path says otherwise.
+                case .unavailable: events.post(.condition(holds: nil, at: now()))
+                }
+            }))
+        defer { watch.cancel() }
 
         var run = GatedRun(mode: stop ? .restart : .pause, timing: timing)
         var child: ChildProcess?
@@ -172,25 +160,22 @@ struct Exec: Verb {
     }
 }
 
-/// Events from several threads, taken one at a time on the caller's.
-final class EventQueue<Event: Sendable>: Sendable {
-    private let events = Locked<[Event]>([])
-    private let available = DispatchSemaphore(value: 0)
-
-    func post(_ event: Event) {
-        events.withLock { $0.append(event) }
-        available.signal()
-    }
-
-    /// The oldest event, waiting for one if there is none, at most `timeout` (nil: for ever); nil if none came.
-    func next(within timeout: Duration? = nil) -> Event? {
-        if let timeout {
-            let (seconds, attoseconds) = max(.zero, timeout).components
-            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-            guard available.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else { return nil }
-        } else {
-            available.wait()
-        }
-        return events.withLock { $0.removeFirst() }
+extension Exec {
+    /// SIGINT, SIGTERM and SIGHUP blocked in this thread (and so in those it starts), and taken one by one by a
+    /// thread that posts each as an event.
+    static func forwardSignals(to events: EventQueue<GatedRun.Event>) {
+        var forwarded = sigset_t()
+        sigemptyset(&forwarded)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&forwarded, number) }
+        pthread_sigmask(SIG_BLOCK, &forwarded, nil)
+        let set = forwarded
+        DetachedThread {
+            var set = set
+            while true {
+                var number: Int32 = 0
+                guard sigwait(&set, &number) == 0 else { continue }
+                events.post(.signalled(number))
+            }
+        }.start()
     }
 }

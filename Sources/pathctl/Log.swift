@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 /// `pathctl log`: the path's history as a timeline, like `journalctl -u pathmond` but with the cause of each change.
 struct Log: Verb {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 /// `pathctl monitor`: one line per path change until interrupted.
 struct Monitor: Verb {
@@ -28,26 +27,28 @@ struct Monitor: Verb {
         }
         // One update per line unless asked for pretty: `pathctl monitor --json | jq` reads a stream of values.
         let mode = options.jsonMode
-        let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
-        monitor.start(queue: .main) { update in
+        // Printed here, off the watch's thread: a reader that stops reading holds this thread, not the watch.
+        let updates = EventQueue<WatchEvent<Path>>()
+        let watch = ReconnectingWatch.path(parameters: requirements.parameters, socketPath: options.socket)
+        _ = watch.addConsumer(.init(deliver: updates.post))
+        while let update = updates.next() {
             writeLine(mode.map { MonitorLine.json(update, mode: $0) } ?? MonitorLine.text(update))
         }
-        dispatchMain()
     }
 }
 
 /// How `pathctl monitor` prints one update.
 enum MonitorLine {
-    static func text(_ update: NetworkPathMonitor.Update) -> String {
+    static func text(_ update: WatchEvent<Path>) -> String {
         switch update {
-        case .path(let path): return StatusTable.summary(path)
+        case .value(let path): return StatusTable.summary(path)
         case .unavailable(let error): return "unknown: " + HumanText.escaped("\(error)")
         }
     }
 
-    static func json(_ update: NetworkPathMonitor.Update, mode: JSONMode) -> String {
+    static func json(_ update: WatchEvent<Path>, mode: JSONMode) -> String {
         switch update {
-        case .path(let path): return JSONOutput.encode(WirePath(path), mode: mode)
+        case .value(let path): return JSONOutput.encode(WirePath(path), mode: mode)
         case .unavailable(let error):
             return JSONOutput.encode(["status": "unknown", "error": "\(error)"], mode: mode)
         }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
+import PathmondClient
 
 /// `pathctl name TARGET "Office"`: a name for a network, shown instead of its key; `--remove` takes it away.
 struct Name: Verb {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathMonitor
+import PathmondClient
 
 #if canImport(Glibc)
     import Glibc

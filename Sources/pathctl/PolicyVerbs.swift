@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
-import PathMonitor
 import PathProtocol
+// SPDX-License-Identifier: Apache-2.0
+import PathmondClient
 
 /// Which network a policy verb is about: the one on an interface now, or one named by its key.
 struct NetworkTarget {

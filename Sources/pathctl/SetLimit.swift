@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 /// `pathctl set-limit wlan0 5GB [--cycle monthly:DAY|weekly:DAY|daily] [--warning PERCENT] | --off`: a plan's
 /// data limit on a network.

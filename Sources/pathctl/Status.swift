@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 /// `pathctl status`: the path and every interface.
 struct Status: Verb {

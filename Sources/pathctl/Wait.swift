@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Locking
-import PathMonitor
+import PathModel
+import PathmondClient
 
 /// `pathctl wait`: blocks until the path meets the conditions (the same as `check`'s), following pathmond's
 /// changes rather than polling. It also waits for pathmond itself, so it can run before the daemon has started.
@@ -38,19 +38,19 @@ struct Wait: Verb {
 
     func run() throws(ExitCode) {
         let conditions = conditions
-        let met = DispatchSemaphore(value: 0)
+        let met = WakeUp()
         // The latest verdict: nil until a path arrives, then what `check` would say of it.
         let verdict = Locked<ConditionFailure??>(nil)
-        let monitor = NetworkPathMonitor(parameters: requirements.parameters, socketPath: options.socket)
-        monitor.start(queue: DispatchQueue(label: "pathctl.wait")) { update in
-            guard case .path(let path) = update else { return }
-            let failure = conditions.failure(of: path)
-            verdict.withLock { $0 = .some(failure) }
-            if failure == nil { met.signal() }
-        }
-        defer { monitor.cancel() }
-        let deadline: DispatchTime = timeout.map { .now() + $0 } ?? .distantFuture
-        if met.wait(timeout: deadline) == .success { return }
+        let watch = ReconnectingWatch.path(parameters: requirements.parameters, socketPath: options.socket)
+        _ = watch.addConsumer(
+            .init(deliver: { update in
+                guard case .value(let path) = update else { return }
+                let failure = conditions.failure(of: path)
+                verdict.withLock { $0 = .some(failure) }
+                if failure == nil { met.signal() }
+            }))
+        defer { watch.cancel() }
+        if met.wait(timeout: timeout.map { .nanoseconds(Int64(($0 * 1e9).rounded())) }) { return }
         guard let last = verdict.withLock({ $0 }), let failure = last else {
             if !quiet { printError("pathctl: timed out: pathmond never answered on \(options.socket)") }
             throw ExitCode(69)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 /// The path requirements (`--require wifi`, `--interface eth0`, `--family 6`, ...) applied to the rest of the
 /// output too, as networkctl's patterns narrow its whole listing: an interface the parameters rule out is not

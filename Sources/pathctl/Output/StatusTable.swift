@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
-import PathMonitor
 import PathProtocol
+import PathmondClient
 
 /// The human-readable form of `pathctl status`.
 enum StatusTable {

@@ -4,15 +4,16 @@
 #endif
 
 /// A detached POSIX thread running one closure: the client library's blocking socket loop lives on it so that
-/// no Swift concurrency or Dispatch worker is held for the life of a subscription.
-struct Thread {
+/// no Swift concurrency or Dispatch worker is held for the life of a subscription, and pathctl's waits for a child
+/// and for signals.
+package struct DetachedThread {
     private let body: @Sendable () -> Void
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    package init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
     }
 
-    func start() {
+    package func start() {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Locking
+import PathModel
 
 /// What a watch reports: a value from pathmond, or that pathmond cannot be reached (the value is then unknown).
-enum WatchEvent<Value: Sendable & Equatable>: Sendable, Equatable {
+package enum WatchEvent<Value: Sendable & Equatable>: Sendable, Equatable {
     case value(Value)
     case unavailable(PathmondClientError)
 }
 
-/// The engine behind `NetworkPathMonitor` and `FlowMonitor`: one streaming call to pathmond on a thread of its own,
-/// re-made after the daemon goes away, with its events fanned out, in order, to any number of consumers.
-final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
+/// The engine behind `NetworkPathMonitor` and `FlowMonitor` (PathMonitor) and pathctl's watches: one streaming call
+/// to pathmond on a thread of its own, re-made after the daemon goes away, with its events fanned out, in order, to
+/// any number of consumers. Blocking threads only, no Dispatch and no Swift concurrency: pathctl links neither
+/// (issue 41); PathMonitor adds the queues and sequences apps use.
+package final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     /// Runs the streaming call on a fresh connection, handing each value to the closure until it returns false.
-    typealias Call = @Sendable (PathmondConnection, (Value) -> Bool) throws(PathmondClientError) -> Void
+    package typealias Call = @Sendable (PathmondConnection, (Value) -> Bool) throws(PathmondClientError) -> Void
 
     private struct State {
         var current: WatchEvent<Value>?
@@ -26,9 +28,16 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     }
 
     /// Where events go: a handler, or an AsyncStream that must also be finished on cancel.
-    struct Consumer: Sendable {
+    package struct Consumer: Sendable {
         let deliver: @Sendable (WatchEvent<Value>) -> Void
         let finish: @Sendable () -> Void
+
+        package init(
+            deliver: @escaping @Sendable (WatchEvent<Value>) -> Void, finish: @escaping @Sendable () -> Void = {}
+        ) {
+            self.deliver = deliver
+            self.finish = finish
+        }
     }
 
     private let socketPath: String
@@ -36,9 +45,9 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     private let call: Call
     private let state = Locked(State())
     /// Signalled by `cancel` to cut a reconnect wait short.
-    private let wakeUp = DispatchSemaphore(value: 0)
+    private let wakeUp = WakeUp()
 
-    init(socketPath: String, retryDelay: Duration, call: @escaping Call) {
+    package init(socketPath: String, retryDelay: Duration, call: @escaping Call) {
         self.socketPath = socketPath
         self.retryDelay = retryDelay
         self.call = call
@@ -50,12 +59,12 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     }
 
     /// The latest event, if any.
-    var current: WatchEvent<Value>? { state.withLock { $0.current } }
+    package var current: WatchEvent<Value>? { state.withLock { $0.current } }
 
     /// Registers a consumer, hands it the current event, and starts the connection thread on first use. Returns
     /// nil if the watch was cancelled. Deliveries happen under the lock (they only enqueue), so every consumer
     /// sees events in the order pathmond sent them.
-    func addConsumer(_ consumer: Consumer) -> UInt64? {
+    package func addConsumer(_ consumer: Consumer) -> UInt64? {
         let (token, mustStart) = state.withLock { state -> (UInt64?, Bool) in
             guard !state.isCancelled else { return (nil, false) }
             let token = state.nextConsumer
@@ -70,25 +79,13 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
         return token
     }
 
-    func removeConsumer(_ token: UInt64?) {
+    package func removeConsumer(_ token: UInt64?) {
         guard let token else { return }
         _ = state.withLock { $0.consumers.removeValue(forKey: token) }
     }
 
-    /// A new sequence of the events, mapped for the public API. It holds `owner` (the monitor) while iterated, so
-    /// `for await p in NetworkPathMonitor().paths` keeps its monitor alive, and lets it go when the iteration ends.
-    func stream<Element: Sendable>(
-        keepingAlive owner: some AnyObject & Sendable, _ map: @escaping @Sendable (WatchEvent<Value>) -> Element
-    ) -> AsyncStream<Element> {
-        AsyncStream { continuation in
-            let token = addConsumer(.init(deliver: { continuation.yield(map($0)) }, finish: { continuation.finish() }))
-            continuation.onTermination = { _ in withExtendedLifetime(owner) { self.removeConsumer(token) } }
-            if token == nil { continuation.finish() }
-        }
-    }
-
     /// Stops for good: the connection closes and every consumer is finished.
-    func cancel() {
+    package func cancel() {
         let (connection, consumers) = state.withLock { state -> (PathmondConnection?, [Consumer]) in
             state.isCancelled = true
             defer { state.consumers = [:] }
@@ -113,7 +110,7 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
     /// thread refers to the watch weakly, and only between blocking calls, so dropping the watch ends it.
     private func startConnectionThread() {
         let watch = Weak(self)
-        Thread { ReconnectingWatch.connectionLoop(watch) }.start()
+        DetachedThread { ReconnectingWatch.connectionLoop(watch) }.start()
     }
 
     private static func connectionLoop(_ watch: Weak<ReconnectingWatch>) {
@@ -131,7 +128,7 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
                 }
             }
             guard let (wakeUp, delay) = watch.value?.retryWait() else { return }
-            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay.nanoseconds)))
+            wakeUp.wait(timeout: delay)
         }
     }
 
@@ -162,7 +159,7 @@ final class ReconnectingWatch<Value: Sendable & Equatable>: Sendable {
         if !isCancelled { publish(.unavailable(error)) }
     }
 
-    private func retryWait() -> (DispatchSemaphore, Duration)? {
+    private func retryWait() -> (WakeUp, Duration)? {
         let refusals = state.withLock { $0.refusals }
         let delay = refusals == 0 ? retryDelay : min(.seconds(30), retryDelay * (1 << min(refusals, 16)))
         return isCancelled ? nil : (wakeUp, delay)
@@ -175,9 +172,15 @@ private final class Weak<Object: AnyObject & Sendable>: Sendable {
     init(_ value: Object) { self.value = value }
 }
 
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+extension ReconnectingWatch where Value == Path {
+    /// A watch of the path for `parameters` as pathmond at `socketPath` serves it: `NetworkPathMonitor`'s, and
+    /// what pathctl's monitor, wait and exec follow.
+    package static func path(
+        parameters: PathParameters, socketPath: String, retryDelay: Duration = .milliseconds(250)
+    ) -> ReconnectingWatch<Path> {
+        ReconnectingWatch(socketPath: socketPath, retryDelay: retryDelay) {
+            connection, handler throws(PathmondClientError) in
+            try connection.watchPath(parameters: parameters, handler)
+        }
     }
 }

@@ -27,8 +27,8 @@ public enum FlowDescriptionError: Error, Sendable, Hashable, CustomStringConvert
 }
 
 /// Reads what the kernel knows about a connected socket.
-enum ConnectedSocket {
-    static func flow(
+package enum ConnectedSocket {
+    package static func flow(
         of descriptor: Int32, parameters: PathParameters, socketPath: String
     ) throws(FlowDescriptionError) -> Flow {
         // A dual-stack socket talking IPv4 reports ::ffff:a.b.c.d; interfaces hold the plain IPv4 address.
