@@ -116,10 +116,9 @@ struct Exec: Verb {
     func run() throws(ExitCode) {
         let arguments = command
         let events = EventQueue<GatedRun.Event>()
-        // The signals to forward are taken by a thread of their own (sigwait), so they are blocked in every
-        // thread: here, before any is started (each inherits the mask). A parent's mask or ignored disposition
-        // does not matter then, and the command gets both back at their defaults (ChildProcess).
-        Self.forwardSignals(to: events)
+        // Before any thread is started (each inherits the mask); the command gets them back at their defaults,
+        // unblocked (ChildProcess).
+        TerminationSignals.take { events.post(.signalled($0)) }
         let condition = condition
         let origin = Monotonic.now()
         let now = { @Sendable in Monotonic.now() - origin }
@@ -157,25 +156,5 @@ struct Exec: Verb {
                 }
             }
         }
-    }
-}
-
-extension Exec {
-    /// SIGINT, SIGTERM and SIGHUP blocked in this thread (and so in those it starts), and taken one by one by a
-    /// thread that posts each as an event.
-    static func forwardSignals(to events: EventQueue<GatedRun.Event>) {
-        var forwarded = sigset_t()
-        sigemptyset(&forwarded)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&forwarded, number) }
-        pthread_sigmask(SIG_BLOCK, &forwarded, nil)
-        let set = forwarded
-        DetachedThread {
-            var set = set
-            while true {
-                var number: Int32 = 0
-                guard sigwait(&set, &number) == 0 else { continue }
-                events.post(.signalled(number))
-            }
-        }.start()
     }
 }

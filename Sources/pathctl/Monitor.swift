@@ -28,6 +28,7 @@ struct Monitor: Verb {
         // One update per line unless asked for pretty: `pathctl monitor --json | jq` reads a stream of values.
         let mode = options.jsonMode
         // Printed here, off the watch's thread: a reader that stops reading holds this thread, not the watch.
+        TerminationSignals.unblock()
         let updates = EventQueue<WatchEvent<Path>>()
         let watch = ReconnectingWatch.path(parameters: requirements.parameters, socketPath: options.socket)
         _ = watch.addConsumer(.init(deliver: updates.post))

@@ -38,6 +38,7 @@ struct Wait: Verb {
 
     func run() throws(ExitCode) {
         let conditions = conditions
+        TerminationSignals.unblock()
         let met = WakeUp()
         // The latest verdict: nil until a path arrives, then what `check` would say of it.
         let verdict = Locked<ConditionFailure??>(nil)
