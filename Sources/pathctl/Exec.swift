@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Locking
 import PathModel
 import PathmondClient
 
@@ -120,8 +121,8 @@ struct Exec: Verb {
         // unblocked (ChildProcess).
         TerminationSignals.take { events.post(.signalled($0)) }
         let condition = condition
-        let origin = Monotonic.now()
-        let now = { @Sendable in Monotonic.now() - origin }
+        let origin = MonotonicClock.now()
+        let now = { @Sendable in MonotonicClock.now() - origin }
         let watch = ReconnectingWatch.path(parameters: requirements.parameters, socketPath: options.socket)
         _ = watch.addConsumer(
             .init(deliver: { update in

@@ -378,8 +378,9 @@ check_deferral_access() {
     inside systemctl stop pathmond-dispatcher
     inside sh -c 'echo "{not json" >/var/lib/pathmond-dispatcher/deferrals.json'
     inside systemctl start pathmond-dispatcher
+    # The journal takes the line on its own time: `systemctl start` returning does not mean journalctl shows it yet.
     if state_is pathmond-dispatcher.service active && inside sh -c 'ls /var/lib/pathmond-dispatcher/deferrals.json.corrupt-*' >/dev/null 2>&1 &&
-        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'set aside'; then
+        eventually 5 inside sh -c "journalctl -u pathmond-dispatcher -o cat | grep -q 'set aside'"; then
         pass "a corrupt deferrals.json is set aside (logged) and the dispatcher starts"
     else
         fail "a corrupt deferrals.json is set aside and the dispatcher starts" \

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CSystemd
+import Locking
 import Logging
 
 #if canImport(Glibc)

@@ -3,15 +3,16 @@
     import Glibc
 #endif
 
-/// A pthread mutex with a condition variable whose timed waits run on CLOCK_MONOTONIC: the state writer's thread
-/// sleeps on it until work arrives or a deferred write is due. (Foundation's NSCondition waits until a wall-clock
-/// Date, and a clock set back an hour would hold a write back an hour; Synchronization has no condition.)
-final class MonotonicCondition: @unchecked Sendable {
+/// A pthread mutex with a condition variable whose timed waits run on CLOCK_MONOTONIC: pathmond's state writer
+/// sleeps on it until work arrives or a deferred write is due, and `WakeUp` is made of it. (Foundation's
+/// NSCondition waits until a wall-clock Date, and a clock set back an hour would hold a write back an hour;
+/// Synchronization has no condition.)
+public final class MonotonicCondition: @unchecked Sendable {
     // @unchecked: the pthread objects are the synchronisation; they stay at one address for the object's life.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -27,12 +28,12 @@ final class MonotonicCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
 
     /// With the lock held: releases it until signalled or, with a timeout, until that much time has passed, and
     /// takes it again. May return early (a spurious wake-up): callers wait in a loop that checks their state.
-    func wait(timeout: Duration? = nil) {
+    public func wait(timeout: Duration? = nil) {
         guard let timeout else {
             pthread_cond_wait(condition, mutex)
             return
@@ -40,12 +41,17 @@ final class MonotonicCondition: @unchecked Sendable {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let (seconds, attoseconds) = max(timeout, .zero).components
+        // Capped at a century: a wait "for ever" given as a duration must not overflow time_t.
+        let wholeSeconds = min(seconds, 100 * 365 * 86_400)
         let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
+        deadline.tv_sec += Int(wholeSeconds) + nanoseconds / 1_000_000_000
         deadline.tv_nsec = nanoseconds % 1_000_000_000
         pthread_cond_timedwait(condition, mutex, &deadline)
     }
 
+    /// Wakes one waiter.
+    public func signal() { pthread_cond_signal(condition) }
+
     /// Wakes every waiter (the writer, and a `stop` waiting for it to finish).
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }
