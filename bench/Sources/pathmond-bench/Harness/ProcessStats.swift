@@ -6,6 +6,8 @@
 /// What /proc says about one process at one moment: CPU time, context switches per thread, memory, threads.
 struct ProcessSnapshot {
     struct Task {
+        /// The thread's name (/proc/PID/task/TID/comm): pathmond names its threads.
+        var name: String
         /// Time on CPU, from /proc/PID/task/TID/schedstat (nanoseconds, exact).
         var runtime: UInt64
         var voluntarySwitches: UInt64
@@ -39,8 +41,11 @@ struct ProcessSnapshot {
             let runtime = readFile("/proc/\(pid)/task/\(tid)/schedstat").split(separator: " ").first.flatMap {
                 UInt64($0)
             }
+            var name = readFile("/proc/\(pid)/task/\(tid)/comm")
+            if name.hasSuffix("\n") { name.removeLast() }
             tasks[tid] = Task(
-                runtime: runtime ?? 0, voluntarySwitches: UInt64(taskStatus["voluntary_ctxt_switches"] ?? 0),
+                name: name, runtime: runtime ?? 0,
+                voluntarySwitches: UInt64(taskStatus["voluntary_ctxt_switches"] ?? 0),
                 involuntarySwitches: UInt64(taskStatus["nonvoluntary_ctxt_switches"] ?? 0))
         }
     }
@@ -102,4 +107,20 @@ struct ProcessDelta {
     }
 
     var switches: UInt64 { voluntarySwitches + involuntarySwitches }
+
+    /// Per thread name, the CPU time and the times the thread went to sleep (voluntary switches: each one that
+    /// ended before the next change is a wake-up), for the threads that lived throughout.
+    static func byThread(
+        from start: ProcessSnapshot, to end: ProcessSnapshot
+    ) -> [(name: String, cpuNanoseconds: UInt64, sleeps: UInt64)] {
+        var threads: [String: (cpu: UInt64, sleeps: UInt64)] = [:]
+        for (tid, task) in end.tasks {
+            guard let before = start.tasks[tid] else { continue }
+            let cpu = task.runtime - min(task.runtime, before.runtime)
+            let sleeps = task.voluntarySwitches - min(task.voluntarySwitches, before.voluntarySwitches)
+            threads[task.name, default: (0, 0)].cpu += cpu
+            threads[task.name, default: (0, 0)].sleeps += sleeps
+        }
+        return threads.map { ($0.key, $0.value.cpu, $0.value.sleeps) }.sorted { $0.cpuNanoseconds > $1.cpuNanoseconds }
+    }
 }
