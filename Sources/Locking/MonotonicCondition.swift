@@ -49,9 +49,10 @@ public final class MonotonicCondition: @unchecked Sendable {
         pthread_cond_timedwait(condition, mutex, &deadline)
     }
 
-    /// Wakes one waiter.
+    /// Wakes one waiter. Called after `unlock()` once the waiter's state is changed under the lock, so that the
+    /// waiter does not wake only to sleep again on the lock the caller still holds.
     public func signal() { pthread_cond_signal(condition) }
 
-    /// Wakes every waiter (the writer, and a `stop` waiting for it to finish).
+    /// Wakes every waiter (the writer, and a `stop` waiting for it to finish); as `signal()`, best after `unlock()`.
     public func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -16,8 +16,10 @@ public final class WakeUp: @unchecked Sendable {
     public func signal() {
         condition.lock()
         pending += 1
-        condition.signal()
         condition.unlock()
+        // After the unlock: a waiter woken while the lock is held sleeps again on the lock until the unlock wakes it
+        // a second time. `pending` changed under the lock, where a waiter reads it before it sleeps.
+        condition.signal()
     }
 
     /// Takes a signal, waiting at most `timeout` for one (nil: for ever); false if none came in time.

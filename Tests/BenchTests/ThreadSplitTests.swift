@@ -16,13 +16,14 @@ import Testing
         return snapshot
     }
 
-    @Test func sumsEachNameAndLeavesOutThreadsThatCameOrWent() {
+    @Test func sumsEachNameMainThreadFirstAndLeavesOutThreadsThatCameOrWent() {
         let before = Self.snapshot([
             1: .init(name: "pathmond", runtime: 1_000, voluntarySwitches: 10, involuntarySwitches: 0),
             2: .init(name: "pathmond-state", runtime: 500, voluntarySwitches: 4, involuntarySwitches: 1),
             3: .init(name: "worker", runtime: 100, voluntarySwitches: 1, involuntarySwitches: 0),
             4: .init(name: "worker", runtime: 100, voluntarySwitches: 1, involuntarySwitches: 0),
             5: .init(name: "gone", runtime: 100, voluntarySwitches: 1, involuntarySwitches: 0),
+            7: .init(name: "pathmond", runtime: 0, voluntarySwitches: 0, involuntarySwitches: 0),
         ])
         let after = Self.snapshot([
             1: .init(name: "pathmond", runtime: 41_000, voluntarySwitches: 50, involuntarySwitches: 3),
@@ -30,11 +31,14 @@ import Testing
             3: .init(name: "worker", runtime: 300, voluntarySwitches: 2, involuntarySwitches: 0),
             4: .init(name: "worker", runtime: 150, voluntarySwitches: 4, involuntarySwitches: 0),
             6: .init(name: "new", runtime: 9_999, voluntarySwitches: 9, involuntarySwitches: 0),
+            // Another thread of the main thread's name (the program's): its own row.
+            7: .init(name: "pathmond", runtime: 50_000, voluntarySwitches: 2, involuntarySwitches: 0),
         ])
-        let threads = ProcessDelta.byThread(from: before, to: after)
-        #expect(threads.map(\.name) == ["pathmond", "pathmond-state", "worker"])
-        #expect(threads.map(\.cpuNanoseconds) == [40_000, 12_000, 250])
-        #expect(threads.map(\.sleeps) == [40, 64, 4])
+        let threads = ProcessDelta.byThread(from: before, to: after, main: 1)
+        #expect(threads.map(\.name) == ["pathmond", "pathmond", "pathmond-state", "worker"])
+        #expect(threads.map(\.isMain) == [true, false, false, false])
+        #expect(threads.map(\.cpuNanoseconds) == [40_000, 50_000, 12_000, 250])
+        #expect(threads.map(\.sleeps) == [40, 2, 64, 4])
     }
 
     @Test func countsPerFlipHaveTwoDecimals() {

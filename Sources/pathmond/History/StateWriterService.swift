@@ -47,15 +47,18 @@ final class StateWriterService: @unchecked Sendable {
     /// Something the files show may have changed. From any thread; never blocks on I/O.
     func changed() {
         condition.lock()
-        defer { condition.unlock() }
-        guard !queue.isStopping else { return }
+        guard !queue.isStopping else { return condition.unlock() }
         queue.isOwed = true
+        let wakes = queue.hasThread && queue.isIdle
         if !queue.hasThread {
             queue.hasThread = true
             startThread()
-        } else if queue.isIdle {
-            condition.broadcast()
         }
+        condition.unlock()
+        // Once the lock is free: a thread woken while the lock is still held wakes only to sleep again on the lock,
+        // until the unlock wakes it a second time (two wake-ups of the writer and two futex calls here, for one
+        // change). Nothing is lost: `isOwed` was set under the lock, and the writer reads it there before it sleeps.
+        if wakes { condition.broadcast() }
     }
 
     /// The last writes, owed whatever the once-a-second limits say: the thread writes everything owed and ends;

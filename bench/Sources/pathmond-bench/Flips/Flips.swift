@@ -112,15 +112,13 @@ struct Flips: ParsableCommand {
         table.addTime("CPU per flip", cpu[0], cpu[1])
         // Thread by thread: its CPU and how often it slept (voluntary switches; each sleep that ends before the
         // next flip is a wake-up, which on this VM costs 50 µs or so of CPU). The main loop's reference is the raw
-        // listener's one thread.
-        let rawThread = ProcessDelta(from: before[raw.pid]!, to: after[raw.pid]!)
-        let reference = "\(formatDuration(cpu[1])), \(Self.perFlip(rawThread.voluntarySwitches, flips)) sleeps"
-        let threads = ProcessDelta.byThread(from: before[pids[0]]!, to: after[pids[0]]!)
+        // listener's one thread (whose sleeps are not comparable: it also wakes every 100 ms).
+        let threads = ProcessDelta.byThread(from: before[pids[0]]!, to: after[pids[0]]!, main: Int(pids[0]))
         for thread in threads where thread.cpuNanoseconds > 0 {
-            let measured =
-                "\(formatDuration(thread.cpuNanoseconds / UInt64(flips))), \(Self.perFlip(thread.sleeps, flips)) sleeps"
+            let used = formatDuration(thread.cpuNanoseconds / UInt64(flips))
             table.add(
-                "– thread \(thread.name): CPU, sleeps per flip", measured, thread.name == "pathmond" ? reference : "")
+                "– \(thread.isMain ? "main thread" : "thread") \(thread.name): CPU, sleeps per flip",
+                "\(used), \(Self.perFlip(thread.sleeps, flips)) sleeps", thread.isMain ? formatDuration(cpu[1]) : "")
         }
         if let wait = nearestRank(waits.sorted(), 0.5) {
             table.addTime("change sent → subscriber's update, p50", wait, nil)

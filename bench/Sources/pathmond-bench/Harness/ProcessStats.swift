@@ -109,18 +109,23 @@ struct ProcessDelta {
     var switches: UInt64 { voluntarySwitches + involuntarySwitches }
 
     /// Per thread name, the CPU time and the times the thread went to sleep (voluntary switches: each one that
-    /// ended before the next change is a wake-up), for the threads that lived throughout.
+    /// ended before the next change is a wake-up), for the threads that lived throughout, the process's main
+    /// thread (`main`, its id the process's) first, then by CPU time.
     static func byThread(
-        from start: ProcessSnapshot, to end: ProcessSnapshot
-    ) -> [(name: String, cpuNanoseconds: UInt64, sleeps: UInt64)] {
-        var threads: [String: (cpu: UInt64, sleeps: UInt64)] = [:]
+        from start: ProcessSnapshot, to end: ProcessSnapshot, main: Int
+    ) -> [(name: String, cpuNanoseconds: UInt64, sleeps: UInt64, isMain: Bool)] {
+        var threads: [String: (cpu: UInt64, sleeps: UInt64, isMain: Bool)] = [:]
         for (tid, task) in end.tasks {
             guard let before = start.tasks[tid] else { continue }
-            let cpu = task.runtime - min(task.runtime, before.runtime)
-            let sleeps = task.voluntarySwitches - min(task.voluntarySwitches, before.voluntarySwitches)
-            threads[task.name, default: (0, 0)].cpu += cpu
-            threads[task.name, default: (0, 0)].sleeps += sleeps
+            // The main thread apart: a thread of another name may share its name (a program named as a thread is).
+            let name = tid == main ? "" : task.name
+            threads[name, default: (0, 0, tid == main)].cpu += task.runtime - min(task.runtime, before.runtime)
+            threads[name, default: (0, 0, tid == main)].sleeps +=
+                task.voluntarySwitches - min(task.voluntarySwitches, before.voluntarySwitches)
         }
-        return threads.map { ($0.key, $0.value.cpu, $0.value.sleeps) }.sorted { $0.cpuNanoseconds > $1.cpuNanoseconds }
+        return threads.map { name, figures in
+            let shown = figures.isMain ? end.tasks[main]?.name ?? "main" : name
+            return (shown, figures.cpu, figures.sleeps, figures.isMain)
+        }.sorted { ($0.isMain ? 1 : 0, $0.cpuNanoseconds) > ($1.isMain ? 1 : 0, $1.cpuNanoseconds) }
     }
 }
