@@ -111,7 +111,7 @@ struct Flips: ParsableCommand {
                 + "1 WatchPath subscriber", referenceName: "raw listener")
         table.addTime("CPU per flip", cpu[0], cpu[1])
         // Thread by thread: its CPU and how often it slept (voluntary switches; each sleep that ends before the
-        // next flip is a wake-up, which on this VM costs 50 µs or so of CPU). The main loop's reference is the raw
+        // next flip is a wake-up, which on this VM costs 30-50 µs of CPU). The main thread's reference is the raw
         // listener's one thread (whose sleeps are not comparable: it also wakes every 100 ms).
         let threads = ProcessDelta.byThread(from: before[pids[0]]!, to: after[pids[0]]!, main: Int(pids[0]))
         for thread in threads where thread.cpuNanoseconds > 0 {
