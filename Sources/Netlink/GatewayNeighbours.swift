@@ -8,7 +8,8 @@ import PathModel
 /// A gateway that did not answer (its entry FAILED) is asked again after 1 s, 2 s, 4 s, ... up to
 /// `resolveRetries.longest`, so a router that comes up late is still found. Not a poll: nothing is asked for a
 /// gateway whose address is known, and the kernel's neighbour notifications end the wait the moment it learns the
-/// address by any means.
+/// address by any means. Nor for a gateway whose route comes back while its entry is still as the model released
+/// it (`released`).
 ///
 /// Reads the follower's kernel state and asks through its look-up, both passed in; returns the neighbours found,
 /// which the follower applies to its state.
@@ -29,6 +30,14 @@ struct GatewayNeighbours {
     /// last taken: the request itself moves an IPv4 multipath leg with `fib_multipath_use_neigh` (INCOMPLETE is as
     /// unusable as FAILED, no entry is usable), and the kernel announces INCOMPLETE to nobody.
     private var requestedFamilies: AddressFamilies = []
+    /// The entries the model released since their gateway's route went (`KernelChanges.releasedNeighbours`), kept
+    /// current by the kernel's notifications: a route that comes back through the same gateway (a flapping uplink,
+    /// a failover and back) finds its entry here, where asking the kernel cost a request and its reply before the
+    /// path was published. The kernel announces each change of an entry (RTM_NEWNEIGH, RTM_DELNEIGH); a message
+    /// about the entry's link drops it too, since the kernel flushes a link's entries when it goes down, loses its
+    /// carrier or changes its address. At most `releasedLimit` are kept.
+    private var released: [GatewayKey: Neighbour] = [:]
+    static let releasedLimit = 16
 
     /// One gateway being resolved: how often it was asked, and when to ask again (nil: never).
     private struct ResolveAttempt {
@@ -41,6 +50,7 @@ struct GatewayNeighbours {
     mutating func restart(listing neighbours: [Neighbour]) {
         resolving = [:]
         reachability = [:]
+        released = [:]
         for neighbour in neighbours {
             reachability[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] = .valid
         }
@@ -49,6 +59,32 @@ struct GatewayNeighbours {
     /// The kernel's neighbour notifications were lost: every entry is unknown until it is next announced.
     mutating func forgetReachability() {
         reachability = [:]
+        released = [:]
+    }
+
+    /// Notes a batch the follower's state applied: keeps the entries it released, then follows the batch's news of
+    /// them (the last message about an entry is what the kernel holds; any message about its link drops it).
+    mutating func note(_ events: [KernelEvent], changes: KernelChanges) {
+        for neighbour in changes.releasedNeighbours {
+            released[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] = neighbour
+        }
+        guard !released.isEmpty else { return }
+        for event in events {
+            switch event {
+            case .neighbourChanged(let neighbour):
+                let key = GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)
+                if released[key] != nil { released[key] = neighbour }
+            case .neighbourRemoved(let index, let address):
+                released[GatewayKey(interfaceIndex: index, address: address)] = nil
+            case .linkChanged(let link):
+                released = released.filter { $0.key.interfaceIndex != link.index }
+            case .linkRemoved(let index):
+                released = released.filter { $0.key.interfaceIndex != index }
+            default:
+                break
+            }
+        }
+        while released.count > Self.releasedLimit { released.remove(at: released.startIndex) }
     }
 
     /// The families whose gateways' entries moved between what route selection tells apart (`NeighbourReachability`);
@@ -125,7 +161,7 @@ struct GatewayNeighbours {
     ) -> [KernelEvent] {
         var found: [KernelEvent] = []
         for gateway in gateways {
-            if let neighbour = lookup.neighbour(gateway) {
+            if let neighbour = released.removeValue(forKey: gateway) ?? lookup.neighbour(gateway) {
                 found.append(.neighbourChanged(neighbour))
                 resolving[gateway] = nil
                 continue

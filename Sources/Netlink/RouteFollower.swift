@@ -136,7 +136,7 @@ final class RouteFollower {
         if !routingChange.expiries.isEmpty { expiries.note(routingChange.expiries, now: now) }
         if !events.isEmpty {
             let queriesMayChange = events.contains(where: changesQueries)
-            state.apply(events)
+            gateways.note(events, changes: state.apply(events))
             if queriesMayChange { standingMayHaveChanged() }
         }
         if routingChange.neighboursOverflowed {

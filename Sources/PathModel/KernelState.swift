@@ -149,7 +149,8 @@ public struct KernelState: Sendable, Hashable {
         guard !tables.neighbourTable.isEmpty else { return }
         let unused = tables.neighbourTable.keys.filter { !isGateway($0) }
         for key in unused {
-            tables.neighbourTable[key] = nil
+            guard let released = tables.neighbourTable.removeValue(forKey: key) else { continue }
+            changes.releasedNeighbours.append(released)
             changes.interfaces.insert(key.interfaceIndex)
         }
     }
@@ -391,6 +392,9 @@ public struct KernelChanges: Sendable, Hashable {
     /// The links whose state alone changed (a carrier lost, a link set down): what reads a link's state (its
     /// Ethernet speed, negotiated again with the carrier) looks at, and nothing else of the facts.
     public internal(set) var linkStates: Set<Int32> = []
+    /// The gateways' neighbour entries dropped because no route leaves by them any more, each as last known: what
+    /// the route follower keeps, should the route come back (`GatewayNeighbours`).
+    public internal(set) var releasedNeighbours: [Neighbour] = []
 
     public init() {}
 }

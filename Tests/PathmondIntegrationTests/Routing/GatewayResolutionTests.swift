@@ -35,6 +35,40 @@ import Testing
         print("constrained again \(ContinuousClock.now - started) after the default route returned")
     }
 
+    /// pathmond keeps a gateway's entry when its route goes, for when it comes back (not asking the kernel again
+    /// before the path is published). What the kernel says of the entry meanwhile must hold: a new link-layer
+    /// address is the network the route returns to, and an entry the kernel dropped is resolved again.
+    @Test func aGatewayChangedWhileItsRouteWasAwayIsSeenWhenItReturns() async throws {
+        let scenario = try Scenario.start { namespace in
+            try namespace.addWiredUplink(routed: true)
+            try namespace.farIP("address add 192.0.2.1/24 dev eth0-peer")
+        }
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        func network() throws -> String? {
+            try PathmondConnection(socketPath: socket).interfaces().first { $0.name == "eth0" }?.network
+        }
+        let first = try WiredIdentityTests.peerAddress(scenario.namespace, "eth0-peer")
+        try await eventually("eth0's network identified") { try network() == "wired:\(first)" }
+
+        // Another router takes the gateway's address while the route is away; the kernel learns it (announced).
+        let second = "02:00:00:00:00:42"
+        try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0")
+        try await eventually("the network gone with the route") { try network() == nil }
+        try scenario.namespace.farIP("link set eth0-peer address \(second)")
+        try scenario.namespace.ip("neigh replace 192.0.2.1 lladdr \(second) dev eth0 nud reachable")
+        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0")
+        try await eventually("the route back on the new router's network") { try network() == "wired:\(second)" }
+
+        // The kernel drops the entry while the route is away: it is resolved again (the peer answers ARP).
+        try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0")
+        try await eventually("the network gone with the route") { try network() == nil }
+        try scenario.namespace.ip("neigh del 192.0.2.1 dev eth0")
+        try scenario.namespace.farIP("link set eth0-peer address \(first)")
+        try scenario.namespace.ip("route add default via 192.0.2.1 dev eth0")
+        try await eventually("the route back, its gateway resolved again") { try network() == "wired:\(first)" }
+    }
+
     @Test func onlyGatewaysNeighboursAreKept() async throws {
         let scenario = try Scenario.start { namespace in
             try namespace.addWiredUplink(routed: true)
