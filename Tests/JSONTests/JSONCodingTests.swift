@@ -15,6 +15,17 @@ import Testing
         var ratio: Double?
         var maybe: String?
         var bytes: [UInt8]
+        /// Every other integer of the standard library, each a leaf of its own to the encoder.
+        var integers = Integers()
+    }
+
+    struct Integers: Codable, Equatable {
+        var tiny = Int8.min
+        var short = Int16.min
+        var word = Int32.min
+        var unsignedShort = UInt16.max
+        var unsignedWord = UInt32.max
+        var unsigned = UInt.max
     }
 
     struct Tree: Codable, Equatable {
