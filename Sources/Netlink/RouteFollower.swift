@@ -75,7 +75,7 @@ final class RouteFollower {
     /// The flows' queries but the probes, in the order their slices ask them.
     private var flowOrder: FlowOrder {
         if let cachedFlowOrder { return cachedFlowOrder }
-        let order = FlowOrder(groupingByPeer: flowQueries.lazy.filter { !RouteQuery.isInternetProbe($0) })
+        let order = FlowOrder(groupingByPeer: Array(flowQueries.lazy.filter { !RouteQuery.isInternetProbe($0) }))
         cachedFlowOrder = order
         return order
     }
@@ -178,7 +178,7 @@ final class RouteFollower {
         }
         let newFlows = change.added.filter { !RouteQuery.isInternetProbe($0) && decisions[$0] == nil }
         let asked = askFirstSlice(
-            others: otherQueries.filter { decisions[$0] == nil }, flows: FlowOrder(groupingByPeer: newFlows))
+            others: otherQueries.filter { decisions[$0] == nil }, flows: FlowOrder(groupingByPeer: Array(newFlows)))
         return published(changed || asked)
     }
 

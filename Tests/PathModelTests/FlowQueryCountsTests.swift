@@ -46,7 +46,7 @@ import Testing
             queries.insert(RouteQuery(destination: peer, source: IPAddress("10.0.0.2")!, uid: 0))
             queries.insert(RouteQuery(destination: peer, uid: 0))
         }
-        let order = FlowOrder(groupingByPeer: queries).queries
+        let order = FlowOrder(groupingByPeer: Array(queries)).queries
         #expect(order.count == 1000)
         for pair in stride(from: 0, to: order.count, by: 2) {
             #expect(order[pair].destination == order[pair + 1].destination)
