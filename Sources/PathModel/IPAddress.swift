@@ -127,7 +127,7 @@ public struct IPAddress: Sendable, Hashable, Comparable {
         return (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
 
-    private init(family: AddressFamily, high: UInt64, low: UInt64) {
+    init(family: AddressFamily, high: UInt64, low: UInt64) {
         self.family = family
         self.high = high
         self.low = low
