@@ -77,14 +77,21 @@ struct GatewayNeighbours {
             case .neighbourRemoved(let index, let address):
                 released[GatewayKey(interfaceIndex: index, address: address)] = nil
             case .linkChanged(let link):
-                released = released.filter { $0.key.interfaceIndex != link.index }
+                forgetReleased(on: link.index)
             case .linkRemoved(let index):
-                released = released.filter { $0.key.interfaceIndex != index }
+                forgetReleased(on: index)
             default:
                 break
             }
         }
+        // Past the bound, any may go: one dropped costs only the question to the kernel it saved.
         while released.count > Self.releasedLimit { released.remove(at: released.startIndex) }
+    }
+
+    /// Drops the released entries on one interface (a link message of a batch: the others' are kept as they are).
+    private mutating func forgetReleased(on index: Int32) {
+        guard released.keys.contains(where: { $0.interfaceIndex == index }) else { return }
+        released = released.filter { $0.key.interfaceIndex != index }
     }
 
     /// The families whose gateways' entries moved between what route selection tells apart (`NeighbourReachability`);

@@ -148,8 +148,7 @@ import Testing
         return message + body
     }
 
-    /// Only the most recent few are kept: a LAN whose routes come and go through many gateways costs a bounded
-    /// table.
+    /// A bounded few are kept: a LAN whose routes come and go through many gateways costs a bounded table.
     @Test func theReleasedAreBounded() {
         let lookup = CountingLookup()
         let follower = RouteFollower(lookup: lookup)

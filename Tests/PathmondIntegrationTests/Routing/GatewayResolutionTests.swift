@@ -8,11 +8,19 @@ import Testing
 /// so Low Data Mode can be set on a link nothing has talked through yet, and applies again right after a flap.
 /// The test sends no traffic of its own: only pathmond's request makes the kernel resolve the gateway.
 @Suite(.serialized) struct GatewayResolutionTests {
-    @Test func setConstrainedWorksOnAFreshWiredLinkAndAgainAfterAFlap() async throws {
-        let scenario = try Scenario.start { namespace in
+    /// eth0 with its default route via 192.0.2.1, the peer's address on the far side.
+    private static func routedThroughThePeer(
+        _ prepare: (NetworkNamespace) throws -> Void = { _ in }
+    ) throws -> Scenario {
+        try Scenario.start { namespace in
             try namespace.addWiredUplink(routed: true)
             try namespace.farIP("address add 192.0.2.1/24 dev eth0-peer")
+            try prepare(namespace)
         }
+    }
+
+    @Test func setConstrainedWorksOnAFreshWiredLinkAndAgainAfterAFlap() async throws {
+        let scenario = try Self.routedThroughThePeer()
         defer { #expect(scenario.tearDown() == 0) }
         let socket = scenario.daemon.socketPath
         let mac = try WiredIdentityTests.peerAddress(scenario.namespace, "eth0-peer")
@@ -39,10 +47,7 @@ import Testing
     /// before the path is published). What the kernel says of the entry meanwhile must hold: a new link-layer
     /// address is the network the route returns to, and an entry the kernel dropped is resolved again.
     @Test func aGatewayChangedWhileItsRouteWasAwayIsSeenWhenItReturns() async throws {
-        let scenario = try Scenario.start { namespace in
-            try namespace.addWiredUplink(routed: true)
-            try namespace.farIP("address add 192.0.2.1/24 dev eth0-peer")
-        }
+        let scenario = try Self.routedThroughThePeer()
         defer { #expect(scenario.tearDown() == 0) }
         let socket = scenario.daemon.socketPath
         func network() throws -> String? {
@@ -70,9 +75,7 @@ import Testing
     }
 
     @Test func onlyGatewaysNeighboursAreKept() async throws {
-        let scenario = try Scenario.start { namespace in
-            try namespace.addWiredUplink(routed: true)
-            try namespace.farIP("address add 192.0.2.1/24 dev eth0-peer")
+        let scenario = try Self.routedThroughThePeer { namespace in
             try namespace.ip("neigh add 192.0.2.77 lladdr 02:00:00:00:00:77 dev eth0 nud permanent")
         }
         defer { #expect(scenario.tearDown() == 0) }
