@@ -190,7 +190,8 @@ final class RouteFollower {
         func due(_ query: RouteQuery) -> Bool {
             change.affects(query.destination) || (someLackAnswers && decisions[query] == nil)
         }
-        let others = otherQueries.filter(due)
+        // Usually all of them (a default route covers every probe): the standing list itself then, not a copy.
+        let others = otherQueries.allSatisfy(due) ? otherQueries : otherQueries.filter(due)
         // A change that asks every flow (a default route, a link) queues the flows' own order, made when they
         // last changed: two thousand queries queued without hashing one. While every flow has an answer, only
         // those its routes cover are due, found in that order (sorted by peer) by bisection.
@@ -228,7 +229,8 @@ final class RouteFollower {
     /// Asks `others` (what the path needs) now with the first slice of the flows' queries `flows`; the other flows'
     /// queries wait for `askNextSlice()`, their last answers standing meanwhile.
     private func askFirstSlice(others: [RouteQuery], flows: FlowOrder) -> Bool {
-        ask(others + slices.first(of: flows))
+        let first = slices.first(of: flows)
+        return first.isEmpty ? ask(others) : ask(others + first)
     }
 
     /// Asks the next slice of flows' queries (those still asked); returns the event with the answers if they
@@ -278,7 +280,7 @@ final class RouteFollower {
         }
         decisionsMayBeStale = false
         guard !asked.isEmpty else { return changed }
-        answered.append(contentsOf: asked)
+        if answered.isEmpty { answered = Array(asked) } else { answered.append(contentsOf: asked) }
         var answers = lookup.decide(asked, in: state)
         lookup.askUnroutedProbesWithSources(&answers, in: state)
         // New answers may be the missing ones.

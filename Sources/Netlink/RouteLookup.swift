@@ -52,6 +52,8 @@ extension RouteLookup {
     /// the kernel routes (in address order) gives the probe's answer. Costs nothing while IPv6 is routed without
     /// a source, the common case.
     func askUnroutedProbesWithSources(_ answers: inout RouteAnswers, in state: KernelState) {
+        // An IPv4-only host (the probes unrouted, no source to try) looks at no answer.
+        guard state.hasUsableIPv6Source else { return }
         // Found in one pass over the answers: an IPv6 probe is rare among a thousand flows' answers.
         let unrouted = answers.indices.filter {
             answers[$0].decision == .unroutable && answers[$0].query.destination.family == .ipv6

@@ -23,6 +23,8 @@ final class RouteLookupSocket {
     /// recvmmsg's headers and vectors, one per slot, kept for the socket's life like the slots.
     private var headers = [pathmond_mmsghdr](repeating: pathmond_mmsghdr(), count: RouteLookupSocket.slotCount)
     private var vectors = [iovec](repeating: iovec(), count: RouteLookupSocket.slotCount)
+    /// A batch's requests, written in place for each `decide`: kept for the socket's life, not made per change.
+    private var requests = [UInt8](repeating: 0, count: RouteLookupSocket.batchSize * RouteLookupMessage.largestRequest)
     private static let slotCount = 64
 
     /// `replySlotSize`: room for one reply in a batch read (tests make it small to cut replies short);
@@ -71,17 +73,16 @@ final class RouteLookupSocket {
             let batch = pending.prefix(Self.batchSize)
             pending = pending.dropFirst(batch.count)
             var waiting = WaitingReplies(first: sequence &+ 1, queries: batch)
-            // Written once, in place: room for the longest requests, the length what they took.
-            let datagram = [UInt8](unsafeUninitializedCapacity: batch.count * RouteLookupMessage.largestRequest) {
-                buffer, written in
-                let bytes = UnsafeMutableRawBufferPointer(buffer)
+            // Written in place into the socket's request buffer (room for a batch of the longest requests).
+            let sent = requests.withUnsafeMutableBytes { bytes in
+                var written = 0
                 for query in batch {
                     sequence &+= 1
-                    written += RouteLookupMessage.writeRequest(
-                        for: query, sequence: sequence, into: bytes, at: written)
+                    written += RouteLookupMessage.writeRequest(for: query, sequence: sequence, into: bytes, at: written)
                 }
+                return send(UnsafeRawBufferPointer(rebasing: bytes[..<written]))
             }
-            guard send(datagram) else { return answers }
+            guard sent else { return answers }
             readReplies(into: &answers, waiting: &waiting)
         }
         return answers
@@ -201,16 +202,18 @@ final class RouteLookupSocket {
 
     /// Sends one datagram (one request, or several back to back) to the kernel.
     private func send(_ datagram: [UInt8]) -> Bool {
+        datagram.withUnsafeBytes { send($0) }
+    }
+
+    private func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
-        let sent = datagram.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
-                }
+        let sent = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
             }
         }
-        return sent == datagram.count
+        return sent == bytes.count
     }
 }
 

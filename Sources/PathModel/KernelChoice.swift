@@ -19,56 +19,70 @@ struct KernelChoice: Equatable {
     /// The choice for `user`'s packets. A user whose probes were not asked (yet) gets the system's.
     init(_ state: KernelState, user: UInt32 = RouteQuery.systemUser) {
         // Runs on every change, for the system and for each user watched: each probe's answer is looked up once,
-        // and only the picked link's own addresses are looked at, in place.
+        // only the picked link's own addresses are looked at, in place, and the outcomes are counted on the stack.
+        let decisions = state.decisions
         for family in AddressFamily.allCases {
-            var answers = Self.answers(in: state, to: RouteQuery.internetProbes(family, user: user))
-            if user != RouteQuery.systemUser && answers.allSatisfy({ $0 == nil }) {
-                answers = Self.answers(in: state, to: RouteQuery.internetProbes(family))
+            var probes = RouteQuery.internetProbes(family, user: user)
+            if user != RouteQuery.systemUser && !probes.contains(where: { decisions[$0] != nil }) {
+                probes = RouteQuery.internetProbes(family)
             }
-            // Outcomes in the order of the probes that first gave them, with their votes and next hop.
-            var outcomes: [(pick: Int32?, votes: Int, gateway: IPAddress?)] = []
-            outcomes.reserveCapacity(answers.count)
-            var usableLink: (index: Int32, usable: Bool)?
-            for answer in answers {
-                let pick: Int32?
-                var gateway: IPAddress?
-                switch answer {
-                case nil:
-                    continue
-                case .unroutable:
-                    pick = nil
-                case .via(let index, let via):
-                    // A link the state does not know yet: the answer is newer than the events; the next batch
-                    // brings both together.
-                    guard let link = state.links[index] else { continue }
-                    let usable: Bool
-                    if let known = usableLink, known.index == index {
-                        usable = known.usable
-                    } else {
-                        usable =
-                            link.isRunning
-                            && state.hasAddress(on: index, where: { $0.family == family && $0.isUsable })
-                        usableLink = (index, usable)
-                    }
-                    pick = usable ? index : nil
-                    gateway = usable ? via : nil
-                }
-                if let position = outcomes.firstIndex(where: { $0.pick == pick }) {
-                    outcomes[position].votes += 1
-                } else {
-                    outcomes.append((pick, 1, gateway))
-                }
+            let winner = withUnsafeTemporaryAllocation(of: Outcome.self, capacity: probes.count) { outcomes in
+                Self.winner(of: probes, decisions: decisions, family: family, in: state, outcomes: outcomes)
             }
-            // The first of the most voted: max(by:) keeps the first of equals.
-            guard let winner = outcomes.max(by: { $0.votes < $1.votes }) else { continue }
+            guard let winner else { continue }
             picks[family] = .some(winner.pick)
             nextHops[family] = winner.gateway
         }
     }
 
-    /// The kernel's answers to the probes, in their order (nil: not asked yet).
-    private static func answers(in state: KernelState, to probes: [RouteQuery]) -> [RouteDecision?] {
-        probes.map { state.decisions[$0] }
+    /// Where one or more probes' packets go, with their votes and next hop.
+    private struct Outcome {
+        var pick: Int32?
+        var votes: Int
+        var gateway: IPAddress?
+    }
+
+    /// The outcome with the most votes, the first of equals; nil when no probe was answered. `outcomes` holds
+    /// room for one per probe: they are kept in the order of the probes that first gave them.
+    private static func winner(
+        of probes: [RouteQuery], decisions: [RouteQuery: RouteDecision], family: AddressFamily, in state: KernelState,
+        outcomes: UnsafeMutableBufferPointer<Outcome>
+    ) -> Outcome? {
+        var count = 0
+        var usableLink: (index: Int32, usable: Bool)?
+        for probe in probes {
+            let pick: Int32?
+            var gateway: IPAddress?
+            switch decisions[probe] {
+            case nil:
+                continue
+            case .unroutable:
+                pick = nil
+            case .via(let index, let via):
+                // A link the state does not know yet: the answer is newer than the events; the next batch
+                // brings both together.
+                guard let link = state.links[index] else { continue }
+                let usable: Bool
+                if let known = usableLink, known.index == index {
+                    usable = known.usable
+                } else {
+                    usable =
+                        link.isRunning && state.hasAddress(on: index, where: { $0.family == family && $0.isUsable })
+                    usableLink = (index, usable)
+                }
+                pick = usable ? index : nil
+                gateway = usable ? via : nil
+            }
+            if let position = outcomes[..<count].firstIndex(where: { $0.pick == pick }) {
+                outcomes[position].votes += 1
+            } else {
+                (outcomes.baseAddress! + count).initialize(to: Outcome(pick: pick, votes: 1, gateway: gateway))
+                count += 1
+            }
+        }
+        defer { outcomes.baseAddress!.deinitialize(count: count) }
+        // The first of the most voted: max(by:) keeps the first of equals.
+        return outcomes[..<count].max(by: { $0.votes < $1.votes })
     }
 
     /// The interfaces whose status reads differently from this choice than from `old`, given the default routes

@@ -63,6 +63,9 @@ public struct KernelState: Sendable, Hashable {
     /// The usable IPv6 addresses of every interface, sorted.
     public var usableIPv6Sources: [IPAddress] { tables.usableIPv6.values.sorted() }
 
+    /// Whether any IPv6 address is usable as a source (no copy of them).
+    public var hasUsableIPv6Source: Bool { !tables.usableIPv6.isEmpty }
+
     /// The kernel's nexthop objects, by id.
     public var nexthops: [Nexthop] { tables.nexthopTable.sorted }
 

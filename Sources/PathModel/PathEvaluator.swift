@@ -156,37 +156,44 @@ public struct PathEvaluator: Sendable, Hashable {
         // them, and they are the ones that never opt in).
         // Interfaces are picked by position, not copied: a status holds a dozen references, and copies of them were
         // a third of this function's instructions.
-        let candidates = interfaces.indices.filter {
-            interfaces[$0].interfaceClass.kind != .loopback
-                && (parameters.allowsUltraConstrained || !interfaces[$0].isUltraConstrained)
+        func isCandidate(_ status: InterfaceStatus) -> Bool {
+            status.interfaceClass.kind != .loopback && (parameters.allowsUltraConstrained || !status.isUltraConstrained)
         }
         let wanted = parameters.family.families
-        let usable = candidates.filter { interfaces[$0].readiness == .usable }
-            .sorted { Self.preferred(interfaces[$0], interfaces[$1]) }
+        var usable = interfaces.indices.filter { isCandidate(interfaces[$0]) && interfaces[$0].readiness == .usable }
         guard !usable.isEmpty else {
-            guard let furthest = candidates.map({ interfaces[$0].readiness }).max() else {
+            guard let furthest = interfaces.lazy.filter(isCandidate).map(\.readiness).max() else {
                 return .unsatisfied(.noInterfaces)
             }
             return .unsatisfied(Self.reason(furthest))
         }
+        usable.sort { Self.preferred(interfaces[$0], interfaces[$1]) }
         let allowed = Self.narrow(
             Self.kernelFirst(usable, of: interfaces, families: wanted), of: interfaces, to: parameters)
         guard let first = allowed.positions.first else { return .unsatisfied(allowed.reason) }
         let available = allowed.positions
         let families = available.reduce(into: AddressFamilies()) { $0.formUnion(interfaces[$1].supportedFamilies) }
             .intersection(parameters.family.families)
-        let gateways: [IPAddress] = families.sorted().flatMap { family -> [IPAddress] in
+        // Families iterate in their order (IPv4 first). Each family's gateways are those of the first interface
+        // serving it; a gateway already named is not named again.
+        var gateways: [IPAddress] = []
+        for family in families {
             guard let position = available.first(where: { interfaces[$0].supportedFamilies.contains(family) }) else {
-                return []
+                continue
             }
-            return interfaces[position].kernelGateways[family].map { [$0] }
-                ?? interfaces[position].routes.filter { $0.family == family }.compactMap(\.gateway)
+            if let gateway = interfaces[position].kernelGateways[family] {
+                if !gateways.contains(gateway) { gateways.append(gateway) }
+                continue
+            }
+            for route in interfaces[position].routes where route.family == family {
+                if let gateway = route.gateway, !gateways.contains(gateway) { gateways.append(gateway) }
+            }
         }
         // Per family, the interface its traffic leaves by: the kernel's pick when the kernel was asked (and the
         // parameters allow it), else the first available interface serving the family.
         // In family order (IPv4 first), so that which carrier speaks for the path (its portal's URI) does not depend
         // on a set's iteration order.
-        let carriers = families.sorted().compactMap { family in
+        let carriers = families.compactMap { family in
             available.first { interfaces[$0].kernelPreferredFamilies.contains(family) }
                 ?? available.first { interfaces[$0].supportedFamilies.contains(family) }
         }
@@ -200,8 +207,8 @@ public struct PathEvaluator: Sendable, Hashable {
             isConstrained: anyCarrier { $0.isConstrained },
             supportsIPv4: families.contains(.ipv4),
             supportsIPv6: families.contains(.ipv6),
-            supportsDNS: resolvers.supportsDNS(over: available.map { interfaces[$0].link.index }),
-            gateways: uniqued(gateways),
+            supportsDNS: resolvers.supportsDNS(over: available.lazy.map { interfaces[$0].link.index }),
+            gateways: gateways,
             isUltraConstrained: anyCarrier { $0.isUltraConstrained },
             isRoaming: anyCarrier { $0.isRoaming }
         )
@@ -276,9 +283,4 @@ extension PathInterface {
             isExpensive: status.isExpensive, isConstrained: status.isConstrained, isTunnel: status.isTunnel,
             isUltraConstrained: status.isUltraConstrained, isRoaming: status.isRoaming)
     }
-}
-
-private func uniqued<Element: Hashable>(_ elements: [Element]) -> [Element] {
-    var seen = Set<Element>()
-    return elements.filter { seen.insert($0).inserted }
 }

@@ -12,7 +12,7 @@ public struct ResolverConfiguration: Sendable, Hashable {
     }
 
     /// Whether names can be resolved over a path that uses these interfaces.
-    public func supportsDNS(over interfaces: [Int32]) -> Bool {
+    public func supportsDNS(over interfaces: some Sequence<Int32>) -> Bool {
         !globalServers.isEmpty || interfaces.contains { linkServers[$0]?.isEmpty == false }
     }
 }

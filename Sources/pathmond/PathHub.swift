@@ -272,8 +272,7 @@ final class PathHub: Sendable {
         prepare: (inout State) -> Void = { _ in }
     ) {
         updating.withLock {
-            var recorded: HistoryDelivery?
-            let (systemChange, kept, tracker, watched, awaiting, asked) = state.withLock { state in
+            let (before, systemChange, kept, tracker, watched, awaiting, asked) = state.withLock { state in
                 state.answered = nil
                 state.changedAnswers = ChangedAnswers()
                 prepare(&state)
@@ -281,19 +280,13 @@ final class PathHub: Sendable {
                 let before = state.tracker.path
                 let systemChange = change(&state.tracker)
                 state.trackerVersion += 1
-                // Under the lock, so the history's order is the order of the changes.
-                if let systemChange {
-                    let named = cause().named(from: state.tracker.interfaces, before: before)
-                    recorded = history.record(before: before, after: systemChange, cause: named)
-                    DaemonCounters.bump(counters.pathChanges)
-                }
                 // The boxes to look at, with what each last published: read here, compared outside the lock. A
                 // slice of flows' answers looks at those flows only: its cost is its own, not all flows'.
                 let kept = KeptInputs(before: inputsBefore, after: state.tracker, changedAnswers: state.changedAnswers)
                 let watched = state.interestsToDerive(inputsKept: kept.interfacesAndResolvers).map {
                     ($0, $0.published, $0.firstValueAfter)
                 }
-                return (systemChange, kept, state.tracker, watched, state.awaiting, state.queriesAsked)
+                return (before, systemChange, kept, state.tracker, watched, state.awaiting, state.queriesAsked)
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []
             var paths = PathsByParameters(tracker)
@@ -347,8 +340,15 @@ final class PathHub: Sendable {
                     }
                     return deliveries
                 }
-            // Subscribers first: the log line is for people, the update is what they wait for.
+            // Subscribers first: the history, its followers and the log line come after the update they wait for.
+            // Still under `updating`, so the history's order is the order of the changes.
             if !deliveries.isEmpty { fanOut(deliveries) }
+            var recorded: HistoryDelivery?
+            if let systemChange {
+                let named = cause().named(from: tracker.interfaces, before: before)
+                recorded = history.record(before: before, after: systemChange, cause: named)
+                DaemonCounters.bump(counters.pathChanges)
+            }
             recorded?.deliver()
             if let systemChange {
                 log.log(
