@@ -99,8 +99,12 @@ struct RoutingChange {
 
     /// Notes that the decisions of one family may have changed (a gateway's neighbour entry did).
     mutating func include(_ family: AddressFamily) {
-        append([UInt8](repeating: 0, count: family == .ipv4 ? 4 : 16), length: 0)
+        append(family == .ipv4 ? Self.defaultIPv4 : Self.defaultIPv6, length: 0)
     }
+
+    /// A default route's prefix bytes, made once: every flip of a default route notes one.
+    private static let defaultIPv4 = [UInt8](repeating: 0, count: 4)
+    private static let defaultIPv6 = [UInt8](repeating: 0, count: 16)
 
     private mutating func noteRoute(_ header: UnsafeMutablePointer<nlmsghdr>) {
         if header.pointee.nlmsg_type == UInt16(RTM_NEWROUTE), let expiry = RouteExpiry(header) {
@@ -115,8 +119,8 @@ struct RoutingChange {
             // A default route covers every destination of its own family only: a flip of the IPv4 default must
             // not re-ask the IPv6 queries.
             switch Int32(route.rtm_family) {
-            case AF_INET: return append([UInt8](repeating: 0, count: 4), length: 0)
-            case AF_INET6: return append([UInt8](repeating: 0, count: 16), length: 0)
+            case AF_INET: return append(Self.defaultIPv4, length: 0)
+            case AF_INET6: return append(Self.defaultIPv6, length: 0)
             default: return everything()
             }
         }

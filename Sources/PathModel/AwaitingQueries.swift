@@ -59,7 +59,8 @@ public struct AwaitingQueries: Sendable, Hashable, ExpressibleByArrayLiteral {
     }
 
     public init(arrayLiteral queries: RouteQuery...) {
-        self.init(FlowOrder(queries))
+        // `[]`, every batch's default: the shared empty order, not a new one.
+        self.init(queries.isEmpty ? .empty : FlowOrder(queries))
     }
 
     public var isEmpty: Bool { start >= order.queries.count }

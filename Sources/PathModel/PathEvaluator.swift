@@ -156,13 +156,16 @@ public struct PathEvaluator: Sendable, Hashable {
         // them, and they are the ones that never opt in).
         // Interfaces are picked by position, not copied: a status holds a dozen references, and copies of them were
         // a third of this function's instructions.
-        func isCandidate(_ status: InterfaceStatus) -> Bool {
-            status.interfaceClass.kind != .loopback && (parameters.allowsUltraConstrained || !status.isUltraConstrained)
+        // By position: a status passed by value is a copy.
+        func isCandidate(_ position: Int) -> Bool {
+            interfaces[position].interfaceClass.kind != .loopback
+                && (parameters.allowsUltraConstrained || !interfaces[position].isUltraConstrained)
         }
         let wanted = parameters.family.families
-        var usable = interfaces.indices.filter { isCandidate(interfaces[$0]) && interfaces[$0].readiness == .usable }
+        var usable = interfaces.indices.filter { isCandidate($0) && interfaces[$0].readiness == .usable }
         guard !usable.isEmpty else {
-            guard let furthest = interfaces.lazy.filter(isCandidate).map(\.readiness).max() else {
+            guard let furthest = interfaces.indices.lazy.filter(isCandidate).map({ interfaces[$0].readiness }).max()
+            else {
                 return .unsatisfied(.noInterfaces)
             }
             return .unsatisfied(Self.reason(furthest))

@@ -345,7 +345,10 @@ final class PathHub: Sendable {
             if !deliveries.isEmpty { fanOut(deliveries) }
             var recorded: HistoryDelivery?
             if let systemChange {
-                let named = cause().named(from: tracker.interfaces, before: before)
+                // The interfaces read again rather than the tracker kept: a copy of the tracker kept over the
+                // fan-out would make a change to the hub's meanwhile copy every status.
+                let interfaces = state.withLock { $0.tracker.interfaces }
+                let named = cause().named(from: interfaces, before: before)
                 recorded = history.record(before: before, after: systemChange, cause: named)
                 DaemonCounters.bump(counters.pathChanges)
             }
