@@ -155,8 +155,7 @@ public struct PathEvaluator: Sendable, Hashable {
         // it is unsatisfied, are what they would be without it (a reason older clients could not read would break
         // them, and they are the ones that never opt in).
         // Interfaces are picked by position, not copied: a status holds a dozen references, and copies of them were
-        // a third of this function's instructions.
-        // By position: a status passed by value is a copy.
+        // a third of this function's instructions (so `isCandidate` takes a position too).
         func isCandidate(_ position: Int) -> Bool {
             interfaces[position].interfaceClass.kind != .loopback
                 && (parameters.allowsUltraConstrained || !interfaces[position].isUltraConstrained)
