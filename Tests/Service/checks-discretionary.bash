@@ -336,14 +336,14 @@ check_max_deferral() {
     inside sh -c "sed -i 's/\"since\":[0-9]*,\"skips\":\\([0-9]*\\),\"unit\":\"$unit.service\"/\"since\":$since,\"skips\":\\1,\"unit\":\"$unit.service\"/' $state"
     inside systemctl start pathmond-dispatcher
     inside systemctl start $unit.service
-    local why
-    why=$(inside journalctl -u pathmond-dispatcher -o cat | grep -m1 "longer than its --max-deferral")
-    if runs_are $unit.service 1 && ! is_deferred $unit.service && [ -n "$why" ] &&
+    local why said=no
+    why=$(journal_line pathmond-dispatcher "longer than its --max-deferral") && said=yes
+    if runs_are $unit.service 1 && ! is_deferred $unit.service && [ $said = yes ] &&
         inside pathctl check --unmetered -q; [ $? -eq 2 ] && runs_are $unit.service 1; then
         pass "deferred 15 days ago with --max-deferral 14d: runs on the expensive path; the journal: $why"
     else
         fail "deferred longer than --max-deferral: runs on the expensive path, the journal says why" \
-            "runs: $(runs_of $unit.service); $(deferred_json); why: '$why'" "$(inside cat $state)"
+            "runs: $(runs_of $unit.service); $(deferred_json); why: $why" "$(inside cat $state)"
     fi
 }
 
@@ -425,7 +425,7 @@ UNIT
     inside systemctl daemon-reload
     inside systemctl start $unit.service
     inside systemctl start $unit.service
-    output=$(inside journalctl -u $unit.service -o cat | grep -m1 'pathctl: the run')
+    output=$(journal_line $unit.service 'pathctl: the run')
     if is_deferred $unit.service && skips_at_least $unit.service 2 && runs_are $unit.service 0; then
         pass "User=nobody with ExecCondition=/usr/bin/pathctl check --unmetered (no +): skipped and deferred ($(
             skips_of $unit.service) skips); its journal: $output"
@@ -440,12 +440,12 @@ UNIT
     claims+=("a transient scope as nobody: $(inside systemd-run --quiet --wait --pipe --collect \
         systemd-run --scope --uid=nobody --quiet /usr/bin/pathctl check --unmetered 2>&1 | tail -n1)")
     inside systemctl start pathmond-test-outside.service 2>/dev/null
-    claims+=("ExecStart= as nobody: $(inside journalctl -u pathmond-test-outside.service -o cat | grep -m1 'not deferred')")
+    claims+=("ExecStart= as nobody: $(journal_line pathmond-test-outside.service 'not deferred')")
     inside systemctl start pathmond-test-shell.service
-    claims+=("a shell in ExecCondition= as nobody: $(inside journalctl -u pathmond-test-shell.service -o cat | grep -m1 'not deferred')")
+    claims+=("a shell in ExecCondition= as nobody: $(journal_line pathmond-test-shell.service 'not deferred')")
     inside systemctl start pathmond-test-other.service
     claims+=("uid 1000 in root's pathmond-test-other.service during its condition: $(
-        inside journalctl -u pathmond-test-other.service -o cat | grep -m1 'not deferred')")
+        journal_line pathmond-test-other.service 'not deferred')")
     local json
     json=$(deferred_json)
     if ! echo "$json" | grep -q -e scope -e pathmond-test-outside -e pathmond-test-shell -e pathmond-test-other &&

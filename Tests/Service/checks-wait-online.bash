@@ -178,13 +178,13 @@ check_wait_online_timeout() {
     wait_online_dropin "$wait_online" Environment=PATHMOND_WAIT_ONLINE_TIMEOUT=2
     default_route del
     eventually 10 path_is unsatisfied
-    local started output took said
+    local started output took said found=no
     started=$(now_ms)
     output=$(inside systemctl start "$wait_online" 2>&1)
     took=$(elapsed "$started")
-    said=$(inside journalctl -u "$wait_online" -o cat | grep -m1 'timed out')
+    said=$(journal_line "$wait_online" 'timed out') && found=yes
     if [ "$(prop "$wait_online" Result)" = exit-code ] && [ "$(prop "$wait_online" ExecMainStatus)" = 1 ] &&
-        state_is "$wait_online" failed && [ "$took" -ge 1900 ] && [ -n "$said" ]; then
+        state_is "$wait_online" failed && [ "$took" -ge 1900 ] && [ $found = yes ]; then
         pass "PATHMOND_WAIT_ONLINE_TIMEOUT=2 and no path: failed after $took ms (exit-code, status 1): $said"
     else
         fail "PATHMOND_WAIT_ONLINE_TIMEOUT=2 and no path: the unit fails with status 1 after 2 s" \
@@ -197,8 +197,9 @@ check_wait_online_timeout() {
         'Environment="PATHMOND_WAIT_ONLINE_OPTIONS=--unmetered --interface eth0"'
     eventually 10 mark_expensive
     inside systemctl start "$wait_online" >/dev/null 2>&1
-    said=$(inside journalctl -u "$wait_online" -o cat | grep 'timed out' | tail -n1)
-    if [ "$(prop "$wait_online" ExecMainStatus)" = 2 ] && grep -q expensive <<<"$said"; then
+    found=no
+    said=$(journal_line "$wait_online" 'timed out.*expensive') && found=yes
+    if [ "$(prop "$wait_online" ExecMainStatus)" = 2 ] && [ $found = yes ]; then
         pass "PATHMOND_WAIT_ONLINE_OPTIONS=--unmetered on an expensive path: status 2 at the timeout: $said"
     else
         fail "PATHMOND_WAIT_ONLINE_OPTIONS=--unmetered on an expensive path: status 2 at the timeout" \

@@ -155,9 +155,9 @@ check_journal() {
     printf '[interface eth0]\nthis line is broken\n' | write_config
     output=$(inside systemctl reload pathmond 2>&1)
     status=$?
-    local where
-    where=$(inside journalctl -u pathmond -o cat | grep -m1 '/etc/pathmond.conf:2:')
-    if [ $status -ne 0 ] && [ -n "$where" ] && [ "$(main_pid)" = "$before" ] && active && eth0_type_is wifi; then
+    local where found=no
+    where=$(journal_line pathmond '/etc/pathmond.conf:2:') && found=yes
+    if [ $status -ne 0 ] && [ $found = yes ] && [ "$(main_pid)" = "$before" ] && active && eth0_type_is wifi; then
         pass "systemctl reload of a refused file fails ($status) and says where: $where"
     else
         fail "systemctl reload of a refused file fails and says where (pathmond --check-config)" \

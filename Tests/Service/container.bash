@@ -123,6 +123,22 @@ inside() {
         SYSTEMD_PAGER= MANPAGER=cat PAGER=cat DEBIAN_FRONTEND=noninteractive "$@"
 }
 
+# The first line of UNIT's journal that matches PATTERN, waiting up to 10 s for it: journald stores a line on its own
+# time, after the process that wrote it (and `systemctl start`) returned. Without the line it prints UNIT's newest
+# lines instead, so that a failing check shows what was said, and fails (callers test its status, not the text).
+journal_line() { # journal_line UNIT PATTERN
+    local line deadline=$((SECONDS + 10))
+    # grep reads it all: with -m1 it would stop early, and pipefail would see journalctl's SIGPIPE.
+    until line=$(inside journalctl -u "$1" -o cat | grep -e "$2" | head -n1) && [ -n "$line" ]; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "(not in $1's journal, whose last lines are: $(inside journalctl -u "$1" -n 4 --no-pager -o cat | paste -sd'|'))"
+            return 1
+        fi
+        sleep 0.1
+    done
+    echo "$line"
+}
+
 # The container's systemd: the descendant of systemd-nspawn that is PID 1 in its own PID namespace (nspawn forks
 # an intermediate child first, so "the first child" may not be it yet).
 container_find_init() {
