@@ -4,7 +4,7 @@
 /// decisions are not named here: the tracker compares the kernel's choice before and after.
 public struct KernelChanges: Sendable, Hashable {
     /// The interfaces touched, added and removed ones included.
-    public internal(set) var interfaces: Set<Int32> = []
+    public internal(set) var interfaces = InterfaceIndexes()
     /// Whether everything may have changed (a snapshot replaced the state).
     public internal(set) var all = false
     /// Whether a link came, went or changed more than its state (its flags and operational state), or an address
@@ -12,7 +12,7 @@ public struct KernelChanges: Sendable, Hashable {
     public internal(set) var linksOrAddresses = false
     /// The links whose state alone changed (a carrier lost, a link set down): what reads a link's state (its
     /// Ethernet speed, negotiated again with the carrier) looks at, and nothing else of the facts.
-    public internal(set) var linkStates: Set<Int32> = []
+    public internal(set) var linkStates = InterfaceIndexes()
     /// The gateways' neighbour entries dropped because no route leaves by them any more, each as last known: what
     /// the route follower keeps, should the route come back (`GatewayNeighbours`).
     public internal(set) var releasedNeighbours: [Neighbour] = []

@@ -90,9 +90,9 @@ struct KernelChoice: Equatable {
     /// family is sent nowhere or was not asked about on either side, every interface holding a default route of
     /// the family (the family leaves, or comes back to, their routed families; an interface without such a route
     /// does not route the family either way).
-    func interfacesAffected(since old: KernelChoice, routes: Set<DefaultRoute>) -> Set<Int32> {
+    func interfacesAffected(since old: KernelChoice, routes: Set<DefaultRoute>) -> InterfaceIndexes {
         guard self != old else { return [] }
-        var affected = Set<Int32>()
+        var affected = InterfaceIndexes()
         for family in AddressFamily.allCases {
             let before = old.picks[family]
             let after = picks[family]

@@ -15,8 +15,8 @@ public struct PathTracker: Sendable {
         var interfacesVersion: UInt64 = 0
         var factsVersion: UInt64 = 0
         var identitiesVersion: UInt64 = 0
-        var linkStateChanges: Set<Int32> = []
-        var identityChanges: Set<Int32>? = []
+        var linkStateChanges = InterfaceIndexes()
+        var identityChanges: InterfaceIndexes? = InterfaceIndexes()
         var ownStatuses: [InterfaceStatus]
         var tunnels: Set<Int32>
         var inherited: [InterfaceStatus]?
@@ -124,7 +124,7 @@ public struct PathTracker: Sendable {
     }
     /// The links whose state alone changed since `takeLinkStateChanges` was last called (their facts otherwise
     /// did not: `factsVersion` did not move for them).
-    public private(set) var linkStateChanges: Set<Int32> {
+    public private(set) var linkStateChanges: InterfaceIndexes {
         _read { yield storage.linkStateChanges }
         _modify {
             makeUnique()
@@ -135,7 +135,7 @@ public struct PathTracker: Sendable {
     /// nil: not known which (a derivation of every interface moved networks, or nobody took them for long), every
     /// interface is to be looked at. What the usage meter reads, so that a route flip that moves one interface's
     /// network looks at that one, not at every interface of a host of hundreds.
-    public private(set) var identityChanges: Set<Int32>? {
+    public private(set) var identityChanges: InterfaceIndexes? {
         _read { yield storage.identityChanges }
         _modify {
             makeUnique()
@@ -208,7 +208,7 @@ public struct PathTracker: Sendable {
         linkStateChanges.formUnion(changes.linkStates)
         // Nobody took them for a long while: a version move says as much, and costs no memory.
         if linkStateChanges.count > 4096 {
-            linkStateChanges = []
+            linkStateChanges = InterfaceIndexes()
             factsVersion &+= 1
         }
         if let changes = identityChanges, changes.count > 4096 { identityChanges = nil }
@@ -236,15 +236,15 @@ public struct PathTracker: Sendable {
 
     /// The links whose state alone changed since the last call, and forgets them: for the one reader of them (the
     /// hints' look-ups of link state).
-    public mutating func takeLinkStateChanges() -> Set<Int32> {
-        defer { linkStateChanges = [] }
+    public mutating func takeLinkStateChanges() -> InterfaceIndexes {
+        defer { linkStateChanges = InterfaceIndexes() }
         return linkStateChanges
     }
 
     /// The interfaces whose identity changed since the last call (nil: any may have), and forgets them: for the
     /// one reader of them (the usage meter, which counts bytes per network).
-    public mutating func takeIdentityChanges() -> Set<Int32>? {
-        defer { identityChanges = [] }
+    public mutating func takeIdentityChanges() -> InterfaceIndexes? {
+        defer { identityChanges = InterfaceIndexes() }
         return identityChanges
     }
 
@@ -262,7 +262,8 @@ public struct PathTracker: Sendable {
         update(&context)
         factsVersion &+= 1
         return reevaluate(
-            touched: context.interfacesChanged(since: before), resolversChanged: context.resolvers != before.resolvers)
+            touched: context.interfacesChanged(since: before).map(InterfaceIndexes.init),
+            resolversChanged: context.resolvers != before.resolvers)
     }
 
     /// The interfaces as `user`'s packets see them: the system's unless the kernel routes that user otherwise
@@ -281,7 +282,7 @@ public struct PathTracker: Sendable {
 
     /// Derives again the statuses of the `touched` interfaces (nil: all) and of those the kernel's choice moved
     /// between, then the interfaces and, if they or the resolvers changed, the path; returns the path if it changed.
-    private mutating func reevaluate(touched: Set<Int32>?, resolversChanged: Bool = false) -> Path? {
+    private mutating func reevaluate(touched: InterfaceIndexes?, resolversChanged: Bool = false) -> Path? {
         let newKernel = KernelChoice(state)
         let moved = newKernel.interfacesAffected(since: kernel, routes: state.routes)
         kernel = newKernel
@@ -338,7 +339,12 @@ public struct PathTracker: Sendable {
         // class of an unchanged link is still its class.
         let knownClass = held && ownStatuses[low].link == link ? ownStatuses[low].interfaceClass : nil
         let status = evaluator.status(of: link, in: state, context: context, kernel: kernel, knownClass: knownClass)
-        if status.isTunnel { tunnels.insert(index) } else { tunnels.remove(index) }
+        // Most hosts have no tunnel: then no index is hashed to find it is not one.
+        if status.isTunnel {
+            tunnels.insert(index)
+        } else if !tunnels.isEmpty {
+            tunnels.remove(index)
+        }
         if held {
             guard ownStatuses[low] != status else { return false }
             if ownStatuses[low].identity != status.identity { identityChanged(index) }
@@ -359,7 +365,7 @@ public struct PathTracker: Sendable {
     /// hints look at its own link, and on a host of 200 interfaces a filter over all of them hashed every index.
     /// Concrete, not generic over the sequence: called from the daemon's module, a generic one sorted through
     /// the unspecialized standard library (3,000 instructions for one index).
-    public func interfaces(withIndexes indexes: Set<Int32>) -> [InterfaceStatus] {
+    public func interfaces(withIndexes indexes: InterfaceIndexes) -> [InterfaceStatus] {
         let all = interfaces
         let ordered = indexes.count > 1 ? indexes.sorted() : Array(indexes)
         return ordered.compactMap { index in

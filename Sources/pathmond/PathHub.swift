@@ -149,14 +149,14 @@ final class PathHub: Sendable {
     var interfaces: [InterfaceStatus] { state.withLock { $0.tracker.interfaces } }
 
     /// The statuses of the interfaces with these indexes (those present), in index order.
-    func interfaces(withIndexes indexes: Set<Int32>) -> [InterfaceStatus] {
+    func interfaces(withIndexes indexes: InterfaceIndexes) -> [InterfaceStatus] {
         state.withLock { $0.tracker.interfaces(withIndexes: indexes) }
     }
 
     /// The name and network key of each interface of `indexes` that is present, in no order: what the usage meter
     /// reads at every network change (a wired network's route flip), without the copy of each whole status that
     /// `interfaces(withIndexes:)` makes.
-    func networks(ofInterfaces indexes: Set<Int32>) -> [(index: Int32, name: String, key: NetworkKey?)] {
+    func networks(ofInterfaces indexes: InterfaceIndexes) -> [(index: Int32, name: String, key: NetworkKey?)] {
         state.withLock { state in
             let all = state.tracker.interfaces
             return indexes.compactMap { index in
@@ -183,10 +183,10 @@ final class PathHub: Sendable {
     }
 
     /// The links whose state alone changed since the last call (`PathTracker.takeLinkStateChanges`).
-    func takeLinkStateChanges() -> Set<Int32> { state.withLock { $0.tracker.takeLinkStateChanges() } }
+    func takeLinkStateChanges() -> InterfaceIndexes { state.withLock { $0.tracker.takeLinkStateChanges() } }
 
     /// The tracker's `takeIdentityChanges()`: the interfaces whose network changed since the last call, nil for any.
-    func takeIdentityChanges() -> Set<Int32>? { state.withLock { $0.tracker.takeIdentityChanges() } }
+    func takeIdentityChanges() -> InterfaceIndexes? { state.withLock { $0.tracker.takeIdentityChanges() } }
 
     /// The index of a flow's interface: the flow's own when an interface has it, else that of the interface with
     /// the flow's name now. An interface the hub has not heard of yet (a tun device made just before the client

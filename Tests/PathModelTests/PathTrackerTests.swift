@@ -23,7 +23,7 @@ import Testing
         #expect(tracker.interfaces(withIndexes: [27, 4, 3, 12]).map(\.link.name) == ["veth1", "veth4", "veth9"])
         #expect(tracker.interfaces(withIndexes: []).isEmpty)
         #expect(tracker.interfaces(withIndexes: [0, 28]).isEmpty)
-        #expect(tracker.interfaces(withIndexes: Set(links.map(\.index))) == tracker.interfaces)
+        #expect(tracker.interfaces(withIndexes: InterfaceIndexes(links.map(\.index))) == tracker.interfaces)
     }
 
     /// Copies share one box until one changes: the hub's copy, taken out of its lock, must keep what it saw while

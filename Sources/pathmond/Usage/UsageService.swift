@@ -120,7 +120,7 @@ final class UsageService: @unchecked Sendable {
         let isLooked = { (index: Int32) in looked.contains { $0.index == index } }
         let elsewhere =
             readWithoutNetwork.allSatisfy(isLooked)
-            ? [] : hub.networks(ofInterfaces: readWithoutNetwork.filter { !isLooked($0) })
+            ? [] : hub.networks(ofInterfaces: InterfaceIndexes(readWithoutNetwork.lazy.filter { !isLooked($0) }))
         // The hub's name of a live interface; nil: it is gone.
         func liveName(_ index: Int32) -> String? {
             (looked.first { $0.index == index } ?? elsewhere.first { $0.index == index })?.name
@@ -187,7 +187,7 @@ final class UsageService: @unchecked Sendable {
     private func countedWithNames() -> (indexes: [Int32], names: [Int32: String]) {
         let indexes = meter.withLock { $0.counted }
         guard !indexes.isEmpty else { return ([], [:]) }
-        let interfaces = hub.networks(ofInterfaces: Set(indexes))
+        let interfaces = hub.networks(ofInterfaces: InterfaceIndexes(indexes))
         return (indexes, Dictionary(interfaces.lazy.map { ($0.index, $0.name) }) { first, _ in first })
     }
 
