@@ -319,7 +319,10 @@ final class NetworkHintsService {
             }
         }
         let current = hub.linkQualities
-        let looked = all ? Set(current.keys).union(measured.keys) : Set(interfaces.lazy.map(\.link.index))
+        // A carrier flap looks at its own link: held in place, without a set allocated and hashed (issue 41).
+        let looked =
+            all
+            ? InterfaceIndexes(current.keys).union(measured.keys) : InterfaceIndexes(interfaces.lazy.map(\.link.index))
         var next = current
         var changed: [Int32] = []
         for index in looked {
