@@ -362,10 +362,10 @@ check_deferral_access() {
     else
         fail "a non-root user cannot list or forget a deferral" "exit $status: $output; $(deferred_json)"
     fi
-    if [ "$listing" = "755 root 666 root" ] &&
-        inside journalctl -u pathmond-dispatcher -o cat | grep -q 'from uid 65534: only root may list or forget'; then
-        pass "the socket is open to all ($listing) and the dispatcher refuses nobody's Forget itself (SO_PEERCRED; journal: $(
-            inside journalctl -u pathmond-dispatcher -o cat | grep -m1 'only root may list or forget'))"
+    local refusal said=no
+    refusal=$(journal_line pathmond-dispatcher 'from uid 65534: only root may list or forget') && said=yes
+    if [ "$listing" = "755 root 666 root" ] && [ $said = yes ]; then
+        pass "the socket is open to all ($listing), the dispatcher refuses nobody's Forget (SO_PEERCRED): $refusal"
     else
         fail "the socket is open to all and the dispatcher refuses nobody (SO_PEERCRED)" "socket $listing" \
             "$(inside journalctl -u pathmond-dispatcher -n 5 --no-pager -o cat)"
@@ -507,8 +507,7 @@ UNIT
     condition=$(prop $unit.service ExecCondition | grep -o 'argv\[\]=[^;]*')
     inside systemctl start $unit.service
     # From the journal: an unreferenced unit is unloaded once inactive, and `systemctl show` then reads a fresh one.
-    if inside journalctl -u $unit.service -o cat | grep -q "Skipped due to 'exec-condition'" &&
-        is_deferred $unit.service; then
+    if journal_line $unit.service "Skipped due to 'exec-condition'" >/dev/null && is_deferred $unit.service; then
         pass "shipped drop-in for $unit.service (User=nobody): skipped and deferred on an expensive path ($condition)"
     else
         fail "shipped drop-in for $unit.service: skipped and deferred on an expensive path" \

@@ -62,8 +62,12 @@ check_nm_write_through() {
             "isExpensive $(eth0_field isExpensive), source $(eth0_field expensiveSource)"
     fi
     local record
-    record=$(inside journalctl --no-pager -o cat -u pathmond "MESSAGE_ID=$metered_written_id" INTERFACE=eth0 -n 1)
-    [ -n "$record" ] && pass "journal: $record" ||
+    # Waited for: journald stores the record on its own time, after the write it tells of.
+    written() {
+        record=$(inside journalctl --no-pager -o cat -u pathmond "MESSAGE_ID=$metered_written_id" INTERFACE=eth0 -n 1)
+        [ -n "$record" ]
+    }
+    eventually 10 written && pass "journal: $record" ||
         fail "journalctl MESSAGE_ID=$metered_written_id INTERFACE=eth0 finds the write"
     if [ "$(inside nmcli -g connection.metered connection show eth0)" = unknown ] && [ "$(profile_sum)" = "$profile" ]
     then
