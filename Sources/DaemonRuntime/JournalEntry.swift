@@ -39,11 +39,9 @@ package struct JournalEntry: Equatable, Sendable {
     /// the dictionary (a path change's record, on the event path).
     package init(record: LogRecord, identifier: String) {
         var line: [UInt8] = []
-        StandardErrorLogHandler.appendLine(of: record, to: &line)
-        line.removeLast()
+        record.appendLine(to: &line)
         var own = [Field(name: "MESSAGE_ID", value: Array(record.kind.messageID.utf8))]
-        own.reserveCapacity(record.fields.count + 1)
-        for case (let field, let value?) in record.fields {
+        for (field, value) in record.fields {
             own.append(Field(name: field.rawValue, value: Array(value.utf8)))
         }
         fields = [

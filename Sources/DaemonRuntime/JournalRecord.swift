@@ -81,18 +81,28 @@ package enum JournalRecord: String, CaseIterable, Sendable {
         return metadata
     }
 
-    /// The fields of a path: status, expensive, constrained and the interface that carries it (the first).
-    package static func pathFields(_ path: Path, cause: PathChangeCause.Kind?) -> KeyValuePairs<Field, String?> {
-        [
-            .status: path.status.rawValue, .expensive: yesNo(path.isExpensive),
-            .constrained: yesNo(path.isConstrained), .cause: (cause ?? .unspecified).rawValue,
-            .interface: path.availableInterfaces.first?.name,
-        ]
-    }
-
     /// A flag as systemd writes one in its own fields.
     package static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
     /// A network setting: yes, no, or auto (left to pathmond's detection).
     package static func yesNoAuto(_ value: Bool?) -> String { value.map(yesNo) ?? "auto" }
+}
+
+extension JournalRecord.Field {
+    /// The field's name as constant bytes (`rawValue`, which a record's writer copies without making a String).
+    package var name: StaticString {
+        switch self {
+        case .status: "PATHMOND_STATUS"
+        case .expensive: "PATHMOND_EXPENSIVE"
+        case .constrained: "PATHMOND_CONSTRAINED"
+        case .cause: "PATHMOND_CAUSE"
+        case .network: "PATHMOND_NETWORK"
+        case .interface: "INTERFACE"
+        case .configFile: "CONFIG_FILE"
+        case .configLine: "CONFIG_LINE"
+        case .userID: "PATHMOND_UID"
+        case .networkManagerBefore: "PATHMOND_NM_METERED_BEFORE"
+        case .networkManagerAfter: "PATHMOND_NM_METERED_AFTER"
+        }
+    }
 }

@@ -3,39 +3,144 @@ import Logging
 
 /// A log record whose fields are known where it is made: its kind (`JournalRecord`: the MESSAGE_ID), its journal
 /// fields and the pairs a person reads after the message. Every path change logs one, so it is on the event path:
-/// pathmond's own handlers (`RecordLogHandler`) write it straight into bytes, while swift-log's way, a metadata
-/// dictionary built, hashed, merged, filtered and sorted, cost a path change 16,000 instructions (issue 41). Any
-/// other handler (a test's, a library user's) gets the same record as metadata (`metadata`), so what it sees does
-/// not depend on the shortcut.
+/// its texts are written where it is made, back to back into one buffer (a cause's words and a path's summary
+/// spelled straight into it, never made Strings), and pathmond's own handlers (`RecordLogHandler`) copy them from
+/// there. Made of Strings in pairs, the record cost a path change 10,800 instructions, a tenth of its cost, most of
+/// it Strings made, escaped, copied and freed (issue 41); swift-log's way, a metadata dictionary built, hashed,
+/// merged, filtered and sorted, had cost 16,000 more. Any other handler (a test's, a library user's) gets the same
+/// record as metadata (`metadata`), so what it sees does not depend on the shortcut.
 package struct LogRecord: Sendable {
     package var level: Logger.Level
-    package var message: String
-    package var kind: JournalRecord
-    /// The journal's fields; a nil value is left out.
-    package var fields: KeyValuePairs<JournalRecord.Field, String?>
-    /// What follows the message as ` key=value` on the line, in key order.
-    package var shown: KeyValuePairs<String, String>
+    package let kind: JournalRecord
+    /// The message, then each piece's text, as given (the line's escaping is the writer's).
+    private var text: [UInt8] = []
+    private var messageEnd = 0
+    /// What follows the message in `text`, in the order added.
+    private var pieces: [Piece] = []
 
-    /// `shown` must come in key order (a record's pairs are a literal at its call site: sorting them each time
-    /// cost a path change 500 instructions), and its keys must not be journal field names (the line leaves those
-    /// out): lower-case words, as every call site's are.
-    package init(
-        _ kind: JournalRecord, level: Logger.Level, message: String,
-        fields: KeyValuePairs<JournalRecord.Field, String?>,
-        shown: KeyValuePairs<String, String>
-    ) {
-        assert(zip(shown, shown.dropFirst()).allSatisfy { $0.key < $1.key }, "shown out of key order")
+    /// A text after the message: a pair shown on the line or a journal field, and where it ends in `text`.
+    private struct Piece: Sendable {
+        enum Role: Sendable {
+            case shown(StaticString)
+            case field(JournalRecord.Field)
+        }
+        let role: Role
+        let end: Int
+    }
+
+    /// A record with its message; its pairs and fields are added after (`show`, `field`).
+    package init(_ kind: JournalRecord, level: Logger.Level, message: String, capacity: Int = 192) {
         self.kind = kind
         self.level = level
-        self.message = message
-        self.fields = fields
-        self.shown = shown
+        text.reserveCapacity(capacity)
+        pieces.reserveCapacity(8)
+        Self.append(message, to: &text)
+        messageEnd = text.count
+    }
+
+    /// A record from its pairs at once: `fields`' nil values are left out, and `shown` must come in key order.
+    package init(
+        _ kind: JournalRecord, level: Logger.Level, message: String,
+        fields: KeyValuePairs<JournalRecord.Field, String?>, shown: KeyValuePairs<StaticString, String>
+    ) {
+        self.init(kind, level: level, message: message)
+        for (key, value) in shown { show(key, value) }
+        for case (let field, let value?) in fields { self.field(field, value) }
+    }
+
+    /// Adds a pair shown after the message as ` key=value`. Pairs must be added in key order (the line shows them
+    /// so, and sorting them each time cost a path change 500 instructions), and their keys must not be journal
+    /// field names (the line leaves those out): lower-case words, as every call site's are.
+    package mutating func show(_ key: StaticString, _ value: String) {
+        show(key) { Self.append(value, to: &$0) }
+    }
+
+    /// Adds a shown pair whose value `write` appends to the bytes it is given.
+    package mutating func show(_ key: StaticString, _ write: (inout [UInt8]) -> Void) {
+        assert(lastShownKey.map { $0 < key.description } ?? true, "shown out of key order")
+        write(&text)
+        pieces.append(Piece(role: .shown(key), end: text.count))
+    }
+
+    /// Adds a journal field.
+    package mutating func field(_ field: JournalRecord.Field, _ value: String) {
+        Self.append(value, to: &text)
+        pieces.append(Piece(role: .field(field), end: text.count))
+    }
+
+    /// Adds a journal field whose value is constant text.
+    package mutating func field(_ field: JournalRecord.Field, constant value: StaticString) {
+        value.withUTF8Buffer { text.append(contentsOf: $0) }
+        pieces.append(Piece(role: .field(field), end: text.count))
+    }
+
+    private var lastShownKey: String? {
+        for piece in pieces.reversed() { if case .shown(let key) = piece.role { return key.description } }
+        return nil
+    }
+
+    /// A String's bytes, copied as one buffer (its view appended byte by byte cost a dozen instructions a byte).
+    private static func append(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// `message key=value ...` as a line shows it, without its newline: line breaks and what a terminal would act
+    /// on escaped (`StandardErrorLogHandler.appendOneLine`).
+    package func appendLine(to bytes: inout [UInt8]) {
+        text.withUnsafeBufferPointer { all in
+            StandardErrorLogHandler.appendOneLine(UnsafeBufferPointer(rebasing: all[0..<messageEnd]), to: &bytes)
+            var start = messageEnd
+            for piece in pieces {
+                defer { start = piece.end }
+                guard case .shown(let key) = piece.role else { continue }
+                bytes.append(UInt8(ascii: " "))
+                key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                bytes.append(UInt8(ascii: "="))
+                StandardErrorLogHandler.appendOneLine(UnsafeBufferPointer(rebasing: all[start..<piece.end]), to: &bytes)
+            }
+        }
+    }
+
+    /// Each journal field and its value's bytes, in the order added; read in place.
+    package func forEachField(_ body: (JournalRecord.Field, UnsafeBufferPointer<UInt8>) -> Void) {
+        text.withUnsafeBufferPointer { all in
+            var start = messageEnd
+            for piece in pieces {
+                defer { start = piece.end }
+                guard case .field(let field) = piece.role else { continue }
+                body(field, UnsafeBufferPointer(rebasing: all[start..<piece.end]))
+            }
+        }
+    }
+
+    /// The message, as text.
+    package var message: String { String(decoding: text[0..<messageEnd], as: UTF8.self) }
+
+    /// The shown pairs, as text, in order.
+    package var shown: [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        var start = messageEnd
+        for piece in pieces {
+            defer { start = piece.end }
+            if case .shown(let key) = piece.role {
+                pairs.append((key.description, String(decoding: text[start..<piece.end], as: UTF8.self)))
+            }
+        }
+        return pairs
+    }
+
+    /// The journal fields, as text, in the order added.
+    package var fields: [(field: JournalRecord.Field, value: String)] {
+        var fields: [(field: JournalRecord.Field, value: String)] = []
+        forEachField { fields.append(($0, String(decoding: $1, as: UTF8.self))) }
+        return fields
     }
 
     /// The record as swift-log metadata: exactly what a call site passed before the shortcut.
     package var metadata: Logger.Metadata {
         var metadata = kind.metadata()
-        for (field, value) in fields { if let value { metadata[field.rawValue] = .string(value) } }
+        for (field, value) in fields { metadata[field.rawValue] = .string(value) }
         for (key, value) in shown { metadata[key] = .string(value) }
         return metadata
     }

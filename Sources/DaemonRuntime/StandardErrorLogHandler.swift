@@ -60,16 +60,9 @@ package struct StandardErrorLogHandler: RecordLogHandler {
         return line
     }
 
-    /// `message key=value ...\n` for a record whose pairs are sorted already: what `appendLine` writes for its
-    /// metadata.
+    /// `message key=value ...\n` for a record: what `appendLine` writes for its metadata.
     package static func appendLine(of record: LogRecord, to bytes: inout [UInt8]) {
-        appendOneLine(record.message, to: &bytes)
-        for (key, value) in record.shown {
-            bytes.append(UInt8(ascii: " "))
-            appendOneLine(key, to: &bytes)
-            bytes.append(UInt8(ascii: "="))
-            appendOneLine(value, to: &bytes)
-        }
+        record.appendLine(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
     }
 
@@ -186,18 +179,23 @@ package struct StandardErrorLogHandler: RecordLogHandler {
     /// interface name or an SSID may hold) written as the visible escape pathctl prints (`HumanText`), so that
     /// `journalctl` shows a hostile name as it is instead of running it.
     private static func appendOneLine(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendOneLine($0, to: &bytes) }
+    }
+
+    /// `appendOneLine` for text's UTF-8 bytes.
+    package static func appendOneLine(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         // Printable ASCII but the backslash (HumanText's escape character) is written as it is: every name and
         // number pathmond logs on the event path, so the scalar-by-scalar way below is for the rare other text.
         // Checked and copied as one buffer: the view's own iteration cost a dozen instructions a byte.
-        var text = text
-        let written = text.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return false }
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) {
             bytes.append(contentsOf: utf8)
-            return true
+            return
         }
-        if written { return }
         var line = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { line.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
+        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
+            line.append(scalar == "\n" || scalar == "\r" ? " " : scalar)
+        }
         bytes += HumanText.escaped(String(line)).utf8
     }
 

@@ -96,23 +96,3 @@ extension Published {
         return nil
     }
 }
-
-extension Path {
-    /// One line for the log: "satisfied via eth0,wlan0 (expensive)" or "unsatisfied: noCarrier".
-    var logSummary: String {
-        switch status {
-        case .satisfied:
-            // Appended piece by piece: a mapped array, a join and an interpolation were a thousand instructions of
-            // every path change's log line.
-            var text = "satisfied via "
-            for (position, interface) in availableInterfaces.enumerated() {
-                if position > 0 { text += "," }
-                text += interface.name
-            }
-            if isExpensive { text += " (expensive)" }
-            return text
-        case .unsatisfied:
-            return "unsatisfied: \(unsatisfiedReason?.rawValue ?? "unknown")"
-        }
-    }
-}

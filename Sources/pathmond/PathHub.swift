@@ -353,15 +353,7 @@ final class PathHub: Sendable {
                 DaemonCounters.bump(counters.pathChanges)
             }
             recorded?.deliver()
-            if let systemChange {
-                log.log(
-                    LogRecord(
-                        .pathChanged, level: .info, message: "path changed",
-                        fields: JournalRecord.pathFields(systemChange, cause: recorded?.entry.cause.kind),
-                        shown: [
-                            "cause": recorded?.entry.cause.description ?? "unknown", "path": systemChange.logSummary,
-                        ]))
-            }
+            if let systemChange { log.log(.pathChanged(systemChange, cause: recorded?.entry.cause)) }
         }
         afterUpdate()
     }

@@ -20,12 +20,17 @@ import Testing
     @Test func aPathChangeCarriesItsIDAndFields() {
         let path = Path(
             status: .satisfied,
-            availableInterfaces: [PathInterface(index: 2, name: "eth0", kind: .wired, isExpensive: true)],
+            availableInterfaces: [
+                PathInterface(index: 2, name: "eth0", kind: .wired, isExpensive: true),
+                PathInterface(index: 3, name: "wlan0", kind: .wifi, isExpensive: false),
+            ],
             isExpensive: true, isConstrained: false)
-        var metadata = JournalRecord.pathChanged.metadata(JournalRecord.pathFields(path, cause: .policy))
-        metadata["path"] = "satisfied via eth0 (expensive)"
-        let record = entry(.info, "path changed", metadata)
-        #expect(record["MESSAGE"] == "path changed path=satisfied via eth0 (expensive)")
+        let cause = PathChangeCause(kind: .policy, network: "wifi:Home", userID: 1000, detail: "expensive")
+        let record = JournalEntry(record: .pathChanged(path, cause: cause), identifier: "pathmond")
+        #expect(
+            record["MESSAGE"]
+                == "path changed cause=policy: wifi:Home expensive by uid 1000 path=satisfied via eth0,wlan0 (expensive)"
+        )
         #expect(record["PRIORITY"] == "6")
         #expect(record["SYSLOG_IDENTIFIER"] == "pathmond")
         #expect(record["MESSAGE_ID"] == "b5af785cefbf499ba90b67d62c2e7983")
@@ -38,11 +43,18 @@ import Testing
     }
 
     @Test func anUnsatisfiedPathNamesNoInterface() {
-        let fields = JournalRecord.pathFields(.unsatisfied(.noCarrier), cause: nil)
-        let record = entry(.info, "path changed", JournalRecord.pathChanged.metadata(fields))
+        let record = JournalEntry(record: .pathChanged(.unsatisfied(.noCarrier), cause: nil), identifier: "pathmond")
+        #expect(record["MESSAGE"] == "path changed cause=unknown path=unsatisfied: noCarrier")
         #expect(record["INTERFACE"] == nil)
         #expect(record["PATHMOND_STATUS"] == "unsatisfied")
+        #expect(record["PATHMOND_EXPENSIVE"] == "no")
+        #expect(record["PATHMOND_CONSTRAINED"] == "no")
         #expect(record["PATHMOND_CAUSE"] == "unspecified")
+    }
+
+    /// Each field's constant name is its raw value, the name the metadata and the catalog use.
+    @Test func fieldNamesAreTheirRawValues() {
+        for field in JournalRecord.Field.allCases { #expect(field.name.description == field.rawValue) }
     }
 
     @Test(arguments: [

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FuzzSupport
 import Logging
+import PathModel
 import Testing
 
 @testable import DaemonRuntime
@@ -74,6 +75,59 @@ import Testing
         #expect(entry["PATHMOND_STATUS"] == "satisfied")
         #expect(entry["INTERFACE"] == "eth0")
         #expect(entry["PATHMOND_CAUSE"] == nil)
+    }
+
+    /// A path change's record, its words spelled into its bytes, is the record of the words as Strings: the
+    /// cause's `description` (what the history keeps) and the path's summary, whatever the cause and the path.
+    @Test func aPathChangeRecordIsTheOneItsWordsMake() {
+        var generator = FuzzRandom(seed: 4141)
+        let names = ["eth0", "wlan-café", "esc\u{1B}]0;x", "two\nlines", "back\\slash"]
+        for _ in 0..<300 {
+            func some<T>(_ values: [T]) -> T { values.randomElement(using: &generator)! }
+            let cause: PathChangeCause? =
+                Bool.random(using: &generator)
+                ? nil
+                : PathChangeCause(
+                    kind: some(PathChangeCause.Kind.allCases),
+                    kernelTables: Array(PathChangeCause.KernelTable.allCases.prefix(some([0, 1, 3]))),
+                    interfaces: Array(names.prefix(some([0, 1, 2]))),
+                    detection: some([nil] + PathChangeCause.Detection.allCases), network: some([nil, "wifi:Home"]),
+                    userID: some([nil, 1000]), detail: some([nil, "expensive", "overflow\n"]))
+            let interfaces = names.prefix(some([0, 1, 2])).enumerated().map {
+                PathInterface(index: Int32($0.offset + 2), name: $0.element, kind: .wired, isExpensive: false)
+            }
+            let path =
+                interfaces.isEmpty
+                ? Path.unsatisfied(some(UnsatisfiedReason.allCases))
+                : Path(
+                    status: .satisfied, availableInterfaces: interfaces, isExpensive: Bool.random(using: &generator),
+                    isConstrained: Bool.random(using: &generator))
+            var summary = [UInt8]()
+            LogRecord.appendSummary(of: path, to: &summary)
+            let words = LogRecord(
+                .pathChanged, level: .info, message: "path changed",
+                fields: [
+                    .status: path.status.rawValue, .expensive: path.isExpensive ? "yes" : "no",
+                    .constrained: path.isConstrained ? "yes" : "no", .cause: (cause?.kind ?? .unspecified).rawValue,
+                    .interface: path.availableInterfaces.first?.name,
+                ],
+                shown: ["cause": cause?.description ?? "unknown", "path": String(decoding: summary, as: UTF8.self)])
+            let spelled = LogRecord.pathChanged(path, cause: cause)
+            #expect(spelled.metadata == words.metadata)
+            #expect(
+                JournalEntry(record: spelled, identifier: "pathmond")
+                    == JournalEntry(record: words, identifier: "pathmond"))
+            var line: [UInt8] = []
+            StandardErrorLogHandler.appendLine(of: spelled, to: &line)
+            #expect(String(decoding: line, as: UTF8.self).hasPrefix("path changed cause="))
+        }
+        let satisfied = Path(
+            status: .satisfied,
+            availableInterfaces: [PathInterface(index: 2, name: "eth0", kind: .wired, isExpensive: true)],
+            isExpensive: true, isConstrained: false)
+        var summary = [UInt8]()
+        LogRecord.appendSummary(of: satisfied, to: &summary)
+        #expect(String(decoding: summary, as: UTF8.self) == "satisfied via eth0 (expensive)")
     }
 
     /// Another handler (a test's, a library user's) sees the record as metadata; a handler with metadata of its own
