@@ -126,7 +126,7 @@ extension NetworkContext {
     }
 }
 
-extension InterfaceStatus {
+extension InterfaceStatus.Fields {
     /// Past the warning, constrained; past the limit, also expensive (named as the reason).
     mutating func applyDataLimit(_ limit: DataLimitStatus) {
         dataLimit = limit

@@ -95,7 +95,8 @@ public struct PathEvaluator: Sendable, Hashable {
             } else {
                 nil
             }
-        var status = InterfaceStatus(
+        // Made whole, then boxed once.
+        var status = InterfaceStatus.Fields(
             link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
             routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
             isExpensive: policy.isExpensive ?? (detectedBy != nil),
@@ -116,7 +117,7 @@ public struct PathEvaluator: Sendable, Hashable {
             status.kernelPreferredFamilies = preferredFamilies
             for family in preferredFamilies { status.kernelGateways[family] = kernel.nextHops[family] }
         }
-        return status
+        return InterfaceStatus(status)
     }
 
     /// The network a link is on: from an identity source (Wi-Fi, cellular) or, for wired links, the link-layer
