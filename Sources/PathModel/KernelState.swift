@@ -23,8 +23,8 @@ public struct KernelState: Sendable, Hashable {
         /// The default routes, in no particular order; a route over a nexthop object appears once per next hop it
         /// resolves to (see `nexthops`), each with its `nexthopID`.
         var routes: Set<DefaultRoute> = []
-        /// `routes` by interface index, kept with it by `insertRoute` and `removeRoute` (no empty entry).
-        var routeTable: [Int32: Set<DefaultRoute>] = [:]
+        /// `routes` by interface index, kept with it by `insertRoute` and `removeRoute`.
+        var routeTable = RoutesByInterface()
         /// The routes over nexthop objects as the kernel announced them (interface 0, a `nexthopID`).
         var nexthopRoutes: Set<DefaultRoute> = []
         var nexthopTable = NexthopTable()
@@ -81,7 +81,7 @@ public struct KernelState: Sendable, Hashable {
 
     /// The default routes out of one interface, in no particular order.
     public func routes(through index: Int32) -> [DefaultRoute] {
-        tables.routeTable[index].map { Array($0) } ?? []
+        tables.routeTable[index]
     }
 
     /// The link-layer address of a neighbour, if the kernel has resolved it.
@@ -145,7 +145,7 @@ public struct KernelState: Sendable, Hashable {
     }
 
     private func isGateway(_ key: NeighbourKey) -> Bool {
-        tables.routeTable[key.interfaceIndex]?.contains { $0.gateway == key.address } ?? false
+        tables.routeTable[key.interfaceIndex].contains { $0.gateway == key.address }
     }
 
     private mutating func releaseUnusedNeighbours(_ changes: inout KernelChanges) {
@@ -196,7 +196,7 @@ public struct KernelState: Sendable, Hashable {
                 tables.usableIPv6 = tables.usableIPv6.filter { $0.key.interfaceIndex != index }
             }
             // An IPv4 multipath route with a next hop on the deleted link dies whole, without RTM_DELROUTE.
-            let deadGroups = (tables.routeTable[index] ?? []).filter {
+            let deadGroups = tables.routeTable[index].filter {
                 $0.isMultipath && $0.family == .ipv4 && $0.nexthopID == nil
             }
             removeRoutes(through: index, &changes) { $0.nexthopID == nil }
@@ -206,6 +206,7 @@ public struct KernelState: Sendable, Hashable {
                 }
             }
             flushNexthops(through: index, &changes)
+            tables.routeTable.forget(index)
             for key in tables.neighbourTable.keys where key.interfaceIndex == index {
                 tables.neighbourTable[key] = nil
                 changes.interfaces.insert(index)
@@ -288,7 +289,7 @@ public struct KernelState: Sendable, Hashable {
                 if address.family == .ipv6 && address.isUsable { tables.usableIPv6[address.key] = address.address }
             }
             tables.routes = []
-            tables.routeTable = [:]
+            tables.routeTable = RoutesByInterface()
             for route in snapshot.routes where route.nexthopID == nil { insertRoute(route, &changes) }
             tables.nexthopRoutes = Set(snapshot.routes.filter { $0.nexthopID != nil })
             tables.nexthopTable = NexthopTable()
@@ -322,14 +323,13 @@ public struct KernelState: Sendable, Hashable {
 
     private mutating func insertRoute(_ route: DefaultRoute, _ changes: inout KernelChanges) {
         guard tables.routes.insert(route).inserted else { return }
-        tables.routeTable[route.interfaceIndex, default: []].insert(route)
+        tables.routeTable.insert(route)
         changes.interfaces.insert(route.interfaceIndex)
     }
 
     private mutating func removeRoute(_ route: DefaultRoute, _ changes: inout KernelChanges) {
         guard tables.routes.remove(route) != nil else { return }
-        tables.routeTable[route.interfaceIndex]?.remove(route)
-        if tables.routeTable[route.interfaceIndex]?.isEmpty == true { tables.routeTable[route.interfaceIndex] = nil }
+        tables.routeTable.remove(route)
         changes.interfaces.insert(route.interfaceIndex)
     }
 
@@ -342,8 +342,7 @@ public struct KernelState: Sendable, Hashable {
     private mutating func removeRoutes(
         through index: Int32, _ changes: inout KernelChanges, where predicate: (DefaultRoute) -> Bool
     ) {
-        guard let own = tables.routeTable[index] else { return }
-        for route in own.filter(predicate) { removeRoute(route, &changes) }
+        for route in tables.routeTable[index].filter(predicate) { removeRoute(route, &changes) }
     }
 
     /// The kernel's silent flush of a link's nexthops (down, no carrier, deleted).

@@ -59,6 +59,8 @@ import Testing
             guard
                 check(KernelState(state.snapshot) == state, "state differs from its own snapshot", place),
                 check(
+                    OracleTests.indexHoldsTheRoutes(state), "the routes by interface differ from the routes", place),
+                check(
                     tracker.interfaces == scratch, "interfaces differ from scratch", place, tracker.interfaces, scratch),
                 check(
                     tracker.path == tracker.evaluator.path(from: scratch, resolvers: tracker.context.resolvers),

@@ -51,6 +51,8 @@ import Testing
                 check(Set(state.links.values) == Set(reference.links.values), "links differ from reference", context),
                 check(Set(state.addresses) == Set(reference.addresses), "addresses differ from reference", context),
                 check(state.routes == Set(reference.routes), "routes differ from reference", context),
+                // The routes by interface are an index, which the state's equality leaves out: held to the routes.
+                check(Self.indexHoldsTheRoutes(state), "the routes by interface differ from the routes", context),
                 check(
                     tracker.interfaces == evaluator.interfaces(in: KernelState(state.snapshot)),
                     "interfaces differ from scratch", context),
@@ -65,6 +67,16 @@ import Testing
         }
         // The sequence must reach every outcome, or the comparisons above proved little.
         #expect(seen.count >= 5, "seed \(seed) reached only \(seen.sorted())")
+    }
+
+    /// Whether each interface's routes, as the state indexes them, are exactly the routes out of it, each once.
+    static func indexHoldsTheRoutes(_ state: KernelState) -> Bool {
+        let indexes = Set(state.routes.map(\.interfaceIndex)).union(state.links.keys).union(-1...40)
+        return indexes.allSatisfy { index in
+            let indexed = state.routes(through: index)
+            return indexed.count == Set(indexed).count
+                && Set(indexed) == state.routes.filter { $0.interfaceIndex == index }
+        }
     }
 
     /// Records the first divergence with its context and stops the run, instead of one issue per later step.
