@@ -209,10 +209,10 @@ public final class KernelWatcher: Sendable {
             resync(.overflow)
             if state.value.isStopped { return }
         }
-        let received = events
         // One access for the whole batch: the caches and the follower ask sysfs and the kernel, never the watcher.
-        let (batch, routesExpire) = withState { state in
-            var events = state.deviceFacts.enrich(received)
+        // The batch is changed in place, held by nothing else, and the follower appends its answers to it.
+        let routesExpire = withState { state in
+            events = state.deviceFacts.enrich(events)
             events = state.tunnelPeers.enrich(events)
             let routingChange = notifications.sink.takeRoutingChange()
             if state.tunnelPeers.mayMove(routingChange) {
@@ -223,10 +223,10 @@ public final class KernelWatcher: Sendable {
                 }
                 events += state.tunnelPeers.refresh(except: Set(asked))
             }
-            events += state.routing.follow(events, routingChange: routingChange)
-            return (events, !routingChange.expiries.isEmpty)
+            state.routing.follow(appendingTo: &events, routingChange: routingChange)
+            return !routingChange.expiries.isEmpty
         }
-        deliver(KernelBatch(events: batch))
+        deliver(KernelBatch(events: events))
         followResolution()
         if routesExpire { followExpiry() }
     }

@@ -50,10 +50,14 @@ public struct PathEvaluator: Sendable, Hashable {
     /// `knownClass`: the link's class when the caller knows it for this link and this classifier (the tracker, for
     /// a link that did not change since it last derived it): classifying again ran the configuration's overrides
     /// and the kind's rules for every route or address change, 1,300 instructions (issue 41).
+    ///
+    /// `link` is consumed: the status keeps it, moved in rather than copied (the tracker hands over the link it
+    /// read from the state for that alone).
     func status(
-        of link: Link, in state: KernelState, context: NetworkContext, kernel: KernelChoice,
+        of link: consuming Link, in state: KernelState, context: NetworkContext, kernel: KernelChoice,
         knownClass: InterfaceClass? = nil
     ) -> InterfaceStatus {
+        let index = link.index
         let addresses = state.addresses(of: link.index).sorted {
             ($0.address, $0.prefixLength) < ($1.address, $1.prefixLength)
         }
@@ -97,19 +101,20 @@ public struct PathEvaluator: Sendable, Hashable {
             }
         // Made whole, then boxed once.
         var status = InterfaceStatus.Fields(
-            link: link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
+            link: consume link, interfaceClass: interfaceClass, readiness: readiness, addresses: addresses,
             routes: routes, supportedFamilies: readiness == .usable ? routedFamilies : [], identity: identity,
             isExpensive: policy.isExpensive ?? (detectedBy != nil),
             expensiveSource: policy.isExpensive != nil ? .user : detectedBy,
             isConstrained: policy.isConstrained ?? false
         )
         // The user's word on the network wins over the configuration's on the interface, as for expensive.
-        status.isUltraConstrained = policy.isUltraConstrained ?? classifier.configuredUltraConstrained(link) ?? false
+        status.isUltraConstrained =
+            policy.isUltraConstrained ?? classifier.configuredUltraConstrained(status.link) ?? false
         if status.isUltraConstrained { status.isConstrained = true }
         status.isRoaming = isRoaming
         if let key, let limit = context.dataLimitStatus(of: key) { status.applyDataLimit(limit) }
-        status.linkQuality = context.linkQualities[link.index]
-        if let hint = context.captivePortals[link.index] {
+        status.linkQuality = context.linkQualities[index]
+        if let hint = context.captivePortals[index] {
             (status.captivePortal, status.captivePortalURI) = hint.resolved
             status.captivePortalAPI = hint.resolvedAPI
         }

@@ -338,7 +338,8 @@ public struct PathTracker: Sendable {
         // The evaluator is the one that derived the held status (a new one derives every status afresh), so the
         // class of an unchanged link is still its class.
         let knownClass = held && ownStatuses[low].link == link ? ownStatuses[low].interfaceClass : nil
-        let status = evaluator.status(of: link, in: state, context: context, kernel: kernel, knownClass: knownClass)
+        let status = evaluator.status(
+            of: consume link, in: state, context: context, kernel: kernel, knownClass: knownClass)
         // Most hosts have no tunnel: then no index is hashed to find it is not one.
         if status.isTunnel {
             tunnels.insert(index)
