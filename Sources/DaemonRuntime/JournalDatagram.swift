@@ -27,10 +27,10 @@ package struct JournalDatagram {
         bytes.append(UInt8(ascii: "0") + UInt8(StandardErrorLogHandler.priority(of: record.level)))
         ends.append(bytes.count)
         name("SYSLOG_IDENTIFIER")
-        append(identifier)
+        bytes.appendUTF8(identifier)
         ends.append(bytes.count)
         name("MESSAGE_ID")
-        append(record.kind.messageID)
+        bytes.appendUTF8(record.kind.messageID)
         ends.append(bytes.count)
         record.forEachField { field, value in
             name(field.name)
@@ -41,13 +41,8 @@ package struct JournalDatagram {
 
     /// `NAME=`.
     private mutating func name(_ name: StaticString) {
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.appendUTF8(name)
         bytes.append(UInt8(ascii: "="))
-    }
-
-    private mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Each field's bytes, in the order written (for the tests).

@@ -8,7 +8,7 @@ extension LogRecord {
     package static func pathChanged(_ path: Path, cause: PathChangeCause?) -> LogRecord {
         var record = LogRecord(.pathChanged, level: .info, message: "path changed")
         record.show("cause") { bytes in
-            guard let cause else { return appendConstant("unknown", to: &bytes) }
+            guard let cause else { return bytes.appendUTF8("unknown") }
             var words = ByteWords()
             swap(&words.bytes, &bytes)
             cause.spell(into: &words)
@@ -27,25 +27,16 @@ extension LogRecord {
     static func appendSummary(of path: Path, to bytes: inout [UInt8]) {
         switch path.status {
         case .satisfied:
-            appendConstant("satisfied via ", to: &bytes)
+            bytes.appendUTF8("satisfied via ")
             for (position, interface) in path.availableInterfaces.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                append(interface.name, to: &bytes)
+                bytes.appendUTF8(interface.name)
             }
-            if path.isExpensive { appendConstant(" (expensive)", to: &bytes) }
+            if path.isExpensive { bytes.appendUTF8(" (expensive)") }
         case .unsatisfied:
-            appendConstant("unsatisfied: ", to: &bytes)
-            append(path.unsatisfiedReason?.rawValue ?? "unknown", to: &bytes)
+            bytes.appendUTF8("unsatisfied: ")
+            bytes.appendUTF8(path.unsatisfiedReason?.rawValue ?? "unknown")
         }
-    }
-
-    private static func appendConstant(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 }
 
@@ -53,12 +44,7 @@ extension LogRecord {
 private struct ByteWords: CauseWordsSink {
     var bytes: [UInt8] = []
 
-    mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+    mutating func append(_ text: String) { bytes.appendUTF8(text) }
 
-    mutating func append(constant text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
+    mutating func append(constant text: StaticString) { bytes.appendUTF8(text) }
 }

@@ -35,7 +35,7 @@ package struct LogRecord: Sendable {
         self.level = level
         text.reserveCapacity(capacity)
         pieces.reserveCapacity(8)
-        Self.append(message, to: &text)
+        text.appendUTF8(message)
         messageEnd = text.count
     }
 
@@ -53,7 +53,7 @@ package struct LogRecord: Sendable {
     /// so, and sorting them each time cost a path change 500 instructions), and their keys must not be journal
     /// field names (the line leaves those out): lower-case words, as every call site's are.
     package mutating func show(_ key: StaticString, _ value: String) {
-        show(key) { Self.append(value, to: &$0) }
+        show(key) { $0.appendUTF8(value) }
     }
 
     /// Adds a shown pair whose value `write` appends to the bytes it is given.
@@ -65,25 +65,19 @@ package struct LogRecord: Sendable {
 
     /// Adds a journal field.
     package mutating func field(_ field: JournalRecord.Field, _ value: String) {
-        Self.append(value, to: &text)
+        text.appendUTF8(value)
         pieces.append(Piece(role: .field(field), end: text.count))
     }
 
     /// Adds a journal field whose value is constant text.
     package mutating func field(_ field: JournalRecord.Field, constant value: StaticString) {
-        value.withUTF8Buffer { text.append(contentsOf: $0) }
+        text.appendUTF8(value)
         pieces.append(Piece(role: .field(field), end: text.count))
     }
 
     private var lastShownKey: String? {
         for piece in pieces.reversed() { if case .shown(let key) = piece.role { return key.description } }
         return nil
-    }
-
-    /// A String's bytes, copied as one buffer (its view appended byte by byte cost a dozen instructions a byte).
-    private static func append(_ value: String, to bytes: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// `message key=value ...` as a line shows it, without its newline: line breaks and what a terminal would act
@@ -96,7 +90,7 @@ package struct LogRecord: Sendable {
                 defer { start = piece.end }
                 guard case .shown(let key) = piece.role else { continue }
                 bytes.append(UInt8(ascii: " "))
-                key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                bytes.appendUTF8(key)
                 bytes.append(UInt8(ascii: "="))
                 StandardErrorLogHandler.appendOneLine(UnsafeBufferPointer(rebasing: all[start..<piece.end]), to: &bytes)
             }
