@@ -9,7 +9,7 @@
 /// first (CI's TSan run, the policy thread against the main loop in `PathHub.update`). On a pthread mutex for the
 /// reason `Locked` gives. Not reentrant.
 public final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init() {
         mutex = .allocate(capacity: 1)
@@ -22,7 +22,8 @@ public final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` holding the lock.
+    /// Runs `body` holding the lock; inlinable for the reason `Locked.withLock` gives.
+    @inlinable
     public func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
