@@ -150,7 +150,10 @@ public struct KernelState: Sendable, Hashable {
 
     private mutating func releaseUnusedNeighbours(_ changes: inout KernelChanges) {
         guard !tables.neighbourTable.isEmpty else { return }
-        let unused = tables.neighbourTable.keys.filter { !isGateway($0) }
+        // Most often every entry is a gateway's: no list made then (two a route flip, the follower's and the
+        // tracker's).
+        var unused: [NeighbourKey] = []
+        for key in tables.neighbourTable.keys where !isGateway(key) { unused.append(key) }
         for key in unused {
             guard let released = tables.neighbourTable.removeValue(forKey: key) else { continue }
             changes.releasedNeighbours.append(released)

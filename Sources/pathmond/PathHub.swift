@@ -343,17 +343,18 @@ final class PathHub: Sendable {
             // Subscribers first: the history, its followers and the log line come after the update they wait for.
             // Still under `updating`, so the history's order is the order of the changes.
             if !deliveries.isEmpty { fanOut(deliveries) }
-            var recorded: HistoryDelivery?
             if let systemChange {
                 // The interfaces read again rather than the tracker kept: a copy of the tracker kept over the
                 // fan-out would make a change to the hub's meanwhile copy every status.
                 let interfaces = state.withLock { $0.tracker.interfaces }
                 let named = cause().named(from: interfaces, before: before)
-                recorded = history.record(before: before, after: systemChange, cause: named)
+                // Not an optional kept past the block: an optional delivery was destroyed through the generic
+                // value witnesses (650 instructions a change).
+                let recorded = history.record(before: before, after: systemChange, cause: named)
                 DaemonCounters.bump(counters.pathChanges)
+                recorded.deliver()
+                log.log(.pathChanged(systemChange, cause: recorded.entry.cause))
             }
-            recorded?.deliver()
-            if let systemChange { log.log(.pathChanged(systemChange, cause: recorded?.entry.cause)) }
         }
         afterUpdate()
     }

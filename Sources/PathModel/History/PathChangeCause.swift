@@ -47,6 +47,9 @@ public struct PathChangeCause: Sendable, Hashable {
 
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 
+        /// Every table in the declared order, made once.
+        static let inRankOrder = allCases
+
         /// The position in the declared order (a switch: `allCases` would be an array made per comparison).
         var rank: Int {
             switch self {
@@ -154,12 +157,18 @@ public struct PathChangeCause: Sendable, Hashable {
         let routing: UInt8 = 1 << KernelTable.route.rank | 1 << KernelTable.rule.rank
         if decisionsChanged && tables & routing == 0 { touch(.route) }
         indices.sort()
-        var cause = PathChangeCause(
-            kind: .kernel, kernelTables: KernelTable.allCases.filter { tables & 1 << $0.rank != 0 },
-            interfaceIndices: indices)
-        // Links name themselves; the rest are named later from the interfaces the hub knows.
-        let linkNames = indices.map { index in names.first { $0.index == index }?.name }
-        if !linkNames.contains(nil) { cause.interfaces = linkNames.compactMap { $0 } }
+        // The tables in rank order, the one array made (`allCases` is an array made per call, and filtering it
+        // another).
+        var touched: [KernelTable] = []
+        for table in KernelTable.inRankOrder where tables & 1 << table.rank != 0 {
+            touched.append(table)
+        }
+        var cause = PathChangeCause(kind: .kernel, kernelTables: touched, interfaceIndices: indices)
+        // Links name themselves when every interface is a link of the batch; the rest are named later from the
+        // interfaces the hub knows (a route flip's batch has no link: no list of names made for nothing).
+        if !names.isEmpty, indices.allSatisfy({ index in names.contains { $0.index == index } }) {
+            cause.interfaces = indices.map { index in names.first { $0.index == index }!.name }
+        }
         return cause
     }
 
