@@ -13,14 +13,15 @@ import Logging
 package struct LogRecord: Sendable {
     package var level: Logger.Level
     package let kind: JournalRecord
-    /// The message, then each piece's text, as given (the line's escaping is the writer's).
+    /// The message, then each piece's text, as given (the line's escaping is the writer's). A journal field's text
+    /// is `NAME=value`, as the journal takes it: the datagram points at it rather than copying it with its name.
     private var text: [UInt8] = []
     private var messageEnd = 0
     /// What follows the message in `text`, in the order added.
     private var pieces: [Piece] = []
 
     /// A text after the message: a pair shown on the line or a journal field, and where it ends in `text`.
-    private struct Piece: Sendable {
+    fileprivate struct Piece: Sendable {
         enum Role: Sendable {
             case shown(StaticString)
             case field(JournalRecord.Field)
@@ -65,14 +66,22 @@ package struct LogRecord: Sendable {
 
     /// Adds a journal field.
     package mutating func field(_ field: JournalRecord.Field, _ value: String) {
+        appendName(of: field)
         text.appendUTF8(value)
         pieces.append(Piece(role: .field(field), end: text.count))
     }
 
     /// Adds a journal field whose value is constant text.
     package mutating func field(_ field: JournalRecord.Field, constant value: StaticString) {
+        appendName(of: field)
         text.appendUTF8(value)
         pieces.append(Piece(role: .field(field), end: text.count))
+    }
+
+    /// `NAME=`, before a field's value.
+    private mutating func appendName(of field: JournalRecord.Field) {
+        text.appendUTF8(field.name)
+        text.append(UInt8(ascii: "="))
     }
 
     private var lastShownKey: String? {
@@ -99,14 +108,47 @@ package struct LogRecord: Sendable {
 
     /// Each journal field and its value's bytes, in the order added; read in place.
     package func forEachField(_ body: (JournalRecord.Field, UnsafeBufferPointer<UInt8>) -> Void) {
-        text.withUnsafeBufferPointer { all in
-            var start = messageEnd
-            for piece in pieces {
-                defer { start = piece.end }
-                guard case .field(let field) = piece.role else { continue }
-                body(field, UnsafeBufferPointer(rebasing: all[start..<piece.end]))
+        withJournalFields { fields in
+            for (field, named) in fields {
+                body(field, UnsafeBufferPointer(rebasing: named[(field.name.utf8CodeUnitCount + 1)...]))
             }
         }
+    }
+
+    /// The journal fields as the journal takes them, `NAME=value` each, in the order added; read in place, valid
+    /// only inside `body`.
+    package func withJournalFields<Result>(
+        _ body: (JournalFields) -> Result
+    ) -> Result {
+        text.withUnsafeBufferPointer { body(JournalFields(text: $0, pieces: pieces[...], messageEnd: messageEnd)) }
+    }
+
+    /// A record's journal fields, read where they are in its text: a sequence of each field and its `NAME=value`.
+    package struct JournalFields: Sequence {
+        fileprivate let text: UnsafeBufferPointer<UInt8>
+        fileprivate let pieces: ArraySlice<Piece>
+        fileprivate let messageEnd: Int
+
+        package struct Iterator: IteratorProtocol {
+            fileprivate let text: UnsafeBufferPointer<UInt8>
+            fileprivate var pieces: ArraySlice<Piece>
+            fileprivate var start: Int
+
+            package mutating func next() -> (field: JournalRecord.Field, named: UnsafeBufferPointer<UInt8>)? {
+                while let piece = pieces.popFirst() {
+                    defer { start = piece.end }
+                    if case .field(let field) = piece.role {
+                        return (field, UnsafeBufferPointer(rebasing: text[start..<piece.end]))
+                    }
+                }
+                return nil
+            }
+        }
+
+        package func makeIterator() -> Iterator { Iterator(text: text, pieces: pieces, start: messageEnd) }
+
+        /// The most fields there are (every piece but the shown pairs is one).
+        package var maximumCount: Int { pieces.count }
     }
 
     /// The message, as text.
