@@ -173,10 +173,10 @@ public struct PathChangeCause: Sendable, Hashable {
     }
 
     /// The cause with interface names looked up by index (an index no one knows stays as "#N").
-    public func named(_ name: (Int32) -> String?) -> PathChangeCause {
+    public consuming func named(_ name: (Int32) -> String?) -> PathChangeCause {
         guard interfaces.count != interfaceIndices.count else { return self }
-        var named = self
-        named.interfaces = interfaceIndices.map { name($0) ?? "#\($0)" }
+        var named = consume self
+        named.interfaces = named.interfaceIndices.map { name($0) ?? "#\($0)" }
         return named
     }
 }

@@ -15,7 +15,7 @@ enum HistoryEntryBounds {
         return bounded
     }
 
-    static func bounded(_ cause: PathChangeCause) -> PathChangeCause {
+    static func bounded(_ cause: consuming PathChangeCause) -> PathChangeCause {
         // Nearly every cause is within the bounds: returned as it is, not rebuilt field by field (each field set
         // is a release and a retain, on every path change).
         guard
@@ -23,15 +23,15 @@ enum HistoryEntryBounds {
                 || (cause.detail?.utf8.count ?? 0) > maximumTextBytes
                 || (cause.network?.utf8.count ?? 0) > maximumTextBytes
         else { return cause }
-        var bounded = cause
-        if cause.interfaces.count > maximumInterfaces {
-            bounded.interfaces = Array(cause.interfaces.prefix(maximumInterfaces))
+        var bounded = consume cause
+        if bounded.interfaces.count > maximumInterfaces {
+            bounded.interfaces = Array(bounded.interfaces.prefix(maximumInterfaces))
         }
-        if cause.interfaceIndices.count > maximumInterfaces {
-            bounded.interfaceIndices = Array(cause.interfaceIndices.prefix(maximumInterfaces))
+        if bounded.interfaceIndices.count > maximumInterfaces {
+            bounded.interfaceIndices = Array(bounded.interfaceIndices.prefix(maximumInterfaces))
         }
-        bounded.detail = cause.detail.map(clipped)
-        bounded.network = cause.network.map(clipped)
+        bounded.detail = bounded.detail.map(clipped)
+        bounded.network = bounded.network.map(clipped)
         return bounded
     }
 

@@ -75,13 +75,14 @@ final class HistoryLog: Sendable {
     }
 
     /// Records a change of the system path and returns what the caller must deliver once it holds no lock.
-    func record(before: Path, after: Path, cause: PathChangeCause) -> HistoryDelivery {
+    func record(before: Path, after: Path, cause: consuming PathChangeCause) -> HistoryDelivery {
         let now = clock.now()
+        let cause = HistoryEntryBounds.bounded(cause)
         return state.withLock { state in
             let entry = state.history.append(
                 wallMicroseconds: now.wall, monotonicMicroseconds: now.monotonic, bootID: clock.bootID,
                 before: Self.summary(of: before, in: state.history), after: Self.summary(of: after, in: state.history),
-                cause: HistoryEntryBounds.bounded(cause))
+                cause: cause)
             state.version += 1
             if !state.mustRewrite {
                 state.unwritten.append(entry)

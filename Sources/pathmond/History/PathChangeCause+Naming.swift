@@ -5,7 +5,7 @@ import PathModel
 extension PathChangeCause {
     /// The cause with interface names filled in from the interfaces known after the change, or the path before it
     /// (a link that went away is named by the path it left).
-    func named(from interfaces: [InterfaceStatus], before: Path) -> PathChangeCause {
+    consuming func named(from interfaces: [InterfaceStatus], before: Path) -> PathChangeCause {
         guard !interfaceIndices.isEmpty else { return self }
         return named { index in
             interfaces.first { $0.link.index == index }?.link.name
