@@ -15,17 +15,22 @@ extension PathHub {
     /// one path between them, not one each. The tracker's own path is the system's, and while it is also the
     /// unrestricted one (`PathEvaluator.sharesSystemPath`), WatchPath without parameters, the commonest interest,
     /// costs no evaluation of its own, and not even a hash of its parameters.
+    ///
+    /// The two well-known parameters are kept here, read once per update: compared with the globals, each flow's
+    /// look-up copied and destroyed a global's parameters (300 instructions a flow, on every change).
     struct PathsByParameters {
         private let tracker: PathTracker
         private var sharesSystemPath: Bool?
         private var others: [PathParameters: Path] = [:]
+        private let system = PathParameters.system
+        private let unrestricted = PathParameters.unrestricted
 
         init(_ tracker: PathTracker) { self.tracker = tracker }
 
         subscript(parameters: PathParameters) -> Path? {
             mutating get {
-                if parameters == .system { return tracker.path }
-                if parameters == .unrestricted {
+                if parameters == system { return tracker.path }
+                if parameters == unrestricted {
                     let shares =
                         sharesSystemPath
                         ?? PathEvaluator.sharesSystemPath(.unrestricted, interfaces: tracker.interfaces)
