@@ -24,22 +24,41 @@ extension PathHub {
         private var others: [PathParameters: Path] = [:]
         private let system = PathParameters.system
         private let unrestricted = PathParameters.unrestricted
+        /// The tracker's path, read once (each read through the tracker's accessor cost a flow 100 instructions).
+        private let systemPath: Path
 
-        init(_ tracker: PathTracker) { self.tracker = tracker }
+        init(_ tracker: PathTracker) {
+            self.tracker = tracker
+            systemPath = tracker.path
+        }
 
-        subscript(parameters: PathParameters) -> Path? {
-            mutating get {
-                if parameters == system { return tracker.path }
-                if parameters == unrestricted {
-                    let shares =
-                        sharesSystemPath
-                        ?? PathEvaluator.sharesSystemPath(.unrestricted, interfaces: tracker.interfaces)
-                    sharesSystemPath = shares
-                    if shares { return tracker.path }
-                }
-                return others[parameters]
+        /// The path for `parameters`, derived if no interest asked for it yet in this update.
+        mutating func path(for parameters: PathParameters) -> Path {
+            withPath(for: parameters) { $0 }
+        }
+
+        /// Runs `body` with the path for `parameters` where it is kept: a flow reads its path, and a copy of it per
+        /// flow was a retain and a release of each of its lists (300 instructions a flow, on every change).
+        mutating func withPath<Result>(for parameters: PathParameters, _ body: (Path) -> Result) -> Result {
+            if parameters == system || (parameters == unrestricted && unrestrictedSharesSystemPath) {
+                return body(systemPath)
             }
-            set { others[parameters] = newValue }
+            if let known = others[parameters] { return body(known) }
+            let path = tracker.evaluator.path(
+                from: tracker.interfaces(forUser: parameters.routingUser), resolvers: tracker.context.resolvers,
+                parameters: parameters)
+            others[parameters] = path
+            return body(path)
+        }
+
+        /// Whether the unrestricted path is the system's (found out once per update).
+        private var unrestrictedSharesSystemPath: Bool {
+            mutating get {
+                if let sharesSystemPath { return sharesSystemPath }
+                let shares = PathEvaluator.sharesSystemPath(.unrestricted, interfaces: tracker.interfaces)
+                sharesSystemPath = shares
+                return shares
+            }
         }
     }
 
@@ -47,23 +66,17 @@ extension PathHub {
     static func value(
         for interest: Interest, queries: FlowRouteQueries?, tracker: PathTracker, paths: inout PathsByParameters
     ) -> Published {
-        func path(_ parameters: PathParameters) -> Path {
-            if let known = paths[parameters] { return known }
-            let path = tracker.evaluator.path(
-                from: tracker.interfaces(forUser: parameters.routingUser), resolvers: tracker.context.resolvers,
-                parameters: parameters)
-            paths[parameters] = path
-            return path
-        }
         switch interest {
         case .path(let parameters):
-            return .path(path(parameters))
+            return .path(paths.path(for: parameters))
         case .flow(let flow):
             return .flow(
-                FlowEvaluator.status(
-                    of: flow, queries: queries, interfaces: tracker.interfaces(forUser: flow.parameters.routingUser),
-                    pathForParameters: path(flow.parameters),
-                    decisions: tracker.state.decisions))
+                paths.withPath(for: flow.parameters) { path in
+                    FlowEvaluator.status(
+                        of: flow, queries: queries,
+                        interfaces: tracker.interfaces(forUser: flow.parameters.routingUser), pathForParameters: path,
+                        decisions: tracker.state.decisions)
+                })
         }
     }
 
