@@ -132,23 +132,35 @@ final class RouteFollower {
         _ events: [KernelEvent], routingChange: RoutingChange, now: ContinuousClock.Instant = .now
     ) -> [KernelEvent] {
         var batch = events
-        follow(appendingTo: &batch, routingChange: routingChange, now: now)
-        return Array(batch[events.count...])
+        let kept = follow(appendingTo: &batch, routingChange: routingChange, now: now)
+        return Array(batch[kept...])
     }
 
     /// Follows a batch and appends to it what `follow(_:routingChange:now:)` returns: the watcher's way, with no
     /// array of its own for the one answer a route flip brings, copied into the batch and freed (1,000
-    /// instructions).
+    /// instructions). The batch's own messages that changed nothing are taken out first; returns how many of them
+    /// are left, ahead of what was appended.
+    @discardableResult
     func follow(
         appendingTo events: inout [KernelEvent], routingChange: RoutingChange, now: ContinuousClock.Instant = .now
-    ) {
+    ) -> Int {
         var change = routingChange
         if !routingChange.expiries.isEmpty { expiries.note(routingChange.expiries, now: now) }
-        let hadEvents = !events.isEmpty
-        if hadEvents {
+        var hasEvents = !events.isEmpty
+        if hasEvents {
             let queriesMayChange = events.contains(where: changesQueries)
-            gateways.note(events, changes: state.apply(events))
+            // The gateways' released entries follow every neighbour message; the model only those it keeps. The
+            // batch goes on without the messages that changed nothing here (`applyDroppingNoOps`): the tracker's
+            // state, fed the same batches, would not change either.
+            let received = events
+            let changes = state.applyDroppingNoOps(&events)
+            gateways.note(received, changes: changes)
             if queriesMayChange { standingMayHaveChanged() }
+            // An address can move a decision only by what the model keeps of it (its presence, prefix, scope and
+            // DAD state): one renewed with new lifetimes moves none, and asking again then re-asked every flow.
+            if routingChange.addressesMayMove && changes.linksOrAddresses { change.includeEverything() }
+            // None left: nothing changed, so no gateway is newly without its neighbour.
+            hasEvents = !events.isEmpty
         }
         if routingChange.neighboursOverflowed {
             gateways.forgetReachability()
@@ -157,12 +169,14 @@ final class RouteFollower {
         } else if !routingChange.neighbours.isEmpty {
             for family in gateways.reachabilityChanges(routingChange.neighbours, in: state) { change.include(family) }
         }
-        if hadEvents {
+        let kept = events.count
+        if hasEvents {
             let found = resolveGateways(now: now)
             if !found.isEmpty { events += found }
         }
         for family in gateways.takeRequestedFamilies() { change.include(family) }
         if !change.isEmpty, let decided = refresh(change) { events.append(decided) }
+        return kept
     }
 
     /// Changes the flows' queries; returns the event with the answers if that changed them. Only the added queries

@@ -8,6 +8,9 @@ import PathModel
 struct RoutingChange {
     /// A message that may change any decision arrived (or too many routes to keep apart).
     private(set) var isEverything = false
+    /// An address message arrived: it may change any decision if it changed the address as the model keeps it,
+    /// which the route follower finds out (`includeEverything()`); renewed lifetimes change none.
+    private(set) var addressesMayMove = false
     /// The prefixes of the routes that came and went.
     private(set) var prefixes: [(address: IPAddress, length: Int)] = []
 
@@ -47,6 +50,13 @@ struct RoutingChange {
         self.neighbours = neighbours
     }
 
+    /// An address message's change (for tests and callers that know it already).
+    static var addressMessage: RoutingChange {
+        var change = RoutingChange()
+        change.addressesMayMove = true
+        return change
+    }
+
     /// A change of the routes with these prefixes.
     init(prefixes: some Sequence<(address: IPAddress, length: Int)>) {
         for prefix in prefixes {
@@ -70,8 +80,10 @@ struct RoutingChange {
             noteRoute(header)
         case Int32(RTM_NEWNEIGH), Int32(RTM_DELNEIGH):
             noteNeighbour(header)
-        case Int32(RTM_NEWLINK), Int32(RTM_DELLINK), Int32(RTM_NEWADDR), Int32(RTM_DELADDR),
-            Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
+        case Int32(RTM_NEWADDR), Int32(RTM_DELADDR):
+            addressesMayMove = true
+        case Int32(RTM_NEWLINK), Int32(RTM_DELLINK), Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP),
+            Int32(RTM_DELNEXTHOP):
             isEverything = true
         default:
             break
@@ -140,6 +152,9 @@ struct RoutingChange {
         isEverything = true
         prefixes = []
     }
+
+    /// Notes that any decision may have changed (an address message changed the model's addresses).
+    mutating func includeEverything() { everything() }
 
     /// Whether the decision for `destination` may have changed.
     func affects(_ destination: IPAddress) -> Bool {

@@ -77,7 +77,8 @@ struct TunnelPeerCache {
     /// asks nothing. Peers added to a link without peers are seen at the next such change.
     func mayMove(_ change: RoutingChange) -> Bool {
         guard source != nil, !links.isEmpty else { return false }
-        if change.isEverything { return true }
+        // An address message too, as before the follower tells renewals apart: a WireGuard link only.
+        if change.isEverything || change.addressesMayMove { return true }
         return links.values.contains { $0.tunnel?.remotes.contains(where: change.affects) ?? false }
     }
 }

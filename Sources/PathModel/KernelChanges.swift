@@ -18,4 +18,18 @@ public struct KernelChanges: Sendable, Hashable {
     public internal(set) var releasedNeighbours: [Neighbour] = []
 
     public init() {}
+
+    /// Nothing changed: the events applied left the state as it was.
+    var isEmpty: Bool {
+        interfaces.isEmpty && !all && !linksOrAddresses && linkStates.isEmpty && releasedNeighbours.isEmpty
+    }
+
+    /// Adds what a later event of the same batch changed.
+    mutating func formUnion(_ other: KernelChanges) {
+        interfaces.formUnion(other.interfaces)
+        all = all || other.all
+        linksOrAddresses = linksOrAddresses || other.linksOrAddresses
+        linkStates.formUnion(other.linkStates)
+        releasedNeighbours += other.releasedNeighbours
+    }
 }

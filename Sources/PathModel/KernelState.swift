@@ -112,6 +112,36 @@ public struct KernelState: Sendable, Hashable {
         applyInOrder(events)
     }
 
+    /// Applies events in order, as `apply(_:)` does, and takes out of `events` the neighbour and address messages
+    /// that changed nothing: an entry for a host no route leaves by, a gateway's entry as it was (its NUD state,
+    /// which the state does not keep, moving between REACHABLE and STALE), a gateway's entry going (kept while a
+    /// route leaves by it), an address refreshed with new lifetimes (a lease renewed, a router advertisement). The
+    /// events left are what another state fed the same events needs to end where this one does: the route
+    /// follower applies each batch here first and hands the rest on, so that a LAN's neighbour churn and every
+    /// renewal stop there instead of deriving the path again (`KernelStateNoOpTests`).
+    public mutating func applyDroppingNoOps(_ events: inout [KernelEvent]) -> KernelChanges {
+        var changes = KernelChanges()
+        // Compacted in place: `kept` events stay at the front; none is moved until one is dropped.
+        var kept = 0
+        for position in events.indices {
+            switch events[position] {
+            case .neighbourChanged, .neighbourRemoved, .addressAdded:
+                // Its own changes, apart: a table entry it changed on an interface the batch touched already
+                // would not show in the batch's.
+                var own = KernelChanges()
+                apply(events[position], &own)
+                if own.isEmpty { continue }
+                changes.formUnion(own)
+            default:
+                apply(events[position], &changes)
+            }
+            if kept != position { events.swapAt(kept, position) }
+            kept += 1
+        }
+        if kept < events.count { events.removeSubrange(kept...) }
+        return changes
+    }
+
     private mutating func applyInOrder<Events: Sequence<KernelEvent>>(_ events: Events) -> KernelChanges {
         var changes = KernelChanges()
         for event in events { apply(event, &changes) }

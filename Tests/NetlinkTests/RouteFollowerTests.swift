@@ -145,6 +145,27 @@ import Testing
         #expect(!lookup.asked.contains { $0.destination.family == .ipv4 && $0.source != nil })
     }
 
+    /// An address renewed with new lifetimes (a lease, a router advertisement) is what the model has already: it is
+    /// not handed on, and nothing is asked (a thousand flows were asked again at every renewal). A new address, or
+    /// one that passes DAD, asks everything, as a link does.
+    @Test func aRenewedAddressAsksNothing() {
+        let (follower, lookup) = started()
+        let tentative = InterfaceAddress(
+            interfaceIndex: 2, address: IPAddress("2001:db8::10")!, prefixLength: 64, isTentative: true)
+        var usable = tentative
+        usable.isTentative = false
+        func follow(_ address: InterfaceAddress) -> (handedOn: [KernelEvent], asked: Set<RouteQuery>) {
+            lookup.asked = []
+            var batch: [KernelEvent] = [.addressAdded(address)]
+            let kept = follower.follow(appendingTo: &batch, routingChange: .addressMessage)
+            return (Array(batch[..<kept]), Set(lookup.asked))
+        }
+        #expect(follow(tentative) == ([.addressAdded(tentative)], internet4.union(internet6)))
+        #expect(follow(tentative) == ([], []))
+        #expect(follow(usable) == ([.addressAdded(usable)], internet4.union(internet6)))
+        #expect(follow(usable) == ([], []))
+    }
+
     @Test func aHostRouteElsewhereAsksNothing() {
         let (follower, lookup) = started()
         #expect(follower.follow([], routingChange: RoutingChange(prefix: [10, 9, 9, 9], length: 32)).isEmpty)
