@@ -6,7 +6,10 @@ import PathModel
 /// RTM_NEWNEIGH / RTM_DELNEIGH → `.neighbourChanged` / `.neighbourRemoved`, for resolved unicast IP neighbours.
 ///
 /// The fixed ndmsg header decides relevance before anything is parsed, as for routes: a busy LAN's neighbour churn
-/// costs a header read per message for the entries the model never keeps.
+/// costs a header read per message for the entries the model never keeps. The two attributes the model keeps,
+/// NDA_DST and NDA_LLADDR, are found in the message where they lie: libnl's neighbour parser, which read every
+/// attribute into an object allocated for each message (a third of what a LAN host's entry cost the daemon, issue
+/// 41), stays the tests' oracle (`NeighbourConversionTests`).
 enum NeighbourConversion {
     /// States in which the entry's link-layer address can be trusted. NUD_NOARP is deliberately absent: see
     /// `isCandidate`.
@@ -15,24 +18,25 @@ enum NeighbourConversion {
     static func events(from header: UnsafeMutablePointer<nlmsghdr>, removed: Bool) -> KernelMessage.Conversion {
         guard let entry = KernelMessage.payload(of: header, as: ndmsg.self) else { return .malformed }
         guard isCandidate(entry) else { return .notRelevant }
-        guard entry.ndm_ifindex > 0 else { return .malformed }
-        var parsed: OpaquePointer?
-        let result = rtnl_neigh_parse(header, &parsed)
-        guard result >= 0, let parsed else { return .malformed }
-        defer { rtnl_neigh_put(parsed) }
-        guard let destination = KernelMessage.bytes(of: rtnl_neigh_get_dst(parsed)),
+        guard entry.ndm_ifindex > 0, let destination = attribute(Int32(NDA_DST), of: header),
             let address = IPAddress(bytes: destination)
         else { return .malformed }
         // FAILED, INCOMPLETE and NONE carry no address worth keeping: for the model the entry is gone.
-        if !removed, entry.ndm_state & usableStates != 0,
-            let linkLayer = KernelMessage.bytes(of: rtnl_neigh_get_lladdr(parsed))
-        {
+        if !removed, entry.ndm_state & usableStates != 0, let linkLayer = attribute(Int32(NDA_LLADDR), of: header) {
             let neighbour = Neighbour(
                 interfaceIndex: entry.ndm_ifindex, address: address,
                 linkLayerAddress: LinkConversion.hardwareAddressText(linkLayer))
             return .converted([.neighbourChanged(neighbour)])
         }
         return .converted([.neighbourRemoved(interfaceIndex: entry.ndm_ifindex, address: address)])
+    }
+
+    /// An attribute's bytes after the ndmsg header; nil when absent or empty. libnl's walk stops at an attribute
+    /// that overruns the message.
+    private static func attribute(_ type: Int32, of header: UnsafeMutablePointer<nlmsghdr>) -> [UInt8]? {
+        guard let found = nlmsg_find_attr(header, Int32(MemoryLayout<ndmsg>.size), type), nla_len(found) > 0
+        else { return nil }
+        return Array(UnsafeRawBufferPointer(start: nla_data(found), count: Int(nla_len(found))))
     }
 
     /// IPv4/IPv6 entries for a unicast neighbour, not proxy entries (NTF_PROXY) and not AF_BRIDGE fdb entries.

@@ -5,8 +5,8 @@ import PathModel
 
 @testable import Netlink
 
-/// libnl's own object parsers (rtnl_link, rtnl_addr, rtnl_route), which pathmond read links, addresses and routes
-/// with until issue 41:
+/// libnl's own object parsers (rtnl_link, rtnl_addr, rtnl_route, rtnl_neigh), which pathmond read links, addresses,
+/// routes and neighbours with until issue 41:
 /// the oracle its attribute-table readers are compared with, on the kernel's own messages.
 enum LibnlObjectOracle {
     /// The link libnl's link parser reads from a message.
@@ -43,6 +43,29 @@ enum LibnlObjectOracle {
                     || (flags & UInt32(IFA_F_TENTATIVE) != 0 && !optimistic))
         }
         return address
+    }
+
+    /// The event libnl's neighbour parser reads from a message, as pathmond took it: the entry with its link-layer
+    /// address in a usable state, else its removal. nil: libnl refused it.
+    static func neighbourEvent(_ message: [UInt8], removed: Bool) -> KernelEvent? {
+        var event: KernelEvent?
+        parse(message) { object in
+            guard let bytes = KernelMessage.bytes(of: rtnl_neigh_get_dst(object)), let address = IPAddress(bytes: bytes)
+            else { return }
+            let index = rtnl_neigh_get_ifindex(object)
+            let state = UInt16(truncatingIfNeeded: rtnl_neigh_get_state(object))
+            if !removed, state & NeighbourConversion.usableStates != 0,
+                let linkLayer = KernelMessage.bytes(of: rtnl_neigh_get_lladdr(object))
+            {
+                event = .neighbourChanged(
+                    Neighbour(
+                        interfaceIndex: index, address: address,
+                        linkLayerAddress: LinkConversion.hardwareAddressText(linkLayer)))
+            } else {
+                event = .neighbourRemoved(interfaceIndex: index, address: address)
+            }
+        }
+        return event
     }
 
     /// The default-route events libnl's route parser reads from a message, as pathmond took them until issue 41:
