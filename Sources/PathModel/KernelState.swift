@@ -138,7 +138,12 @@ public struct KernelState: Sendable, Hashable {
             if kept != position { events.swapAt(kept, position) }
             kept += 1
         }
-        if kept < events.count { events.removeSubrange(kept...) }
+        // All of them, most often (one LAN host's entry): the batch let go rather than copied to be emptied.
+        if kept == 0 {
+            events = []
+        } else if kept < events.count {
+            events.removeSubrange(kept...)
+        }
         return changes
     }
 

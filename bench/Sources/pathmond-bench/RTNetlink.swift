@@ -16,9 +16,11 @@ enum RTNetlink {
     static let deleteAddress: UInt16 = 21
     static let newRoute: UInt16 = 24
     static let deleteRoute: UInt16 = 25
+    static let newNeighbour: UInt16 = 28
 
     static let request: UInt16 = 0x1
     static let acknowledge: UInt16 = 0x4
+    static let replace: UInt16 = 0x100
     static let exclusive: UInt16 = 0x200
     static let create: UInt16 = 0x400
 
@@ -26,6 +28,8 @@ enum RTNetlink {
     static let ipv4RouteGroup: UInt32 = 0x40
     /// RTMGRP_LINK | IPV4_IFADDR | IPV4_ROUTE | IPV6_IFADDR | IPV6_ROUTE: what pathmond itself listens to.
     static let monitorGroups: UInt32 = 0x1 | 0x10 | 0x40 | 0x100 | 0x400
+    /// RTMGRP_NEIGH: neighbour entries, which pathmond follows for its gateways.
+    static let neighbourGroup: UInt32 = 0x4
 
     static let interfaceUp: UInt32 = 0x1
     static let mainTable: UInt8 = 254
@@ -39,6 +43,14 @@ enum RTNetlink {
     static let attributeLocal: UInt16 = 2
     static let attributePriority: UInt16 = 6
     static let attributeGateway: UInt16 = 5
+    /// IFA_CACHEINFO: an address's preferred and valid lifetimes (and two time stamps the kernel ignores here).
+    static let attributeAddressLifetimes: UInt16 = 6
+    /// NDA_DST and NDA_LLADDR: a neighbour entry's address and link-layer address.
+    static let attributeNeighbourAddress: UInt16 = 1
+    static let attributeLinkLayerAddress: UInt16 = 2
+    /// NUD_REACHABLE and NUD_STALE: states of a resolved entry.
+    static let neighbourReachable: UInt16 = 0x02
+    static let neighbourStale: UInt16 = 0x04
 
     /// Leaves every group in `groups` (a bind mask), so that a listener whose thread blocks in recv for good is never
     /// woken again (closing the socket would not wake it either): what a bench does with a reference it is done with.

@@ -54,6 +54,39 @@ struct KernelRequest {
             type: add ? RTNetlink.newAddress : RTNetlink.deleteAddress,
             flags: add ? RTNetlink.create | RTNetlink.exclusive : 0, body: body)
     }
+
+    /// RTM_NEWADDR with NLM_F_REPLACE of an IPv4 address already there, with new lifetimes: what a DHCP client's
+    /// renewal sends (`ip address change ... valid_lft V preferred_lft P`), and what a router advertisement does to
+    /// an IPv6 address. The address, its prefix and its scope stay as they were.
+    static func renewal(index: Int32, ipv4: [UInt8], prefixLength: UInt8, valid: UInt32, preferred: UInt32)
+        -> KernelRequest
+    {
+        var body: [UInt8] = [UInt8(AF_INET), prefixLength, 0, RTNetlink.scopeUniverse]
+        body.append(host: index)
+        body.appendAttribute(RTNetlink.attributeLocal, ipv4)
+        body.appendAttribute(RTNetlink.attributeAddress, ipv4)
+        var lifetimes: [UInt8] = []
+        for word in [preferred, valid, 0, 0] { lifetimes.append(host: word) }
+        body.appendAttribute(RTNetlink.attributeAddressLifetimes, lifetimes)
+        return KernelRequest(
+            summary: "renew \(ipv4.map(String.init).joined(separator: "."))/\(prefixLength) valid \(valid)",
+            type: RTNetlink.newAddress, flags: RTNetlink.replace, body: body)
+    }
+
+    /// RTM_NEWNEIGH with NLM_F_CREATE | NLM_F_REPLACE of an IPv4 neighbour entry in `state` (`ip neigh replace`): a
+    /// LAN's churn as the kernel's own neighbour machine makes it, REACHABLE after traffic, STALE after a while.
+    static func neighbour(index: Int32, ipv4: [UInt8], linkLayer: [UInt8], state: UInt16) -> KernelRequest {
+        // ndmsg: family, three bytes of padding, ifindex, state, flags, type.
+        var body: [UInt8] = [UInt8(AF_INET), 0, 0, 0]
+        body.append(host: index)
+        body.append(host: state)
+        body += [0, 0]
+        body.appendAttribute(RTNetlink.attributeNeighbourAddress, ipv4)
+        body.appendAttribute(RTNetlink.attributeLinkLayerAddress, linkLayer)
+        return KernelRequest(
+            summary: "neighbour \(ipv4.map(String.init).joined(separator: ".")) state \(state)",
+            type: RTNetlink.newNeighbour, flags: RTNetlink.create | RTNetlink.replace, body: body)
+    }
 }
 
 /// Sends requests on its own NETLINK_ROUTE socket (bound to no group) and reads each acknowledgement.

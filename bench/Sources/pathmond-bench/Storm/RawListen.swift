@@ -21,6 +21,9 @@ struct RawListen: ParsableCommand {
     @Flag(help: "Also make pathmond's system calls for each default route message.")
     var pathmondCalls = false
 
+    @Flag(help: "Also listen to neighbour entries (RTMGRP_NEIGH), as pathmond does: for neighbour events.")
+    var neighbours = false
+
     static let stopRequested = Atomic<Bool>(false)
 
     /// pathmond's internet probes for IPv4 (PathModel's `RouteQuery.internetProbes`), as root.
@@ -29,7 +32,8 @@ struct RawListen: ParsableCommand {
     func run() throws {
         // The handler only sets a flag; the loop below looks at it at least every 100 ms.
         signal(SIGTERM) { _ in RawListen.stopRequested.store(true, ordering: .relaxed) }
-        let fd = try RTNetlink.openSocket(groups: RTNetlink.monitorGroups)
+        let fd = try RTNetlink.openSocket(
+            groups: RTNetlink.monitorGroups | (neighbours ? RTNetlink.neighbourGroup : 0))
         var size: Int32 = 32 << 20
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size))
         var messages = 0
