@@ -147,7 +147,8 @@ struct Flips: ParsableCommand {
             }
         var table = FigureTable(
             title: "\(flips) \(what), \(gapMilliseconds) ms quiet before each, \(interfaces) interfaces, "
-                + "1 WatchPath subscriber" + (flows > 0 ? " and \(flows) WatchFlow" : ""), referenceName: "raw listener")
+                + "1 WatchPath subscriber" + (flows > 0 ? " and \(flows) WatchFlow" : ""), referenceName: "raw listener"
+        )
         table.addTime("CPU per flip", cpu[0], cpu[1])
         // Thread by thread: its CPU and how often it slept (voluntary switches; each sleep that ends before the
         // next flip is a wake-up, which on this VM costs 30-50 µs of CPU). The main thread's reference is the raw
