@@ -20,8 +20,8 @@ enum KernelMessage {
     }
 
     /// The same for a message outside libnl (the notification reader's). Every kind is read from the message's own
-    /// bytes: links and addresses from libnl's attribute table, routes and neighbours through libnl's parsers
-    /// once their fixed header says they matter.
+    /// bytes, once its fixed header says it matters: links, addresses and routes from libnl's attribute table, a
+    /// neighbour's two attributes found where they lie.
     static func events(from header: UnsafeMutablePointer<nlmsghdr>) -> Conversion {
         let type = Int(header.pointee.nlmsg_type)
         switch type {
