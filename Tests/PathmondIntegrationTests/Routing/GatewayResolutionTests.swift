@@ -74,6 +74,35 @@ import Testing
         try await eventually("the route back, its gateway resolved again") { try network() == "wired:\(first)" }
     }
 
+    /// What a host's kernel says all day changes no path: a LAN host's entry and the gateway's moving between NUD
+    /// states, the address renewed with new lifetimes. The subscriber hears nothing and the history records
+    /// nothing until the route goes, which is the next thing both see.
+    @Test func aLANsChurnAndARenewalChangeNothing() async throws {
+        let scenario = try Self.routedThroughThePeer()
+        defer { #expect(scenario.tearDown() == 0) }
+        let socket = scenario.daemon.socketPath
+        let mac = try WiredIdentityTests.peerAddress(scenario.namespace, "eth0-peer")
+        try await eventually("eth0's network identified") {
+            try PathmondConnection(socketPath: socket).interfaces().first { $0.name == "eth0" }?.network
+                == "wired:\(mac)"
+        }
+        let log = scenario.client.log
+        _ = try await log.nextPath { $0.status == .satisfied }
+        let seen = await log.all.count
+        let recorded = try PathmondConnection(socketPath: socket).history().count
+        for state in ["reachable", "stale", "delay", "reachable"] {
+            try scenario.namespace.ip("neigh replace 192.0.2.50 lladdr 02:00:00:00:00:50 dev eth0 nud \(state)")
+            try scenario.namespace.ip("neigh replace 192.0.2.1 lladdr \(mac) dev eth0 nud \(state)")
+        }
+        try scenario.namespace.ip("address change 192.0.2.10/24 dev eth0 valid_lft 600 preferred_lft 300")
+        try scenario.namespace.ip("address change 192.0.2.10/24 dev eth0 valid_lft 599 preferred_lft 299")
+        try scenario.namespace.ip("route del default via 192.0.2.1 dev eth0")
+        _ = try await log.nextPath { $0.status == .unsatisfied }
+        let heard = await log.all.dropFirst(seen)
+        #expect(heard.count == 1, "\(heard)")
+        #expect(try PathmondConnection(socketPath: socket).history().count == recorded + 1)
+    }
+
     @Test func onlyGatewaysNeighboursAreKept() async throws {
         let scenario = try Self.routedThroughThePeer { namespace in
             try namespace.ip("neigh add 192.0.2.77 lladdr 02:00:00:00:00:77 dev eth0 nud permanent")
