@@ -64,6 +64,11 @@ struct GatewayNeighbours {
 
     /// Notes a batch the follower's state applied: keeps the entries it released, then follows the batch's news of
     /// them (the last message about an entry is what the kernel holds; any message about its link drops it).
+    /// Whether an entry is kept for a gateway whose route went.
+    func isReleased(_ key: GatewayKey) -> Bool {
+        !released.isEmpty && released[key] != nil
+    }
+
     mutating func note(_ events: [KernelEvent], changes: KernelChanges) {
         for neighbour in changes.releasedNeighbours {
             released[GatewayKey(interfaceIndex: neighbour.interfaceIndex, address: neighbour.address)] = neighbour

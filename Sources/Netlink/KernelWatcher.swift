@@ -186,6 +186,10 @@ public final class KernelWatcher: Sendable {
 
     /// Starts reading notifications; called once, after the first dump was delivered.
     private func startReading() {
+        // Called inside `drain`, on the loop, the follower's one thread; the follower itself, not the state it sits
+        // in, which reading would copy (860 instructions a message). It holds neither the socket nor the sink.
+        let routing = state.value.routing
+        notifications.sink.readsNeighbour = { key in routing.reads(key) }
         let source = try? loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
         state.value.source = source
     }

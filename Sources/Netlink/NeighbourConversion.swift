@@ -31,6 +31,18 @@ enum NeighbourConversion {
         return .converted([.neighbourRemoved(interfaceIndex: entry.ndm_ifindex, address: address)])
     }
 
+    /// The entry a message is about (its link and NDA_DST), if it is a candidate (`isCandidate`); nil otherwise or
+    /// when the message is cut short.
+    static func key(of header: UnsafeMutablePointer<nlmsghdr>) -> GatewayKey? {
+        guard let entry = KernelMessage.payload(of: header, as: ndmsg.self), isCandidate(entry), entry.ndm_ifindex > 0,
+            let destination = nlmsg_find_attr(header, Int32(MemoryLayout<ndmsg>.size), Int32(NDA_DST)),
+            // Read in place: a LAN host's entry is looked at, and left, without an allocation.
+            let address = IPAddress(
+                bytes: UnsafeRawBufferPointer(start: nla_data(destination), count: Int(nla_len(destination))))
+        else { return nil }
+        return GatewayKey(interfaceIndex: entry.ndm_ifindex, address: address)
+    }
+
     /// An attribute's bytes after the ndmsg header; nil when absent or empty. libnl's walk stops at an attribute
     /// that overruns the message.
     private static func attribute(_ type: Int32, of header: UnsafeMutablePointer<nlmsghdr>) -> [UInt8]? {

@@ -179,6 +179,13 @@ final class RouteFollower {
         return kept
     }
 
+    /// Whether a neighbour entry's messages matter here: the entry of a gateway the model's routes leave by (which
+    /// the model keeps, and whose reachability moves the kernel's choice), or one kept for a gateway whose route
+    /// went. The model ignores every other entry (`KernelState.applyDroppingNoOps`).
+    func reads(_ key: GatewayKey) -> Bool {
+        state.isGateway(key) || gateways.isReleased(key)
+    }
+
     /// Changes the flows' queries; returns the event with the answers if that changed them. Only the added queries
     /// are asked and only the removed ones' answers dropped: a client coming or going costs its own queries, not a
     /// pass over every flow's (which made a thousand clients arriving one by one cost 2.5 s of CPU).

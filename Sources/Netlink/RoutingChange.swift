@@ -91,11 +91,8 @@ struct RoutingChange {
     }
 
     private mutating func noteNeighbour(_ header: UnsafeMutablePointer<nlmsghdr>) {
-        guard !neighboursOverflowed, let entry = KernelMessage.payload(of: header, as: ndmsg.self),
-            NeighbourConversion.isCandidate(entry), entry.ndm_ifindex > 0,
-            let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<ndmsg>.size), Int32(NDA_DST)),
-            let address = IPAddress(
-                bytes: Array(UnsafeRawBufferPointer(start: nla_data(attribute), count: Int(nla_len(attribute)))))
+        guard !neighboursOverflowed, let gateway = NeighbourConversion.key(of: header),
+            let entry = KernelMessage.payload(of: header, as: ndmsg.self)
         else { return }
         guard neighbours.count < Self.maximumNeighbours else {
             neighbours = []
@@ -105,8 +102,7 @@ struct RoutingChange {
         let removed = header.pointee.nlmsg_type == UInt16(RTM_DELNEIGH)
         neighbours.append(
             NeighbourNote(
-                gateway: GatewayKey(interfaceIndex: entry.ndm_ifindex, address: address),
-                reachability: removed ? .absent : NeighbourReachability(state: entry.ndm_state)))
+                gateway: gateway, reachability: removed ? .absent : NeighbourReachability(state: entry.ndm_state)))
     }
 
     /// Notes that the decisions of one family may have changed (a gateway's neighbour entry did).
