@@ -64,6 +64,11 @@ struct GatewayNeighbours {
 
     /// Notes a batch the follower's state applied: keeps the entries it released, then follows the batch's news of
     /// them (the last message about an entry is what the kernel holds; any message about its link drops it).
+    /// Whether route selection sees `key`'s entry as usable, as the last message about it (or a dump) said.
+    func seesUsable(_ key: GatewayKey) -> Bool {
+        reachability[key] == .valid
+    }
+
     /// Whether an entry is kept for a gateway whose route went.
     func isReleased(_ key: GatewayKey) -> Bool {
         !released.isEmpty && released[key] != nil
@@ -131,7 +136,8 @@ struct GatewayNeighbours {
 
     /// When a gateway being resolved is next to be asked again; nil if none is.
     var nextRetry: ContinuousClock.Instant? {
-        resolving.values.compactMap(\.due).min()
+        // Asked after every read of notifications, and most often none is being resolved: no list made then.
+        resolving.isEmpty ? nil : resolving.values.compactMap(\.due).min()
     }
 
     /// Asks again for the gateways whose wait is over: the kernel's entry if it learnt the address meanwhile

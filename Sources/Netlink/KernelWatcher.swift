@@ -189,7 +189,7 @@ public final class KernelWatcher: Sendable {
         // Called inside `drain`, on the loop, the follower's one thread; the follower itself, not the state it sits
         // in, which reading would copy (860 instructions a message). It holds neither the socket nor the sink.
         let routing = state.value.routing
-        notifications.sink.readsNeighbour = { key in routing.reads(key) }
+        notifications.sink.readsNeighbour = { message in routing.reads(message) }
         let source = try? loop.watchReadable(notifications.fileDescriptor) { [weak self] in self?.drain() }
         state.value.source = source
     }
@@ -238,12 +238,16 @@ public final class KernelWatcher: Sendable {
     /// After the follower asked the kernel to resolve gateways: says once if the kernel refused, and keeps a
     /// one-shot timer for the next gateway to ask again (none while every gateway is known).
     private func followResolution() {
-        let routing = state.value.routing
-        if let refusal = routing.takeRefusal() { resolutionRefused(refusal) }
-        let due = routing.nextResolveRetry
-        guard due != state.value.resolveRetry?.due else { return }
-        state.value.resolveRetry = nil
-        guard let due else { return }
+        // One access to the state: each read of `state.value` copies it (this runs after every read of
+        // notifications, most often to find nothing to do).
+        let (refusal, rearm, due) = withState { state in
+            let due = state.routing.nextResolveRetry
+            let rearm = due != state.resolveRetry?.due
+            if rearm { state.resolveRetry = nil }
+            return (state.routing.takeRefusal(), rearm, due)
+        }
+        if let refusal { resolutionRefused(refusal) }
+        guard rearm, let due else { return }
         let delay = max(due - .now, .zero)
         if let source = try? loop.schedule(after: delay, { [weak self] in self?.resolveAgain() }) {
             state.value.resolveRetry = (source, due)

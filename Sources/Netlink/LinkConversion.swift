@@ -104,4 +104,21 @@ enum LinkConversion {
             return count
         }
     }
+
+    /// Whether `text` is `bytes` as `hardwareAddressText` spells them; false for no bytes. Compared in place: a
+    /// gateway's entry is checked against the model's on every message the kernel sends about it.
+    static func hardwareAddressText(_ text: String, spells bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        let spelled = text.utf8.withContiguousStorageIfAvailable { characters in
+            guard characters.count == bytes.count * 3 - 1 else { return false }
+            for (index, byte) in bytes.enumerated() {
+                let at = index * 3
+                guard index == 0 || characters[at - 1] == UInt8(ascii: ":"),
+                    characters[at] == asciiHexDigit(byte >> 4), characters[at + 1] == asciiHexDigit(byte & 0xf)
+                else { return false }
+            }
+            return true
+        }
+        return spelled ?? (text == hardwareAddressText(Array(bytes)))
+    }
 }

@@ -15,20 +15,24 @@ final class MessageSink {
     /// whether the model keeps them or not (a host route, a rule, a nexthop, a link or an address).
     private var routingChange = RoutingChange()
 
-    /// Whether the route follower reads a neighbour entry (a gateway's, or one it keeps for a gateway whose route
-    /// went): set on the notifications' sink, so that a LAN's churn, every entry of every host on it, is left at
-    /// its header and its address instead of being converted, noted and handed to the follower, which would drop
-    /// it (`KernelState.applyDroppingNoOps`). nil: every entry is read (a dump's sink).
-    var readsNeighbour: ((GatewayKey) -> Bool)?
+    /// Whether the route follower reads a neighbour message (`RouteFollower.reads`): set on the notifications'
+    /// sink, so that a LAN's churn, every entry of every host on it, and a gateway's entry moving between REACHABLE
+    /// and STALE are left at their header instead of being converted, noted and handed to the follower, which would
+    /// drop them (`KernelState.applyDroppingNoOps`). nil: every entry is read (a dump's sink).
+    var readsNeighbour: ((NeighbourMessage) -> Bool)?
     /// Whether a message other than a neighbour's came since the last `takeRoutingChange()`: the follower has not
     /// seen it yet, and a route it adds may make any entry after it a gateway's, so none is left out then.
     private var gatewaysMayMove = false
+    /// Whether any message was collected since the last `takeRoutingChange()`: the follower has not applied it
+    /// yet, so what it holds of an entry may not be the entry as the kernel had it before the next message.
+    private var collectedSinceFollowed = false
 
     /// The routing change since the last call; starts afresh.
     func takeRoutingChange() -> RoutingChange {
         defer {
             routingChange = RoutingChange()
             gatewaysMayMove = false
+            collectedSinceFollowed = false
         }
         return routingChange
     }
@@ -43,14 +47,16 @@ final class MessageSink {
     func receive(header: UnsafeMutablePointer<nlmsghdr>) {
         let type = Int32(header.pointee.nlmsg_type)
         if type == Int32(RTM_NEWNEIGH) || type == Int32(RTM_DELNEIGH) {
-            if let readsNeighbour, !gatewaysMayMove, let key = NeighbourConversion.key(of: header),
-                !readsNeighbour(key)
+            if let readsNeighbour, !gatewaysMayMove,
+                let message = NeighbourMessage(header, followerIsCurrent: !collectedSinceFollowed),
+                !readsNeighbour(message)
             {
                 return
             }
         } else {
             gatewaysMayMove = true
         }
+        collectedSinceFollowed = true
         routingChange.note(header)
         collect(KernelMessage.events(from: header))
     }

@@ -179,11 +179,18 @@ final class RouteFollower {
         return kept
     }
 
-    /// Whether a neighbour entry's messages matter here: the entry of a gateway the model's routes leave by (which
-    /// the model keeps, and whose reachability moves the kernel's choice), or one kept for a gateway whose route
-    /// went. The model ignores every other entry (`KernelState.applyDroppingNoOps`).
-    func reads(_ key: GatewayKey) -> Bool {
-        state.isGateway(key) || gateways.isReleased(key)
+    /// Whether a neighbour message may change anything here: one about the entry of a gateway the model's routes
+    /// leave by (which the model keeps, and whose reachability moves the kernel's choice), unless it says what the
+    /// follower holds of that entry (the same link-layer address, usable, as route selection already sees it: the
+    /// entry moving between REACHABLE and STALE as traffic comes and goes), or one about an entry kept for a
+    /// gateway whose route went. The model ignores every other entry (`KernelState.applyDroppingNoOps`), and would
+    /// drop the restated one (`GatewayNeighbours.reachabilityChanges` would find nothing moved either).
+    func reads(_ message: NeighbourMessage) -> Bool {
+        guard state.isGateway(message.key) else { return gateways.isReleased(message.key) }
+        guard message.followerIsCurrent, gateways.seesUsable(message.key),
+            let held = state.neighbour(message.key.address, on: message.key.interfaceIndex)
+        else { return true }
+        return !message.restates(held)
     }
 
     /// Changes the flows' queries; returns the event with the answers if that changed them. Only the added queries

@@ -8,7 +8,8 @@ import Testing
 
 /// The notifications' sink leaves an entry the route follower does not read at its header and address: not
 /// converted, not noted for the kernel's choice. Unless a route (or any message but a neighbour's) came before it in
-/// the same read: the follower has not seen that route yet, and it may make the entry a gateway's. The kernel's own
+/// the same read: the follower has not seen that route yet, and it may make the entry a gateway's. And it tells the
+/// follower whether it has applied every message before (only then may it compare the entry with what it holds). The kernel's own
 /// messages, read from a dump.
 @Suite struct MessageSinkNeighbourTests {
     @Test func anEntryNotReadIsLeftOutUnlessARouteCameBefore() async throws {
@@ -33,11 +34,14 @@ import Testing
                 Neighbour(interfaceIndex: va, address: entry.address, linkLayerAddress: "02:00:00:00:00:05"))
 
             var asked: [GatewayKey] = []
+            var current: [Bool] = []
             func read(_ messages: [[UInt8]], reads: Bool?) -> (events: [KernelEvent], notes: Int) {
                 let sink = MessageSink()
+                current = []
                 if let reads {
-                    sink.readsNeighbour = { key in
-                        asked.append(key)
+                    sink.readsNeighbour = { message in
+                        asked.append(message.key)
+                        current.append(message.followerIsCurrent)
                         return reads
                     }
                 }
@@ -54,6 +58,12 @@ import Testing
             #expect(kept.events == [converted] && kept.notes == 1)
             let afterRoute = read([route, neighbour], reads: false)
             #expect(afterRoute.events.contains(converted) && afterRoute.notes == 1)
+            // The follower is current until a message is collected: after one, what it holds of an entry may be
+            // older than the entry (nothing is compared with it then).
+            _ = read([neighbour, neighbour], reads: false)
+            #expect(current == [true, true])
+            _ = read([neighbour, neighbour], reads: true)
+            #expect(current == [true, false])
             let everything = read([neighbour], reads: nil)
             #expect(everything.events == [converted] && everything.notes == 1)
         }
