@@ -95,8 +95,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's getopt_long (its header is outside Swift's Glibc module): the daemon's command line.
         .systemLibrary(name: "CGetopt"),
-        // The command line as execve gave it (argc and argv from an ELF constructor), not /proc/self/cmdline, which
-        // Swift's CommandLine reads and which is another process's or missing where /proc is not the caller's.
+        // The command line as execve gave it (argc and argv from an ELF constructor), not through /proc, where
+        // Swift's runtime looks for it and finds another process's or none where /proc is not the caller's; given
+        // to Swift's CommandLine too, in place of the runtime's look at /proc/self/maps before every main.
         .target(
             name: "CProgramArguments",
             cSettings: [.enableWarning("all"), .enableWarning("extra"), .treatAllWarnings(as: .error)]),
@@ -170,7 +171,9 @@ let package = Package(
         // Swift concurrency runtime linked into a gate every unit start runs).
         .target(
             name: "PathMonitor", dependencies: ["Locking", "PathModel", "PathmondClient"], swiftSettings: strict),
-        .target(name: "PathmondClient", dependencies: ["Locking", "PathModel", "PathProtocol"], swiftSettings: strict),
+        .target(
+            name: "PathmondClient", dependencies: ["JSON", "Locking", "PathModel", "PathProtocol"],
+            swiftSettings: strict),
         // What the daemon and its root helper share as processes under systemd: the journal, sd_notify, the
         // configuration file and its reload, their command lines, a socket peer's credentials.
         .target(
@@ -298,7 +301,7 @@ let package = Package(
             name: "LibpathmondTests", dependencies: ["libpathmond", "PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "FuzzSupport"],
+            name: "PathProtocolTests", dependencies: ["JSON", "PathProtocol", "PathModel", "FuzzSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ConnectivityProbeTests", dependencies: ["ConnectivityProbe", "FuzzSupport", "PathModel"],

@@ -76,12 +76,7 @@ private struct ValueDecoder: Decoder {
     /// only if it is a whole number within the type's range.
     func integer<Number: FixedWidthInteger>(_ type: Number.Type) throws -> Number {
         guard case .number(let text) = value else { throw mismatch(type) }
-        if let exact = Number(text) { return exact }
-        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let real = Double(text),
-            let whole = Number(exactly: real)
-        {
-            return whole
-        }
+        if let number = JSONValue.integer(text, as: type) { return number }
         throw DecodingError.dataCorrupted(
             DecodingError.Context(codingPath: codingPath, debugDescription: "\(text) does not fit in \(type)"))
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import JSON
 import PathModel
 import PathProtocol
 
@@ -33,7 +34,8 @@ public final class PathmondConnection: Sendable {
 
     /// io.pathmond.GetPath: the path now, for `parameters` (the system path by default).
     public func path(parameters: PathParameters = .unrestricted) throws(PathmondClientError) -> Path {
-        try decodePath(call(Methods.getPath, Self.requirements(parameters)))
+        let call = Methods.getPath.writeCall(Self.requirements(parameters))
+        return try decodePath(send(call, Methods.getPath, reading: Methods.PathReply.init(json:)))
     }
 
     /// io.pathmond.ListInterfaces: every interface the kernel has, loopback included, by index.
@@ -100,7 +102,8 @@ public final class PathmondConnection: Sendable {
     public func watchPath(
         parameters: PathParameters = .unrestricted, _ handler: (Path) -> Bool
     ) throws(PathmondClientError) {
-        try stream(Methods.watchPath, Self.requirements(parameters)) {
+        let call = Methods.watchPath.writeCall(Self.requirements(parameters), more: true)
+        try stream(call, Methods.watchPath, reading: Methods.PathReply.init(json:)) {
             reply throws(PathmondClientError) in handler(try decodePath(reply))
         }
     }
@@ -122,13 +125,22 @@ public final class PathmondConnection: Sendable {
         _ method: VarlinkMethod<Parameters, Reply>, _ parameters: Parameters,
         _ handler: (Reply) throws(PathmondClientError) -> Bool
     ) throws(PathmondClientError) {
+        try stream(method.encodeCall(parameters, more: true, codec: codec), method, handler)
+    }
+
+    /// Sends a call with "more" already written and hands each reply to `handler` (read by `read` when given: see
+    /// `receive`).
+    private func stream<Parameters, Reply>(
+        _ call: [UInt8], _ method: VarlinkMethod<Parameters, Reply>, reading read: ReplyReader<Reply>? = nil,
+        _ handler: (Reply) throws(PathmondClientError) -> Bool
+    ) throws(PathmondClientError) {
         precondition(method.streaming != .never, "\(method.name) does not stream")
         socket.setReceiveTimeout(nil)
-        try socket.send(method.encodeCall(parameters, more: true, codec: codec))
+        try socket.send(call)
         // However the stream ends, pathmond goes on with it until the connection closes.
         defer { socket.abandon(.disconnected) }
         while true {
-            let (parameters, continues) = try receive(Reply.self)
+            let (parameters, continues) = try receive(Reply.self, reading: read)
             guard try handler(parameters) else { return }
             guard continues else { throw .disconnected }
         }
@@ -143,14 +155,33 @@ public final class PathmondConnection: Sendable {
     func call<Parameters, Reply>(_ method: VarlinkMethod<Parameters, Reply>, _ parameters: Parameters)
         throws(PathmondClientError) -> Reply
     {
-        try socket.send(method.encodeCall(parameters, codec: codec))
-        return try receive(Reply.self).parameters
+        try send(method.encodeCall(parameters, codec: codec), method)
     }
 
-    private func receive<Parameters: Codable & Sendable>(_ type: Parameters.Type) throws(PathmondClientError)
-        -> (parameters: Parameters, continues: Bool)
-    {
+    /// Sends a call already written and waits for its one reply (read by `read` when given: see `receive`).
+    private func send<Parameters, Reply>(
+        _ call: [UInt8], _ method: VarlinkMethod<Parameters, Reply>, reading read: ReplyReader<Reply>? = nil
+    ) throws(PathmondClientError) -> Reply {
+        try socket.send(call)
+        return try receive(Reply.self, reading: read).parameters
+    }
+
+    /// Reads a reply's parameters without the Decoder (`JSONShapeError`).
+    typealias ReplyReader<Reply> = (JSONValue) throws(JSONShapeError) -> Reply
+
+    /// The next reply's parameters. With `read`, a reply that is not an error is read by it; one it refuses, and
+    /// any error, are decoded as they are without it, so that what is wrong is said the same way.
+    private func receive<Parameters: Codable & Sendable>(
+        _ type: Parameters.Type, reading read: ReplyReader<Parameters>? = nil
+    ) throws(PathmondClientError) -> (parameters: Parameters, continues: Bool) {
         let frame = try socket.receive()
+        if let read, let document = try? JSONReader.parse(frame, maximumDepth: JSONReader.defaultMaximumDepth),
+            let reply = try? document.object(), reply.optional("error") == nil,
+            let parameters = reply.optional("parameters"), let value = try? read(parameters),
+            let continues = try? (reply.optional("continues")?.bool() ?? false)
+        {
+            return (value, continues)
+        }
         do {
             // The common case, a streamed update, is decoded once: a reply that is not an error and has its
             // parameters. Anything else is looked at again for the error it carries or the reason it is unreadable.

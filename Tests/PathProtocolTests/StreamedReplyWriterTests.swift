@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    private func randomPath(_ random: inout SplitMix, interfaceCount: Int? = nil) -> WirePath {
+    func randomPath(_ random: inout SplitMix, interfaceCount: Int? = nil) -> WirePath {
         let interfaces = (0..<(interfaceCount ?? Int(random.next() % 4))).map { _ in
             PathInterface(
                 index: Int32(truncatingIfNeeded: random.next()), name: randomText(&random),
