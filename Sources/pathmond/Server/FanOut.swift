@@ -75,30 +75,40 @@ final class FanOut: Sendable {
     static let backlogBound = 16_384
 
     private func deliverSlice() {
-        var slice: [(any Subscriber, Update)] = []
-        slice.reserveCapacity(Self.sliceSize)
         do {
-            var queued = state.value
-            while slice.count < Self.sliceSize && queued.next < queued.queue.count {
-                let delivery = queued.queue[queued.next]
-                var position = queued.position ?? delivery.subscribers.startIndex
-                while slice.count < Self.sliceSize && position != delivery.subscribers.endIndex {
-                    slice.append((delivery.subscribers[position].value, delivery.update))
-                    position = delivery.subscribers.index(after: position)
+            // The slice is taken before anything is written: the queue's place moves past it first, so a write that
+            // comes back here (a closed connection, a change it causes) starts after it. Then it is written from
+            // the queue as it was, walked again, not listed (an array of 64 subscribers and updates was allocated
+            // for every change).
+            let queued = state.value
+            var end = (next: queued.next, position: queued.position)
+            var taken = 0
+            while taken < Self.sliceSize && end.next < queued.queue.count {
+                let subscribers = queued.queue[end.next].subscribers
+                var position = end.position ?? subscribers.startIndex
+                while taken < Self.sliceSize && position != subscribers.endIndex {
+                    position = subscribers.index(after: position)
+                    taken += 1
                 }
-                if position == delivery.subscribers.endIndex {
-                    queued.next += 1
-                    queued.position = nil
-                } else {
-                    queued.position = position
-                }
+                end = position == subscribers.endIndex ? (end.next + 1, nil) : (end.next, position)
             }
-            state.value.next = queued.next
-            state.value.position = queued.position
+            state.value.next = end.next
+            state.value.position = end.position
+            // Written outside the state: a subscriber's write may close its connection, which touches nothing here.
+            var next = queued.next
+            var position = queued.position
+            while next < end.next || (next == end.next && end.position != nil && position != end.position) {
+                let delivery = queued.queue[next]
+                let stop = next == end.next ? end.position! : delivery.subscribers.endIndex
+                var at = position ?? delivery.subscribers.startIndex
+                while at != stop {
+                    delivery.subscribers[at].value.deliver(delivery.update)
+                    at = delivery.subscribers.index(after: at)
+                }
+                next += 1
+                position = nil
+            }
         }
-        // Written outside the state: a subscriber's write may close its connection, which touches nothing here.
-        for (subscriber, update) in slice { subscriber.deliver(update) }
-        slice = []
         if state.value.next == state.value.queue.count {
             state.value.queue.removeAll(keepingCapacity: state.value.queue.count <= 256)
             state.value.next = 0
