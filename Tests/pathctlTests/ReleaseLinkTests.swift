@@ -215,6 +215,36 @@ import Testing
         #expect(!(try Self.run("nm", "plain", in: directory)).contains("_swift_stdlib_names"))
     }
 
+    /// The command line without the runtime's look at /proc/self/maps (`Sources/CProgramArguments/arguments.c`): a
+    /// program linked statically with that object reads its arguments from argv as glibc gave them, also where /proc
+    /// is an empty tmpfs, and links none of the runtime's argv grabber; linked without it, the runtime's own way finds
+    /// none there (so the object is what makes the difference, and the day the runtime stops looking, this says so).
+    @Test func aProgramWithTheArgumentsObjectReadsArgvWithoutProc() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "release-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = Self.root.appending(path: "Sources/CProgramArguments")
+        try #"print(CommandLine.arguments.dropFirst().joined(separator: "|"))"#
+            .write(to: directory.appending(path: "echo.swift"), atomically: true, encoding: .utf8)
+        try Self.run(
+            "clang", "-O2", "-c", arguments.appending(path: "arguments.c").path, "-I",
+            arguments.appending(path: "include").path, "-o", "arguments.o", in: directory)
+        for (program, objects) in [("with", ["arguments.o"]), ("without", [])] {
+            try Self.run(
+                ["swiftc", "-O", "-static-stdlib", "echo.swift"] + objects + ["-o", program, "-use-ld=lld"],
+                in: directory)
+        }
+        #expect(!(try Self.run("nm", "with", in: directory)).contains("argvGrabber"))
+        #expect(try Self.run("nm", "without", in: directory).contains("argvGrabber"))
+        for program in ["with", "without"] {
+            #expect(try Self.run("./\(program)", "one", "two three", in: directory) == "one|two three\n")
+            let withoutProc = try Self.run(
+                "unshare", "--mount", "sh", "-c", "mount -t tmpfs none /proc && exec ./\(program) one 'two three'",
+                in: directory)
+            #expect(withoutProc == (program == "with" ? "one|two three\n" : "\n"), "\(program)")
+        }
+    }
+
     @discardableResult
     static func run(_ arguments: [String], in directory: URL, expecting status: Int32 = 0) throws -> String {
         let process = Process()

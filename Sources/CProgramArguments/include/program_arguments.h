@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 // The command line a program was started with, as execve(2) gave it.
 //
-// Swift's CommandLine.arguments reads /proc/self/cmdline on Linux: where /proc is not the caller's (a tmpfs over it,
-// a chroot or build hook without it, `nsenter -m` into a container) it is empty or another process's, and a
-// program that parses it runs with arguments it was never given. glibc passes argc and argv to every ELF
-// constructor; arguments.c keeps them for the program to read instead.
+// Swift's runtime finds the command line on Linux through /proc (/proc/self/maps, to find the stack argv lies on):
+// where /proc is not the caller's (a tmpfs over it, a chroot or build hook without it, `nsenter -m` into a
+// container) it finds none, or another process's, and a program that parses it runs with arguments it was never
+// given. glibc passes argc and argv to every ELF constructor; arguments.c keeps them for the program to read
+// instead, and hands them to Swift's CommandLine too (see there).
 #ifndef PROGRAM_ARGUMENTS_H
 #define PROGRAM_ARGUMENTS_H
 
