@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSON
 import PathModel
 import PathProtocol
 
@@ -31,24 +32,33 @@ struct MethodCall<Parameters: Sendable> {
 /// One method-table entry and what the daemon does for it.
 struct MethodRoute: Sendable {
     let method: any VarlinkMethodRule
+    /// Handles a call: its frame, its envelope, and the call as read (nil when it was decoded through Codable).
     let handle:
-        @Sendable (_ frame: [UInt8], _ call: VarlinkCall, _ peer: PeerCredentials?) throws(VarlinkError)
-            -> CallOutcome
+        @Sendable (_ frame: [UInt8], _ call: VarlinkCall, _ read: JSONMembers?, _ peer: PeerCredentials?)
+            throws(VarlinkError) -> CallOutcome
 
     /// The route for `method`: its parameters are decoded and its rules checked here, the same way for every
-    /// method, before `handler` runs.
+    /// method, before `handler` runs. With `read`, the parameters of a call already read are read by it (a reader
+    /// without the Decoder: `VarlinkCall+Reading.swift`); those it refuses are decoded as before, errors and all.
     init<Parameters, Reply>(
         _ method: VarlinkMethod<Parameters, Reply>,
+        reading read: (@Sendable (JSONValue) throws(JSONShapeError) -> Parameters)? = nil,
         _ handler: @escaping @Sendable (MethodCall<Parameters>) throws(VarlinkError) -> CallOutcome
     ) {
         self.method = method
-        handle = { frame, call, peer throws(VarlinkError) in
+        handle = { frame, call, members, peer throws(VarlinkError) in
             // The framer already holds every call to the largest any method takes; this is the method's own.
             guard frame.count <= method.maximumCallSize else {
                 let reason = "a call of \(method.name) over \(method.maximumCallSize) bytes"
                 return .replyAndClose(VarlinkCodec().encodeError(.protocolError(reason: reason)))
             }
-            let parameters = try method.decodeParameters(from: frame)
+            // Absent or null parameters read as `{}`, as `decodeParameters` has them.
+            let parameters =
+                if let read, let members, let parameters = try? read(members.optional("parameters") ?? .object([])) {
+                    parameters
+                } else {
+                    try method.decodeParameters(from: frame)
+                }
             try method.check(call)
             return try handler(MethodCall(parameters: parameters, more: call.more == true, peer: peer))
         }
@@ -73,15 +83,22 @@ struct CallRouter: Sendable {
 
     /// Handles one framed message (without its NUL) from a peer whose credentials the kernel gave.
     func handle(_ frame: [UInt8], from peer: PeerCredentials?) -> CallOutcome {
+        // Parsed once, its envelope read from the document, which the method's parameters are then read from; a
+        // call this refuses is decoded as before, so that what is wrong with it is said the same way.
+        let members = try? JSONReader.parse(frame).object()
         let call: VarlinkCall
-        do {
-            call = try codec.decode(VarlinkCall.self, from: frame)
-        } catch {
-            return .replyAndClose(codec.encodeError(.protocolError(reason: error.description)))
+        if let members, let read = try? VarlinkCall(json: members) {
+            call = read
+        } else {
+            do {
+                call = try codec.decode(VarlinkCall.self, from: frame)
+            } catch {
+                return .replyAndClose(codec.encodeError(.protocolError(reason: error.description)))
+            }
         }
         let outcome: CallOutcome
         do {
-            outcome = try route(call, frame: frame, peer: peer)
+            outcome = try route(call, frame: frame, read: members, peer: peer)
         } catch {
             outcome = .reply(codec.encodeError(error))
         }
@@ -95,8 +112,8 @@ struct CallRouter: Sendable {
         }
     }
 
-    private func route(_ call: VarlinkCall, frame: [UInt8], peer: PeerCredentials?) throws(VarlinkError)
-        -> CallOutcome
+    private func route(_ call: VarlinkCall, frame: [UInt8], read: JSONMembers?, peer: PeerCredentials?)
+        throws(VarlinkError) -> CallOutcome
     {
         if call.upgrade == true { throw .invalidParameter(parameter: "upgrade") }
         guard let route = routes[call.method] else {
@@ -105,6 +122,6 @@ struct CallRouter: Sendable {
             }
             throw .methodNotFound(method: call.method)
         }
-        return try route.handle(frame, call, peer)
+        return try route.handle(frame, call, read, peer)
     }
 }

@@ -34,15 +34,15 @@ struct MethodHandlers: Sendable {
                 }
                 return .reply(codec.encodeReply(Methods.InterfaceDescriptionReply(description: description)))
             },
-            MethodRoute(Methods.getPath) { call throws(VarlinkError) in
+            MethodRoute(Methods.getPath, reading: Methods.PathParameters.init(json:)) { call throws(VarlinkError) in
                 try pathNow(Self.parameters(call.parameters.requirements, peer: call.peer))
             },
-            MethodRoute(Methods.watchPath) { call throws(VarlinkError) in
+            MethodRoute(Methods.watchPath, reading: Methods.PathParameters.init(json:)) { call throws(VarlinkError) in
                 let parameters = try Self.parameters(call.parameters.requirements, peer: call.peer)
                 // Without "more", one reply with the path now, as GetPath.
                 return call.more ? .startWatching(.path(parameters)) : pathNow(parameters)
             },
-            MethodRoute(Methods.watchFlow) { call throws(VarlinkError) in
+            MethodRoute(Methods.watchFlow, reading: Methods.FlowParameters.init(json:)) { call throws(VarlinkError) in
                 do throws(WireFormatError) {
                     var flow = try call.parameters.flow.flow()
                     flow.parameters.routingUser = Self.routingUser(of: call.peer)
