@@ -31,6 +31,13 @@ extension JSONValue {
         return text
     }
 
+    /// An array of strings.
+    public func strings() throws(JSONShapeError) -> [String] {
+        var texts: [String] = []
+        for element in try array() { texts.append(try element.string()) }
+        return texts
+    }
+
     public func bool() throws(JSONShapeError) -> Bool {
         guard case .bool(let flag) = self else { throw JSONShapeError("a boolean") }
         return flag

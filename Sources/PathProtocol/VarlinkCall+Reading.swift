@@ -44,13 +44,7 @@ extension WirePathRequirements {
     public init(json: JSONValue) throws(JSONShapeError) {
         let members = try json.object()
         requiredInterfaceType = try members.optional("requiredInterfaceType")?.string()
-        if let types = try members.optional("prohibitedInterfaceTypes")?.array() {
-            var names: [String] = []
-            for type in types { names.append(try type.string()) }
-            prohibitedInterfaceTypes = names
-        } else {
-            prohibitedInterfaceTypes = nil
-        }
+        prohibitedInterfaceTypes = try members.optional("prohibitedInterfaceTypes")?.strings()
         requiredInterface = try members.optional("requiredInterface")?.string()
         prohibitExpensive = try members.optional("prohibitExpensive")?.bool()
         prohibitConstrained = try members.optional("prohibitConstrained")?.bool()

@@ -19,8 +19,7 @@ extension WirePath {
         for interface in try members.required("availableInterfaces").array() {
             interfaces.append(try WirePathInterface(json: interface))
         }
-        var addresses: [String] = []
-        for gateway in try members.required("gateways").array() { addresses.append(try gateway.string()) }
+        let addresses = try members.required("gateways").strings()
         status = try members.required("status").string()
         unsatisfiedReason = try members.optional("unsatisfiedReason")?.string()
         availableInterfaces = interfaces
