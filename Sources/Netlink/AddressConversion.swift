@@ -24,7 +24,7 @@ enum AddressConversion {
             return Self.address(info, attributes: table)
         }
         guard let address else { return .malformed }
-        return .converted([removed ? .addressRemoved(address) : .addressAdded(address)])
+        return .converted(removed ? .addressRemoved(address) : .addressAdded(address))
     }
 
     /// The address a message describes. The local address is IFA_LOCAL, or IFA_ADDRESS without one (IPv6); for a

@@ -6,12 +6,24 @@ import PathModel
 enum KernelMessage {
     /// What one message amounted to.
     enum Conversion {
-        /// Events for the model (a multipath route gives one per next hop; a link message gives one).
-        case converted([KernelEvent])
+        /// The model's event: what every message but a multipath route gives. Held as itself, not in an array of
+        /// one (each message's array was an allocation, and the batch copied it out again).
+        case converted(KernelEvent)
+        /// A multipath route's events, one per next hop.
+        case convertedHops([KernelEvent])
         /// A well-formed message the model does not need: another family, a non-default route, a cloned route.
         case notRelevant
         /// A message libnl could not parse or that lacked what we need: skipped ("…, ignoring").
         case malformed
+
+        /// The events converted; nil: none (not relevant, or malformed).
+        var events: [KernelEvent]? {
+            switch self {
+            case .converted(let event): [event]
+            case .convertedHops(let events): events
+            case .notRelevant, .malformed: nil
+            }
+        }
     }
 
     /// A message libnl read (a dump's).
@@ -32,7 +44,7 @@ enum KernelMessage {
         case Int(RTM_NEWNEXTHOP), Int(RTM_DELNEXTHOP):
             return NexthopConversion.events(from: header, removed: type == Int(RTM_DELNEXTHOP))
         case Int(RTM_NEWRULE), Int(RTM_DELRULE):
-            return .converted([.rulesChanged])
+            return .converted(.rulesChanged)
         case Int(RTM_NEWLINK), Int(RTM_DELLINK):
             return LinkConversion.events(from: header, removed: type == Int(RTM_DELLINK))
         case Int(RTM_NEWADDR), Int(RTM_DELADDR):

@@ -202,7 +202,8 @@ public final class KernelWatcher: Sendable {
             let result = calls.receiveNotifications(notifications)
             let received = notifications.sink.take()
             if result > 0 {
-                events.appendMergingRules(received)
+                // Most often the first read holds the whole batch: taken as it is, not copied.
+                if events.isEmpty { events = received } else { events.appendMergingRules(received) }
                 continue
             }
             if result == 0 || result == -NLE_AGAIN { break }

@@ -20,7 +20,7 @@ enum LinkConversion {
         // Bridge ports also announce themselves with AF_BRIDGE link messages; only AF_UNSPEC describes the link.
         guard info.ifi_family == UInt8(AF_UNSPEC) else { return .notRelevant }
         guard info.ifi_index > 0 else { return .malformed }
-        if removed { return .converted([.linkRemoved(index: info.ifi_index)]) }
+        if removed { return .converted(.linkRemoved(index: info.ifi_index)) }
         return withUnsafeTemporaryAllocation(
             of: UnsafeMutablePointer<nlattr>?.self, capacity: Int(linkAttributeMax) + 1
         ) { table in
@@ -40,7 +40,7 @@ enum LinkConversion {
                     link.tunnel = TunnelEndpointParser.endpoints(inLinkAttributes: bytes)
                 }
             }
-            return .converted([.linkChanged(link)])
+            return .converted(.linkChanged(link))
         }
     }
 

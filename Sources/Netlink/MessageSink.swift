@@ -63,7 +63,8 @@ final class MessageSink {
 
     private func collect(_ conversion: KernelMessage.Conversion) {
         switch conversion {
-        case .converted(let converted): events.appendMergingRules(converted)
+        case .converted(let event): events.appendMergingRules(event)
+        case .convertedHops(let hops): events.append(contentsOf: hops)
         case .notRelevant: break
         case .malformed: ignoredMessages += 1
         }
@@ -83,9 +84,21 @@ final class MessageSink {
 }
 
 extension [KernelEvent] {
+    /// Room for what one message's batch most often holds: its event, the follower's new answers and a gateway's
+    /// neighbour found, made when the first event comes (growing an array of one to two, then four, was two more
+    /// allocations for every route flip).
+    static let usualBatchCapacity = 4
+
     /// Appends `events`, but a rule change right after another is dropped: the kernel sends each rule in a message
     /// (and a datagram) of its own, and a storm of rules is one cause, not one event per rule.
     mutating func appendMergingRules(_ events: some Sequence<KernelEvent>) {
-        for event in events where !(event == .rulesChanged && last == .rulesChanged) { append(event) }
+        for event in events { appendMergingRules(event) }
+    }
+
+    /// Appends `event`, unless it is a rule change right after another.
+    mutating func appendMergingRules(_ event: KernelEvent) {
+        if case .rulesChanged = event, case .rulesChanged? = last { return }
+        if isEmpty { reserveCapacity(Self.usualBatchCapacity) }
+        append(event)
     }
 }

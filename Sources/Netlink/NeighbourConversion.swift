@@ -26,9 +26,9 @@ enum NeighbourConversion {
             let neighbour = Neighbour(
                 interfaceIndex: entry.ndm_ifindex, address: address,
                 linkLayerAddress: LinkConversion.hardwareAddressText(linkLayer))
-            return .converted([.neighbourChanged(neighbour)])
+            return .converted(.neighbourChanged(neighbour))
         }
-        return .converted([.neighbourRemoved(interfaceIndex: entry.ndm_ifindex, address: address)])
+        return .converted(.neighbourRemoved(interfaceIndex: entry.ndm_ifindex, address: address))
     }
 
     /// The entry a message is about (its link and NDA_DST), if it is a candidate (`isCandidate`); nil otherwise or

@@ -10,7 +10,7 @@ enum NexthopConversion {
         let payload = Array(UnsafeRawBufferPointer(start: nlmsg_data(header), count: length))
         switch NexthopMessage.parse(payload) {
         case .nexthop(let nexthop):
-            return .converted([removed ? .nexthopRemoved(id: nexthop.id) : .nexthopChanged(nexthop)])
+            return .converted(removed ? .nexthopRemoved(id: nexthop.id) : .nexthopChanged(nexthop))
         case .notRelevant:
             return .notRelevant
         case .malformed:

@@ -29,17 +29,24 @@ enum RouteConversion {
             let slot = Slot(route, attributes: table)
             if clearsSlot {
                 // An unreachable, blackhole or prohibit route took the slot over: a route with no interface.
-                return .converted([.routeSlotCleared(slot.route(interfaceIndex: 0))])
+                return .converted(.routeSlotCleared(slot.route(interfaceIndex: 0)))
             }
             if let nexthopID = u32(table[Int(RTA_NH_ID.rawValue)]) {
                 // A route over a nexthop object: resolved through the nexthops the model keeps, never through the
                 // compatibility attributes (RTA_OIF, RTA_MULTIPATH), which nexthop_compat_mode=0 leaves out and
                 // which go stale without a word when a nexthop changes.
                 let unresolved = slot.route(interfaceIndex: 0, nexthopID: nexthopID)
-                return .converted([removed ? .routeRemoved(unresolved) : .routeAdded(unresolved, replacing: replacing)])
+                return .converted(removed ? .routeRemoved(unresolved) : .routeAdded(unresolved, replacing: replacing))
             }
-            guard let routes = defaultRoutes(slot, attributes: table), !routes.isEmpty else { return .malformed }
-            return .converted(routes.map { removed ? .routeRemoved($0) : .routeAdded($0, replacing: replacing) })
+            let event = { (route: DefaultRoute) in
+                removed ? KernelEvent.routeRemoved(route) : .routeAdded(route, replacing: replacing)
+            }
+            guard let multipath = table[Int(RTA_MULTIPATH.rawValue)] else {
+                guard let route = singleHop(slot, attributes: table) else { return .malformed }
+                return .converted(event(route))
+            }
+            guard let routes = hops(slot, multipath: multipath), !routes.isEmpty else { return .malformed }
+            return .convertedHops(routes.map(event))
         }
     }
 
@@ -75,17 +82,18 @@ enum RouteConversion {
         }
     }
 
-    /// One route per next hop with an interface: RTA_MULTIPATH's next hops, or else the one that RTA_OIF,
-    /// RTA_GATEWAY and RTA_VIA describe. nil: a next hop cut short.
-    private static func defaultRoutes(
+    /// The route of a single next hop, which RTA_OIF, RTA_GATEWAY and RTA_VIA describe; nil without an interface.
+    private static func singleHop(
         _ slot: Slot, attributes: UnsafeMutableBufferPointer<UnsafeMutablePointer<nlattr>?>
-    ) -> [DefaultRoute]? {
-        guard let multipath = attributes[Int(RTA_MULTIPATH.rawValue)] else {
-            let interfaceIndex = u32(attributes[Int(RTA_OIF.rawValue)]).map { Int32(bitPattern: $0) } ?? 0
-            guard interfaceIndex > 0 else { return [] }
-            let gateway = self.gateway(attributes[Int(RTA_GATEWAY.rawValue)], via: attributes[Int(RTA_VIA.rawValue)])
-            return [slot.route(interfaceIndex: interfaceIndex, gateway: gateway)]
-        }
+    ) -> DefaultRoute? {
+        let interfaceIndex = u32(attributes[Int(RTA_OIF.rawValue)]).map { Int32(bitPattern: $0) } ?? 0
+        guard interfaceIndex > 0 else { return nil }
+        let gateway = self.gateway(attributes[Int(RTA_GATEWAY.rawValue)], via: attributes[Int(RTA_VIA.rawValue)])
+        return slot.route(interfaceIndex: interfaceIndex, gateway: gateway)
+    }
+
+    /// A multipath route's next hops (RTA_MULTIPATH), those with an interface; nil if the attribute is malformed.
+    private static func hops(_ slot: Slot, multipath: UnsafeMutablePointer<nlattr>) -> [DefaultRoute]? {
         // struct rtnexthop (length, flags, hops, interface index), then its own attributes, each aligned to 4.
         var hops: [(interfaceIndex: Int32, gateway: IPAddress?)] = []
         var rest = UnsafeMutableRawBufferPointer(start: nla_data(multipath), count: Int(nla_len(multipath)))

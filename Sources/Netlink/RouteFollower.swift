@@ -232,7 +232,17 @@ final class RouteFollower {
             change.affects(query.destination) || (someLackAnswers && decisions[query] == nil)
         }
         // Usually all of them (a default route covers every probe): the standing list itself then, not a copy.
-        let others = otherQueries.allSatisfy(due) ? otherQueries : otherQueries.filter(due)
+        // Else those due, in one array made to size (`filter` grew one, an allocation per doubling, and a route
+        // flip of one family leaves the other family's probes out).
+        let others: [RouteQuery]
+        if otherQueries.allSatisfy(due) {
+            others = otherQueries
+        } else {
+            var some: [RouteQuery] = []
+            some.reserveCapacity(otherQueries.count)
+            for query in otherQueries where due(query) { some.append(query) }
+            others = some
+        }
         // A change that asks every flow (a default route, a link) queues the flows' own order, made when they
         // last changed: two thousand queries queued without hashing one. While every flow has an answer, only
         // those its routes cover are due, found in that order (sorted by peer) by bisection.

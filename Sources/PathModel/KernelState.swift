@@ -75,6 +75,13 @@ public struct KernelState: Sendable, Hashable {
         tables.addressTable[index].map { Array($0.values) } ?? []
     }
 
+    /// The same, sorted: one array, where sorting the list above made a second.
+    func addresses(
+        of index: Int32, sortedBy areInIncreasingOrder: (InterfaceAddress, InterfaceAddress) -> Bool
+    ) -> [InterfaceAddress] {
+        tables.addressTable[index]?.values.sorted(by: areInIncreasingOrder) ?? []
+    }
+
     /// Whether one of the interface's addresses satisfies `predicate` (no copy of them).
     func hasAddress(on index: Int32, where predicate: (InterfaceAddress) -> Bool) -> Bool {
         tables.addressTable[index]?.values.contains(where: predicate) ?? false

@@ -58,7 +58,7 @@ public struct PathEvaluator: Sendable, Hashable {
         knownClass: InterfaceClass? = nil
     ) -> InterfaceStatus {
         let index = link.index
-        let addresses = state.addresses(of: link.index).sorted {
+        let addresses = state.addresses(of: link.index) {
             ($0.address, $0.prefixLength) < ($1.address, $1.prefixLength)
         }
         let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)

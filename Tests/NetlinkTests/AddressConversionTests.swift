@@ -60,8 +60,9 @@ import Testing
         var message = message
         return message.withUnsafeMutableBytes { bytes in
             guard
-                case .converted(let events) = AddressConversion.events(
-                    from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: false),
+                let events = AddressConversion.events(
+                    from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: false
+                ).events,
                 case .addressAdded(let address) = events.first
             else { return nil }
             return address
@@ -78,9 +79,10 @@ import Testing
             switch AddressConversion.events(
                 from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: false)
             {
-            case .converted(let events):
-                guard case .addressAdded(let address) = events.first else { return "other" }
+            case .converted(let event):
+                guard case .addressAdded(let address) = event else { return "other" }
                 return "\(address.address)/\(address.prefixLength)" + (address.isTentative ? " tentative" : "")
+            case .convertedHops: return "hops"
             case .notRelevant: return "not relevant"
             case .malformed: return "malformed"
             }

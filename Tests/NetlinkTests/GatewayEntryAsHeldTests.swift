@@ -79,9 +79,7 @@ import Testing
             let header = $0.baseAddress!.assumingMemoryBound(to: nlmsghdr.self)
             change.note(header)
             let removed = header.pointee.nlmsg_type == UInt16(RTM_DELNEIGH)
-            if case .converted(let events) = NeighbourConversion.events(from: header, removed: removed) {
-                batch = events
-            }
+            batch = NeighbourConversion.events(from: header, removed: removed).events ?? []
         }
         lookup.asked = []
         let kept = follower.follow(appendingTo: &batch, routingChange: change)

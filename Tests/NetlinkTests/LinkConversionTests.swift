@@ -35,8 +35,7 @@ import Testing
             let read = message.withUnsafeBytes { bytes -> Link? in
                 let header = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(
                     to: nlmsghdr.self)
-                guard case .converted(let events) = LinkConversion.events(from: header, removed: false),
-                    case .linkChanged(let link) = events.first
+                guard case .converted(.linkChanged(let link)) = LinkConversion.events(from: header, removed: false)
                 else { return nil }
                 return link
             }
@@ -69,9 +68,10 @@ import Testing
             switch LinkConversion.events(
                 from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: false)
             {
-            case .converted(let events):
-                guard case .linkChanged(let link) = events.first else { return "other" }
+            case .converted(let event):
+                guard case .linkChanged(let link) = event else { return "other" }
                 return "\(link.name) \(link.operState)"
+            case .convertedHops: return "hops"
             case .notRelevant: return "not relevant"
             case .malformed: return "malformed"
             }

@@ -45,11 +45,9 @@ import Testing
     private static func convert(_ message: [UInt8], removed: Bool) -> KernelEvent? {
         var message = message
         return message.withUnsafeMutableBytes { bytes in
-            guard
-                case .converted(let events) = NeighbourConversion.events(
-                    from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: removed)
-            else { return nil }
-            return events.first
+            NeighbourConversion.events(
+                from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: removed
+            ).events?.first
         }
     }
 }

@@ -110,11 +110,9 @@ import Testing
     private static func convert(_ message: [UInt8], removed: Bool) -> [KernelEvent]? {
         var message = message
         return message.withUnsafeMutableBytes { bytes in
-            guard
-                case .converted(let events) = RouteConversion.events(
-                    from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: removed)
-            else { return nil }
-            return events
+            RouteConversion.events(
+                from: bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self), removed: removed
+            ).events
         }
     }
 
