@@ -26,6 +26,10 @@ final class RouteFollower {
     /// thousand of a thousand flows' (a copy per slice on both sides, an eighth of a slice's time).
     private var unpublished: [RouteQuery: RouteDecision] = [:]
     private var dropped: Set<RouteQuery> = []
+    /// Whether `unpublished` and `dropped` went out in the last event: emptied when next written, not as they go.
+    /// As they went, the event still held their storage, so emptying them keeping their capacity made new tables
+    /// for every change; by the next write the batch that carried them is gone, and they are emptied in place.
+    private var handedOn = false
     /// The gateways' neighbour entries: their reachability, and those being resolved.
     private var gateways = GatewayNeighbours()
 
@@ -108,6 +112,7 @@ final class RouteFollower {
         decisions = [:]
         unpublished = [:]
         dropped = []
+        handedOn = false
         slices.removeAll()
         flowsLeftDuringRound = false
         self.expiries = RouteExpiries()
@@ -123,6 +128,7 @@ final class RouteFollower {
         snapshot.decisions = decisions
         unpublished = [:]
         dropped = []
+        handedOn = false
     }
 
     /// Follows a batch; returns the events to append: new answers when they changed, gateways' neighbours found.
@@ -211,6 +217,7 @@ final class RouteFollower {
         flowQueries.formUnion(change.added)
         flowProbes.formUnion(change.added.lazy.filter(RouteQuery.isInternetProbe))
         var changed = false
+        takeBackHandedOn()
         for query in change.removed where !isAsked(query) {
             unpublished.removeValue(forKey: query)
             guard decisions.removeValue(forKey: query) != nil else { continue }
@@ -296,12 +303,17 @@ final class RouteFollower {
     /// The event that tells the model what changed in the decisions, if anything did.
     private func published(_ changed: Bool) -> KernelEvent? {
         guard changed else { return nil }
-        // Emptied keeping their storage: each slice of flows' answers fills them again to the same size.
-        defer {
-            unpublished.removeAll(keepingCapacity: true)
-            dropped.removeAll(keepingCapacity: true)
-        }
+        handedOn = true
         return .routeDecisions(unpublished, dropped: dropped)
+    }
+
+    /// Empties what the last event carried, keeping the storage: each slice of flows' answers fills them again to
+    /// the same size.
+    private func takeBackHandedOn() {
+        guard handedOn else { return }
+        handedOn = false
+        unpublished.removeAll(keepingCapacity: true)
+        dropped.removeAll(keepingCapacity: true)
     }
 
     /// The queries asked since the last call, whose answers are in `decisions` (changed or not): what the model
@@ -319,6 +331,7 @@ final class RouteFollower {
     private func ask(_ asked: some Collection<RouteQuery>) -> Bool {
         guard let lookup else { return false }
         var changed = false
+        takeBackHandedOn()
         if decisions.count > 0 && decisionsMayBeStale {
             // Removed in place: rebuilding the table for every client that comes or goes cost a thousand
             // subscriptions a million copied answers.

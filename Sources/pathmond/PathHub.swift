@@ -283,6 +283,9 @@ final class PathHub: Sendable {
                 // The boxes to look at, with what each last published: read here, compared outside the lock. A
                 // slice of flows' answers looks at those flows only: its cost is its own, not all flows'.
                 let kept = KeptInputs(before: inputsBefore, after: state.tracker, changedAnswers: state.changedAnswers)
+                // Let go of the batch's answers once read: held here until the next update, they kept the route
+                // follower from emptying its tables in place, and each change made it new ones.
+                state.changedAnswers = ChangedAnswers()
                 let watched = state.interestsToDerive(inputsKept: kept.interfacesAndResolvers).map {
                     ($0, $0.published, $0.firstValueAfter)
                 }

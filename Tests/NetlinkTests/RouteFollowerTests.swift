@@ -13,9 +13,11 @@ import Testing
         var asked: [RouteQuery] = []
         /// Queries it leaves unanswered, as a kernel whose reply was lost.
         var silent: Set<RouteQuery> = []
+        /// What it answers to every query.
+        var answer = RouteDecision.via(interfaceIndex: 2, gateway: nil)
         func decide(_ queries: some Collection<RouteQuery>) -> RouteAnswers {
             asked += queries
-            return queries.filter { !silent.contains($0) }.map { ($0, .via(interfaceIndex: 2, gateway: nil)) }
+            return queries.filter { !silent.contains($0) }.map { ($0, answer) }
         }
         func neighbour(_ gateway: GatewayKey) -> Neighbour? { nil }
         func resolve(_ gateway: GatewayKey) -> GatewayResolution { .requested }
@@ -257,6 +259,36 @@ import Testing
         model.apply(.routeDecisions([flow: .unroutable]))
         model.apply(.routeDecisions(answers, dropped: dropped))
         #expect(model.decisions.isEmpty)
+    }
+
+    /// Each event carries what changed since the one before, whether the one before is still held somewhere (the
+    /// hub reading it) or let go (its tables then emptied in place for the next): never an earlier event's answers
+    /// or drops again.
+    @Test(arguments: [true, false]) func eachEventCarriesOnlyItsOwnChanges(holdingEvents: Bool) {
+        let (follower, lookup) = started()
+        var held: [KernelEvent] = []
+        /// The event's answers and drops, by destination.
+        func next(_ change: FlowQueryChange) -> [String] { described(follower.changeFlowQueries(change)) }
+        func described(_ event: KernelEvent?) -> [String] {
+            guard let event else { return ["no event"] }
+            if holdingEvents { held.append(event) }
+            guard case .routeDecisions(let answers, let dropped) = event else { return ["another event"] }
+            return answers.keys.map { "answer \($0.destination)" }.sorted()
+                + dropped.map { "dropped \($0.destination)" }.sorted()
+        }
+        let first = RouteQuery(destination: IPAddress("192.0.2.7")!, source: IPAddress("10.0.0.2")!)
+        let second = RouteQuery(destination: IPAddress("198.51.100.9")!, source: IPAddress("10.0.0.2")!)
+        #expect(next(FlowQueryChange(added: [first])) == ["answer 192.0.2.7"])
+        #expect(next(FlowQueryChange(added: [second])) == ["answer 198.51.100.9"], "the first answer went before")
+        #expect(next(FlowQueryChange(removed: [first])) == ["dropped 192.0.2.7"], "the second answer went before")
+        #expect(next(FlowQueryChange(added: [first])) == ["answer 192.0.2.7"], "the drop went before")
+        // A change the kernel answers anew (IPv6's default route moved): its family's probes alone.
+        lookup.answer = .unroutable
+        let ipv6Default = RoutingChange(prefix: [UInt8](repeating: 0, count: 16), length: 0)
+        #expect(
+            described(follower.follow([], routingChange: ipv6Default).last)
+                == internet6.map { "answer \($0.destination)" }.sorted(), "the flow's answer went before")
+        #expect(held.count == (holdingEvents ? 5 : 0))
     }
 
     /// A thousand flows' queries: a change asks the internet's probes (root's and a watching user's) with the
