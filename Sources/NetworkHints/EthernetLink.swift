@@ -9,22 +9,40 @@ public enum EthernetLink {
     public static func quality(sysfsRoot: String, name: String) -> LinkQuality? {
         // The kernel's dev_valid_name forbids "/" and the dot names: anything else could escape the root.
         guard !name.isEmpty, name != ".", name != "..", !name.utf8.contains(UInt8(ascii: "/")) else { return nil }
-        // Paths spelled as bytes: four String concatenations cost a carrier flip 2,000 instructions.
-        var path: [CChar] = []
-        path.reserveCapacity(sysfsRoot.utf8.count + name.utf8.count + 9)
-        for byte in sysfsRoot.utf8 { path.append(CChar(bitPattern: byte)) }
-        path.append(CChar(bitPattern: UInt8(ascii: "/")))
-        for byte in name.utf8 { path.append(CChar(bitPattern: byte)) }
-        path.append(CChar(bitPattern: UInt8(ascii: "/")))
-        let directory = path.count
-        func read(_ file: StaticString) -> [UInt8]? {
-            path.removeSubrange(directory...)
-            file.withUTF8Buffer { for byte in $0 { path.append(CChar(bitPattern: byte)) } }
-            path.append(0)
-            return path.withUnsafeBufferPointer { HintFiles.read(path: $0.baseAddress!, maximumSize: 64) }
+        // The path and both files' bytes on the stack: every carrier flip reads them, and the path's array and one
+        // per file, made and freed, cost the flip 3,500 instructions (issue 41).
+        let directory = sysfsRoot.utf8.count + name.utf8.count + 2
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: directory + 8) { path in
+            var end = 0
+            func append(_ bytes: some Sequence<UInt8>) {
+                for byte in bytes {
+                    path[end] = CChar(bitPattern: byte)
+                    end += 1
+                }
+            }
+            append(sysfsRoot.utf8)
+            append(CollectionOfOne(UInt8(ascii: "/")))
+            append(name.utf8)
+            append(CollectionOfOne(UInt8(ascii: "/")))
+            // A sysfs attribute is at most 64 bytes here: a longer one is not a speed or a duplex.
+            return withUnsafeTemporaryAllocation(byteCount: 2 * (attributeSize + 1), alignment: 1) { contents in
+                func read(_ file: StaticString, into buffer: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
+                    end = directory
+                    file.withUTF8Buffer { append($0) }
+                    append(CollectionOfOne(0))
+                    return HintFiles.read(path: path.baseAddress!, into: buffer)
+                }
+                let speed = read(
+                    "speed", into: UnsafeMutableRawBufferPointer(rebasing: contents[..<(attributeSize + 1)]))
+                let duplex = read(
+                    "duplex", into: UnsafeMutableRawBufferPointer(rebasing: contents[(attributeSize + 1)...]))
+                return figures(speed: speed, duplex: duplex)
+            }
         }
-        return figures(speed: read("speed"), duplex: read("duplex"))
     }
+
+    /// The most bytes of a speed or duplex file read.
+    private static let attributeSize = 64
 
     /// The figures from the two files' text: a speed in Mb/s ("1000\n"), a duplex ("full", "half", "unknown").
     static func quality(speed: String?, duplex: String?) -> LinkQuality? {
@@ -33,27 +51,30 @@ public enum EthernetLink {
 
     /// The same from the files' bytes, read where they lie: every carrier flip reads them, and a String per file,
     /// its newline dropped into another and Int64's parser cost 4,000 instructions of the flip (issue 41).
-    private static func figures(speed: [UInt8]?, duplex: [UInt8]?) -> LinkQuality? {
-        guard let speed, let megabits = decimal(withoutNewline(speed[...])), megabits > 0, megabits <= UInt32.max
+    private static func figures<Bytes: BidirectionalCollection<UInt8>>(speed: Bytes?, duplex: Bytes?) -> LinkQuality? {
+        guard let speed, let megabits = decimal(withoutNewline(speed)), megabits > 0, megabits <= UInt32.max
         else { return nil }
-        let fullDuplex: Bool? =
-            switch duplex.map({ withoutNewline($0[...]) }) {
-            case let word? where word.elementsEqual("full".utf8): true
-            case let word? where word.elementsEqual("half".utf8): false
-            default: nil
+        var fullDuplex: Bool?
+        if let duplex {
+            let word = withoutNewline(duplex)
+            if word.elementsEqual("full".utf8) {
+                fullDuplex = true
+            } else if word.elementsEqual("half".utf8) {
+                fullDuplex = false
             }
+        }
         return LinkQuality(source: .ethernet, speedMbps: UInt32(megabits), isFullDuplex: fullDuplex)
     }
 
     /// Without the one newline sysfs ends an attribute with.
-    private static func withoutNewline(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes
+    private static func withoutNewline<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
+        bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes[...]
     }
 
     /// A decimal number as `Int64(String)` reads one: an optional sign, then at least one digit and nothing else;
     /// nil past Int64's range.
-    private static func decimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        var digits = bytes
+    private static func decimal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int64? {
+        var digits = bytes[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
         guard !digits.isEmpty else { return nil }

@@ -336,8 +336,11 @@ public struct PathTracker: Sendable {
             return true
         }
         // The evaluator is the one that derived the held status (a new one derives every status afresh), so the
-        // class of an unchanged link is still its class.
-        let knownClass = held && ownStatuses[low].link == link ? ownStatuses[low].interfaceClass : nil
+        // class of an unchanged link is still its class, and so is that of a link whose state alone changed (a
+        // carrier flap): a class reads the link's name, kind, hardware and device, and of its flags only loopback,
+        // which a driver sets once. Classified again, a flap hashed its kind and driver four times (issue 41).
+        let knownClass =
+            held && Self.classReads(ownStatuses[low].link, likewise: link) ? ownStatuses[low].interfaceClass : nil
         let status = evaluator.status(
             of: consume link, in: state, context: context, kernel: kernel, knownClass: knownClass)
         // Most hosts have no tunnel: then no index is hashed to find it is not one.
@@ -355,6 +358,12 @@ public struct PathTracker: Sendable {
             ownStatuses.insert(status, at: low)
         }
         return true
+    }
+
+    /// Whether `link` reads as `held` does to the classification rules (`Classifier.classify`).
+    private static func classReads(_ held: Link, likewise link: Link) -> Bool {
+        held.flags.contains(.loopback) == link.flags.contains(.loopback)
+            && (held == link || held.differsOnlyInState(from: link))
     }
 
     private mutating func identityChanged(_ index: Int32) {

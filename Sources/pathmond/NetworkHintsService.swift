@@ -292,47 +292,52 @@ final class NetworkHintsService {
     /// Ethernet from sysfs, cellular from ModemManager's radios; Wi-Fi's figures (nl80211) belong to
     /// `WiFiQualityService` and are left alone. Only a change `differsSignificantly` reaches the path. `all`: the
     /// interfaces are every interface (figures of others are dropped); otherwise only these were looked at again.
+    /// Each interface is settled where it is read: a carrier flap's own link, without a dictionary of measurements
+    /// made, filled and hashed (issue 41).
     private func refreshLinkQualities(_ interfaces: [InterfaceStatus], radios: [String: CellularRadio], all: Bool) {
-        if all {
-            let present = Set(interfaces.lazy.map(\.link.index))
-            ethernetReadings = ethernetReadings.filter { present.contains($0.key) }
-        }
-        var measured: [Int32: LinkQuality] = [:]
-        for status in interfaces where !status.isTunnel {
-            let index = status.link.index
-            switch status.interfaceClass.kind {
-            case .wired:
-                if let reading = ethernetReadings[index], reading.link == status.link {
-                    measured[index] = reading.quality
-                } else {
-                    let quality = EthernetLink.quality(sysfsRoot: sysfsRoot, name: status.link.name)
-                    ethernetReadings[index] = (status.link, quality)
-                    measured[index] = quality
-                }
-            case .cellular:
-                guard let radio = radios[status.link.name], radio.accessTechnologies != 0 else { continue }
-                measured[index] = LinkQuality(
-                    source: .modemManager, accessTechnologies: radio.accessTechnologies,
-                    signalQualityPercent: radio.signalQuality)
-            default:
-                continue
-            }
-        }
         let current = hub.linkQualities
-        // A carrier flap looks at its own link: held in place, without a set allocated and hashed (issue 41).
-        let looked =
-            all
-            ? InterfaceIndexes(current.keys).union(measured.keys) : InterfaceIndexes(interfaces.lazy.map(\.link.index))
         var next = current
         var changed: [Int32] = []
-        for index in looked {
-            let quality = Self.quality(current: current[index], measured: measured[index])
-            guard quality != current[index] else { continue }
+        func settle(_ index: Int32, measured: LinkQuality?) {
+            let quality = Self.quality(current: current[index], measured: measured)
+            guard quality != current[index] else { return }
             next[index] = quality
             changed.append(index)
         }
+        for status in interfaces {
+            settle(status.link.index, measured: measurement(of: status, radios: radios))
+        }
+        if all {
+            // Links that are gone, or no longer looked at (loopback), keep no figures.
+            let present = Set(interfaces.lazy.map(\.link.index))
+            ethernetReadings = ethernetReadings.filter { present.contains($0.key) }
+            for index in current.keys where !present.contains(index) { settle(index, measured: nil) }
+            changed.sort()
+        }
         guard !changed.isEmpty else { return }
         hub.updateContext(cause: .detected(.linkQuality, interfaces: changed)) { $0.linkQualities = next }
+    }
+
+    /// One interface's figures as measured now: a wired link's read again only when its link changed.
+    private func measurement(of status: InterfaceStatus, radios: [String: CellularRadio]) -> LinkQuality? {
+        switch status.interfaceClass.kind {
+        case .wired where !status.isTunnel:
+            let index = status.link.index
+            if let reading = ethernetReadings.index(forKey: index), ethernetReadings.values[reading].link == status.link
+            {
+                return ethernetReadings.values[reading].quality
+            }
+            let quality = EthernetLink.quality(sysfsRoot: sysfsRoot, name: status.link.name)
+            ethernetReadings[index] = (status.link, quality)
+            return quality
+        case .cellular where !status.isTunnel:
+            guard let radio = radios[status.link.name], radio.accessTechnologies != 0 else { return nil }
+            return LinkQuality(
+                source: .modemManager, accessTechnologies: radio.accessTechnologies,
+                signalQualityPercent: radio.signalQuality)
+        default:
+            return nil
+        }
     }
 
     /// What one interface's quality becomes: a new measurement replaces the current figure only when it differs
