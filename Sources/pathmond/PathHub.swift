@@ -274,7 +274,6 @@ final class PathHub: Sendable {
         updating.withLock {
             let (before, systemChange, kept, tracker, watched, awaiting, asked) = state.withLock { state in
                 state.answered = nil
-                state.changedAnswers = ChangedAnswers()
                 prepare(&state)
                 let inputsBefore = KeptInputs.Inputs(state.tracker)
                 let before = state.tracker.path
