@@ -67,4 +67,41 @@ import Testing
         #expect(again == context)
         #expect(again.hashValue == context.hashValue)
     }
+
+    /// A link's fields live in a box too: a copy keeps every field while the other changes any of them, links
+    /// compare and hash by their fields whatever box holds them, and a change of state alone is told apart.
+    @Test func aLinkCopyKeepsItsFieldsWhileTheOtherChanges() {
+        var link = makeLink(2, "eth0", linkKind: "veth")
+        let copy = link
+        func changeEveryField(_ link: inout Link) {
+            link.index = 3
+            link.name = "wlan0"
+            link.flags = []
+            link.operState = .down
+            link.linkKind = nil
+            link.hardwareType = HardwareType.none
+            link.hardwareAddress = "02:00:00:00:00:01"
+            link.device = DeviceFacts(deviceType: "wlan", driver: "iwlwifi")
+            link.tunnel = TunnelEndpoints(remotes: [IPAddress("192.0.2.1")!])
+        }
+        changeEveryField(&link)
+        #expect(copy == makeLink(2, "eth0", linkKind: "veth"))
+        #expect(copy.hashValue == makeLink(2, "eth0", linkKind: "veth").hashValue)
+        #expect(copy != link)
+        var again = copy
+        changeEveryField(&again)
+        #expect(again == link)
+        #expect(again.hashValue == link.hashValue)
+
+        var down = copy
+        down.flags = []
+        down.operState = .down
+        #expect(down != copy)
+        #expect(down.differsOnlyInState(from: copy))
+        #expect(copy.differsOnlyInState(from: copy))
+        var renamed = down
+        renamed.name = "eth1"
+        #expect(!renamed.differsOnlyInState(from: copy))
+        #expect(copy.name == "eth0" && down.name == "eth0")
+    }
 }
