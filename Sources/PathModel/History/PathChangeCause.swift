@@ -62,33 +62,121 @@ public struct PathChangeCause: Sendable, Hashable {
         }
     }
 
-    public var kind: Kind
+    /// The fields, shared by the copies until one of them is changed: a cause travels by copy from the batch to
+    /// the history, the log and the replies, and field by field (its four arrays and three strings) each copy
+    /// cost a path change 160 instructions, and as many to destroy (issue 41). Its own box, as `Link`'s.
+    private var storage: Storage
+
+    /// `@unchecked Sendable`: a box is changed only while one value alone holds it (`mutableStorage`), so a box
+    /// that two values, or two threads, can reach is never written.
+    private final class Storage: @unchecked Sendable {
+        var kind: Kind
+        var kernelTables: [KernelTable]
+        var interfaceIndices: [Int32]
+        var interfaces: [String]
+        var detection: Detection?
+        var network: String?
+        var userID: UInt32?
+        var detail: String?
+
+        init(
+            kind: Kind, kernelTables: [KernelTable], interfaceIndices: [Int32], interfaces: [String],
+            detection: Detection?, network: String?, userID: UInt32?, detail: String?
+        ) {
+            self.kind = kind
+            self.kernelTables = kernelTables
+            self.interfaceIndices = interfaceIndices
+            self.interfaces = interfaces
+            self.detection = detection
+            self.network = network
+            self.userID = userID
+            self.detail = detail
+        }
+
+        func copy() -> Storage {
+            Storage(
+                kind: kind, kernelTables: kernelTables, interfaceIndices: interfaceIndices, interfaces: interfaces,
+                detection: detection, network: network, userID: userID, detail: detail)
+        }
+
+        func hasFields(of other: Storage) -> Bool {
+            kind == other.kind && kernelTables == other.kernelTables && interfaceIndices == other.interfaceIndices
+                && interfaces == other.interfaces && detection == other.detection && network == other.network
+                && userID == other.userID && detail == other.detail
+        }
+    }
+
+    /// The box, made this value's own before it is written.
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    public var kind: Kind {
+        get { storage.kind }
+        set { mutableStorage.kind = newValue }
+    }
     /// For `kernel`: the tables the batch touched, in a fixed order.
-    public var kernelTables: [KernelTable]
+    public var kernelTables: [KernelTable] {
+        get { storage.kernelTables }
+        set { mutableStorage.kernelTables = newValue }
+    }
     /// The interfaces the change concerns, by index (names are filled in by `named(_:)`).
-    public var interfaceIndices: [Int32]
+    public var interfaceIndices: [Int32] {
+        get { storage.interfaceIndices }
+        set { mutableStorage.interfaceIndices = newValue }
+    }
     /// The interfaces the change concerns, by name; empty until named.
-    public var interfaces: [String]
+    public var interfaces: [String] {
+        get { storage.interfaces }
+        set { mutableStorage.interfaces = newValue }
+    }
     /// For `detection`: what was detected.
-    public var detection: Detection?
+    public var detection: Detection? {
+        get { storage.detection }
+        set { mutableStorage.detection = newValue }
+    }
     /// For `policy`: the network key changed, and the uid of the client that asked.
-    public var network: String?
-    public var userID: UInt32?
+    public var network: String? {
+        get { storage.network }
+        set { mutableStorage.network = newValue }
+    }
+    public var userID: UInt32? {
+        get { storage.userID }
+        set { mutableStorage.userID = newValue }
+    }
     /// Free words that complete the summary (a policy setting, why a resync happened).
-    public var detail: String?
+    public var detail: String? {
+        get { storage.detail }
+        set { mutableStorage.detail = newValue }
+    }
 
     public init(
         kind: Kind, kernelTables: [KernelTable] = [], interfaceIndices: [Int32] = [], interfaces: [String] = [],
         detection: Detection? = nil, network: String? = nil, userID: UInt32? = nil, detail: String? = nil
     ) {
-        self.kind = kind
-        self.kernelTables = kernelTables
-        self.interfaceIndices = interfaceIndices
-        self.interfaces = interfaces
-        self.detection = detection
-        self.network = network
-        self.userID = userID
-        self.detail = detail
+        storage = Storage(
+            kind: kind, kernelTables: kernelTables, interfaceIndices: interfaceIndices, interfaces: interfaces,
+            detection: detection, network: network, userID: userID, detail: detail)
+    }
+
+    /// Copies that still share their box are equal without a look at a field.
+    public static func == (lhs: PathChangeCause, rhs: PathChangeCause) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.hasFields(of: rhs.storage)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let fields = storage
+        hasher.combine(fields.kind)
+        hasher.combine(fields.kernelTables)
+        hasher.combine(fields.interfaceIndices)
+        hasher.combine(fields.interfaces)
+        hasher.combine(fields.detection)
+        hasher.combine(fields.network)
+        hasher.combine(fields.userID)
+        hasher.combine(fields.detail)
     }
 
     /// A caller that gave no cause.
