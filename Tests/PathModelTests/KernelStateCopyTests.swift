@@ -104,4 +104,31 @@ import Testing
         #expect(!renamed.differsOnlyInState(from: copy))
         #expect(copy.name == "eth0" && down.name == "eth0")
     }
+
+    /// A change's cause lives in a box too: a copy keeps every field while the other changes any of them, and
+    /// causes compare and hash by their fields whatever box holds them.
+    @Test func aCauseCopyKeepsItsFieldsWhileTheOtherChanges() {
+        var cause = PathChangeCause.kernel([.linkChanged(makeLink(2, "eth0"))])
+        let copy = cause
+        func changeEveryField(_ cause: inout PathChangeCause) {
+            cause.kind = .policy
+            cause.kernelTables = [.route]
+            cause.interfaceIndices = [3]
+            cause.interfaces = ["wlan0"]
+            cause.detection = .wifi
+            cause.network = "wifi:home"
+            cause.userID = 1000
+            cause.detail = "constrained"
+        }
+        changeEveryField(&cause)
+        let seen = PathChangeCause(kind: .kernel, kernelTables: [.link], interfaceIndices: [2], interfaces: ["eth0"])
+        #expect(copy == seen)
+        #expect(copy != cause)
+        var again = copy
+        changeEveryField(&again)
+        #expect(again == cause)
+        #expect(again.hashValue == cause.hashValue)
+        again.detail = nil
+        #expect(again != cause)
+    }
 }
