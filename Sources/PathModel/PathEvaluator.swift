@@ -224,11 +224,6 @@ public struct PathEvaluator: Sendable, Hashable {
         path.captivePortal = interfaces[portal].captivePortal
         path.captivePortalURI = interfaces[portal].captivePortalURI
         path.captivePortalAPI = interfaces[portal].captivePortalAPI
-        for (position, index) in available.enumerated() {
-            path.availableInterfaces[position].captivePortal = interfaces[index].captivePortal
-            path.availableInterfaces[position].linkQuality = interfaces[index].linkQuality
-            path.availableInterfaces[position].dataLimit = interfaces[index].dataLimit
-        }
         // The preferred interface's, as Apple's: the link the first connection attempt takes.
         path.linkQuality = interfaces[first].linkQuality
         path.dataLimit = interfaces[first].dataLimit
@@ -284,11 +279,15 @@ public struct PathEvaluator: Sendable, Hashable {
 }
 
 extension PathInterface {
-    /// What a path tells of one of its interfaces.
+    /// What a path tells of one of its interfaces: made whole before the path holds it (changed inside the path,
+    /// the interfaces' array would be copied out of the path's box and back for each field set).
     fileprivate init(_ status: borrowing InterfaceStatus) {
         self.init(
             index: status.link.index, name: status.link.name, kind: status.interfaceClass.kind,
             isExpensive: status.isExpensive, isConstrained: status.isConstrained, isTunnel: status.isTunnel,
             isUltraConstrained: status.isUltraConstrained, isRoaming: status.isRoaming)
+        captivePortal = status.captivePortal
+        linkQuality = status.linkQuality
+        dataLimit = status.dataLimit
     }
 }

@@ -131,4 +131,44 @@ import Testing
         again.detail = nil
         #expect(again != cause)
     }
+
+    /// A path lives in a box too: a copy keeps every field while the other changes any of them (an interface of
+    /// its array changed in place included), and paths compare and hash by their fields whatever box holds them.
+    @Test func aPathCopyKeepsItsFieldsWhileTheOtherChanges() {
+        let wired = PathInterface(index: 2, name: "eth0", kind: .wired, isExpensive: false)
+        func made() -> Path {
+            Path(
+                status: .satisfied, availableInterfaces: [wired], supportsIPv4: true,
+                gateways: [IPAddress("192.0.2.1")!])
+        }
+        var path = made()
+        let copy = path
+        func changeEveryField(_ path: inout Path) {
+            path.status = .unsatisfied
+            path.unsatisfiedReason = .noCarrier
+            path.availableInterfaces[0].name = "eth1"
+            path.isExpensive = true
+            path.isConstrained = true
+            path.isUltraConstrained = true
+            path.isRoaming = true
+            path.captivePortal = .captive
+            path.captivePortalURI = "https://portal.example/api"
+            path.linkQuality = LinkQuality(source: .ethernet, speedMbps: 100)
+            path.supportsIPv4 = false
+            path.supportsIPv6 = true
+            path.supportsDNS = true
+            path.gateways = []
+        }
+        changeEveryField(&path)
+        #expect(copy == made())
+        #expect(copy.hashValue == made().hashValue)
+        #expect(copy.availableInterfaces == [wired])
+        #expect(copy != path)
+        var again = copy
+        changeEveryField(&again)
+        #expect(again == path)
+        #expect(again.hashValue == path.hashValue)
+        again.gateways = [IPAddress("192.0.2.9")!]
+        #expect(again != path)
+    }
 }
