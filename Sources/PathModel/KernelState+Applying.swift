@@ -78,12 +78,21 @@ extension KernelState {
         guard !tables.neighbourTable.isEmpty else { return }
         // Most often every entry is a gateway's: no list made then (two a route flip, the follower's and the
         // tracker's).
-        var unused: [NeighbourKey] = []
-        for key in tables.neighbourTable.keys where !isGateway(key) { unused.append(key) }
-        for key in unused {
-            guard let released = tables.neighbourTable.removeValue(forKey: key) else { continue }
-            changes.releasedNeighbours.append(released)
-            changes.interfaces.insert(key.interfaceIndex)
+        // The first found held apart: a route flip's delete releases one gateway's entry, and a list for it was
+        // an allocation.
+        var first: NeighbourKey?
+        var more: [NeighbourKey] = []
+        for key in tables.neighbourTable.keys where !isGateway(key) {
+            if first == nil { first = key } else { more.append(key) }
         }
+        guard let first else { return }
+        release(first, &changes)
+        for key in more { release(key, &changes) }
+    }
+
+    private mutating func release(_ key: NeighbourKey, _ changes: inout KernelChanges) {
+        guard let released = tables.neighbourTable.removeValue(forKey: key) else { return }
+        changes.releasedNeighbours.append(released)
+        changes.interfaces.insert(key.interfaceIndex)
     }
 }

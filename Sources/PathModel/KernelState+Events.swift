@@ -34,7 +34,7 @@ extension KernelState {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
             }
-            if tables.addressTable.removeValue(forKey: index) != nil {
+            if tables.addressTable.removeAll(of: index) {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
                 tables.usableIPv6 = tables.usableIPv6.filter { $0.key.interfaceIndex != index }
@@ -69,20 +69,17 @@ extension KernelState {
                 changes.interfaces.insert(index)
             }
         case .addressAdded(let address):
-            if tables.addressTable[address.interfaceIndex, default: [:]].updateValue(address, forKey: address.key)
-                != address
-            {
+            if tables.addressTable.update(address) != address {
                 changes.interfaces.insert(address.interfaceIndex)
                 changes.linksOrAddresses = true
                 if address.family == .ipv6 { tables.usableIPv6[address.key] = address.isUsable ? address.address : nil }
             }
         case .addressRemoved(let address):
             let index = address.interfaceIndex
-            if tables.addressTable[index]?.removeValue(forKey: address.key) != nil {
+            if tables.addressTable.remove(address) != nil {
                 changes.interfaces.insert(index)
                 changes.linksOrAddresses = true
                 tables.usableIPv6[address.key] = nil
-                if tables.addressTable[index]?.isEmpty == true { tables.addressTable[index] = nil }
             }
             if address.family == .ipv4 && !hasAddress(on: index, where: { $0.family == .ipv4 }) {
                 // The last IPv4 address gone: the kernel flushes the link's IPv4 routes without RTM_DELROUTE, but
@@ -126,10 +123,10 @@ extension KernelState {
             changes.all = true
             changes.linksOrAddresses = true
             tables.links = Dictionary(snapshot.links.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
-            tables.addressTable = [:]
+            tables.addressTable = AddressesByInterface()
             tables.usableIPv6 = [:]
             for address in snapshot.addresses {
-                tables.addressTable[address.interfaceIndex, default: [:]][address.key] = address
+                tables.addressTable.update(address)
                 if address.family == .ipv6 && address.isUsable { tables.usableIPv6[address.key] = address.address }
             }
             tables.routes = []

@@ -15,8 +15,9 @@ public struct KernelState: Sendable, Hashable {
     struct Tables: Sendable, Hashable {
         /// Links by interface index.
         var links: [Int32: Link] = [:]
-        /// Addresses by interface index, then by key. No empty entry is kept, so that equal states compare equal.
-        var addressTable: [Int32: [AddressKey: InterfaceAddress]] = [:]
+        /// Addresses by interface index, each interface's sorted. No empty entry is kept, so that equal states
+        /// compare equal.
+        var addressTable = AddressesByInterface()
         /// The usable IPv6 addresses (`InterfaceAddress.isUsable`), kept with `addressTable`: the sources the IPv6
         /// probes are asked again from when the kernel has no route for them (an IPv4-only host, on every change),
         /// found without a pass over every interface's addresses.
@@ -59,7 +60,7 @@ public struct KernelState: Sendable, Hashable {
 
     /// All addresses, in no particular order. An array: an opaque lazy collection of the index's tables was walked
     /// through unspecialized witnesses outside this module, thousands of instructions per address.
-    public var addresses: [InterfaceAddress] { tables.addressTable.values.flatMap(\.values) }
+    public var addresses: [InterfaceAddress] { tables.addressTable.all }
 
     /// The usable IPv6 addresses of every interface, sorted.
     public var usableIPv6Sources: [IPAddress] { tables.usableIPv6.values.sorted() }
@@ -70,21 +71,14 @@ public struct KernelState: Sendable, Hashable {
     /// The kernel's nexthop objects, by id.
     public var nexthops: [Nexthop] { tables.nexthopTable.sorted }
 
-    /// The addresses of one interface, in no particular order.
+    /// The addresses of one interface, sorted by address and then prefix length: the table's own array.
     public func addresses(of index: Int32) -> [InterfaceAddress] {
-        tables.addressTable[index].map { Array($0.values) } ?? []
-    }
-
-    /// The same, sorted: one array, where sorting the list above made a second.
-    func addresses(
-        of index: Int32, sortedBy areInIncreasingOrder: (InterfaceAddress, InterfaceAddress) -> Bool
-    ) -> [InterfaceAddress] {
-        tables.addressTable[index]?.values.sorted(by: areInIncreasingOrder) ?? []
+        tables.addressTable[index]
     }
 
     /// Whether one of the interface's addresses satisfies `predicate` (no copy of them).
     func hasAddress(on index: Int32, where predicate: (InterfaceAddress) -> Bool) -> Bool {
-        tables.addressTable[index]?.values.contains(where: predicate) ?? false
+        tables.addressTable[index].contains(where: predicate)
     }
 
     /// The default routes out of one interface, in no particular order.

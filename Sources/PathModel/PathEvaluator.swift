@@ -58,10 +58,11 @@ public struct PathEvaluator: Sendable, Hashable {
         knownClass: InterfaceClass? = nil
     ) -> InterfaceStatus {
         let index = link.index
-        let addresses = state.addresses(of: link.index) {
-            ($0.address, $0.prefixLength) < ($1.address, $1.prefixLength)
-        }
-        let routes = state.routes(through: link.index).sorted(by: DefaultRoute.displayOrder)
+        // Sorted by address and prefix length as the state keeps them: its array itself, a retain.
+        let addresses = state.addresses(of: link.index)
+        // Mostly one route or none: the kept array itself then, a retain, where sorting made a new one.
+        let through = state.routes(through: link.index)
+        let routes = through.count > 1 ? through.sorted(by: DefaultRoute.displayOrder) : through
         let addressFamilies = AddressFamilies(addresses.lazy.filter(\.isUsable).map(\.family))
         let (routedFamilies, preferredFamilies) = kernel.routedFamilies(
             of: link.index, modelled: addressFamilies.intersection(AddressFamilies(routes.lazy.map(\.family))),
@@ -133,8 +134,9 @@ public struct PathEvaluator: Sendable, Hashable {
         if let identity = context.identities[link.index] { return identity }
         if let identity = classifier.configuredIdentity(of: link) { return identity }
         guard kind == .wired else { return nil }
-        for gateway in routes.compactMap(\.gateway) {
-            if let neighbour = state.neighbour(gateway, on: link.index) {
+        // The routes read in place (a list of their gateways was an array per wired status).
+        for route in routes {
+            if let gateway = route.gateway, let neighbour = state.neighbour(gateway, on: link.index) {
                 return .wired(gateway: neighbour.linkLayerAddress)
             }
         }

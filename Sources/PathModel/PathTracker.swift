@@ -377,11 +377,19 @@ public struct PathTracker: Sendable {
     /// the unspecialized standard library (3,000 instructions for one index).
     public func interfaces(withIndexes indexes: InterfaceIndexes) -> [InterfaceStatus] {
         let all = interfaces
-        let ordered = indexes.count > 1 ? indexes.sorted() : Array(indexes)
-        return ordered.compactMap { index in
+        var found: [InterfaceStatus] = []
+        found.reserveCapacity(indexes.count)
+        func add(_ index: Int32) {
             let position = Self.insertionPoint(of: index, in: all)
-            return position < all.count && all[position].link.index == index ? all[position] : nil
+            if position < all.count && all[position].link.index == index { found.append(all[position]) }
         }
+        // One index (a carrier flap's) is looked up as it is: no array of indexes made to sort.
+        if indexes.count > 1 {
+            for index in indexes.sorted() { add(index) }
+        } else {
+            for index in indexes { add(index) }
+        }
+        return found
     }
 
     /// Where a status for `index` is or would go among `statuses`, which are in index order.

@@ -50,6 +50,12 @@ public struct PathChangeCause: Sendable, Hashable {
         /// Every table in the declared order, made once.
         static let inRankOrder = allCases
 
+        /// Each set of tables in rank order, by its bits (bit `rank` for each table), made once: a batch's cause
+        /// takes the one it names, a retain, where it made an array on every path change.
+        static let sets: [[KernelTable]] = (0..<(1 << inRankOrder.count)).map { bits in
+            inRankOrder.filter { bits & 1 << $0.rank != 0 }
+        }
+
         /// The position in the declared order (a switch: `allCases` would be an array made per comparison).
         var rank: Int {
             switch self {
@@ -245,13 +251,8 @@ public struct PathChangeCause: Sendable, Hashable {
         let routing: UInt8 = 1 << KernelTable.route.rank | 1 << KernelTable.rule.rank
         if decisionsChanged && tables & routing == 0 { touch(.route) }
         indices.sort()
-        // The tables in rank order, the one array made (`allCases` is an array made per call, and filtering it
-        // another).
-        var touched: [KernelTable] = []
-        for table in KernelTable.inRankOrder where tables & 1 << table.rank != 0 {
-            touched.append(table)
-        }
-        var cause = PathChangeCause(kind: .kernel, kernelTables: touched, interfaceIndices: indices)
+        var cause = PathChangeCause(
+            kind: .kernel, kernelTables: KernelTable.sets[Int(tables)], interfaceIndices: indices)
         // Links name themselves when every interface is a link of the batch; the rest are named later from the
         // interfaces the hub knows (a route flip's batch has no link: no list of names made for nothing).
         if !names.isEmpty, indices.allSatisfy({ index in names.contains { $0.index == index } }) {
