@@ -221,14 +221,23 @@ final class RouteLookupSocket {
 /// numbered consecutively, so an array is the table (a dictionary hashed each of a thousand flows' queries twice).
 struct WaitingReplies {
     private let first: UInt32
-    private var queries: [RouteQuery?]
+    /// The batch's queries as the caller holds them (its storage shared, not copied: a copy was an allocation on
+    /// every look-up), and which have been answered, a bit each.
+    private let queries: ArraySlice<RouteQuery>
+    private var answered: (UInt64, UInt64) = (0, 0)
     /// How many are still to come.
     private(set) var count: Int
 
-    init(first: UInt32, queries: some Collection<RouteQuery>) {
+    /// At most `RouteLookupSocket.batchSize` (128) queries, one bit each.
+    init(first: UInt32, queries: ArraySlice<RouteQuery>) {
+        precondition(queries.count <= 128, "a batch is at most 128 queries")
         self.first = first
-        self.queries = queries.map { $0 }
-        count = self.queries.count
+        self.queries = queries
+        count = queries.count
+    }
+
+    init(first: UInt32, queries: [RouteQuery]) {
+        self.init(first: first, queries: queries[...])
     }
 
     var isEmpty: Bool { count == 0 }
@@ -237,9 +246,16 @@ struct WaitingReplies {
     /// one, which wraps far past the end) or already answered.
     mutating func take(_ sequence: UInt32) -> RouteQuery? {
         let offset = Int(sequence &- first)
-        guard offset < queries.count, let query = queries[offset] else { return nil }
-        queries[offset] = nil
+        guard offset < queries.count else { return nil }
+        let bit: UInt64 = 1 << UInt64(offset % 64)
+        if offset < 64 {
+            guard answered.0 & bit == 0 else { return nil }
+            answered.0 |= bit
+        } else {
+            guard answered.1 & bit == 0 else { return nil }
+            answered.1 |= bit
+        }
         count -= 1
-        return query
+        return queries[queries.startIndex + offset]
     }
 }

@@ -11,8 +11,12 @@ struct RoutingChange {
     /// An address message arrived: it may change any decision if it changed the address as the model keeps it,
     /// which the route follower finds out (`includeEverything()`); renewed lifetimes change none.
     private(set) var addressesMayMove = false
-    /// The prefixes of the routes that came and went.
-    private(set) var prefixes: [(address: IPAddress, length: Int)] = []
+    /// The families whose default route came or went (or whose gateway's neighbour entry changed): every
+    /// destination of the family. Two bits, where a prefix of length 0 in `prefixes` was an array made for every
+    /// default route's flip.
+    private var families = AddressFamilies()
+    /// The prefixes, longer than 0, of the routes that came and went.
+    private var prefixes: [(address: IPAddress, length: Int)] = []
 
     /// The IPv6 routes that came with an expiry (`expires N`, a router advertisement's lifetime): the kernel stops
     /// using them at that instant without a message, so the follower asks again then.
@@ -31,7 +35,7 @@ struct RoutingChange {
     /// Past this many routes in one batch, checking each query against each prefix costs more than asking again.
     static let maximumPrefixes = 64
 
-    var isEmpty: Bool { !isEverything && prefixes.isEmpty }
+    var isEmpty: Bool { !isEverything && families.isEmpty && prefixes.isEmpty }
 
     init() {}
 
@@ -113,6 +117,8 @@ struct RoutingChange {
     /// A default route's prefix bytes, made once: every flip of a default route notes one.
     private static let defaultIPv4 = [UInt8](repeating: 0, count: 4)
     private static let defaultIPv6 = [UInt8](repeating: 0, count: 16)
+    private static let anyIPv4 = IPAddress(bytes: defaultIPv4)!
+    private static let anyIPv6 = IPAddress(bytes: defaultIPv6)!
 
     private mutating func noteRoute(_ header: UnsafeMutablePointer<nlmsghdr>) {
         if header.pointee.nlmsg_type == UInt16(RTM_NEWROUTE), let expiry = RouteExpiry(header) {
@@ -140,12 +146,18 @@ struct RoutingChange {
     }
 
     private mutating func append(_ bytes: [UInt8], length: Int) {
-        guard prefixes.count < Self.maximumPrefixes, let address = IPAddress(bytes: bytes) else { return everything() }
+        guard let address = IPAddress(bytes: bytes) else { return everything() }
+        guard length > 0 else {
+            families.insert(address.family)
+            return
+        }
+        guard prefixes.count < Self.maximumPrefixes else { return everything() }
         prefixes.append((address, length))
     }
 
     private mutating func everything() {
         isEverything = true
+        families = []
         prefixes = []
     }
 
@@ -154,7 +166,8 @@ struct RoutingChange {
 
     /// Whether the decision for `destination` may have changed.
     func affects(_ destination: IPAddress) -> Bool {
-        isEverything || prefixes.contains { destination.hasPrefix($0.address, length: $0.length) }
+        isEverything || families.contains(destination.family)
+            || prefixes.contains { destination.hasPrefix($0.address, length: $0.length) }
     }
 
     /// The positions, ascending, of the queries whose destination a prefix of the change covers, in `queries`
@@ -164,7 +177,7 @@ struct RoutingChange {
     func coveredPositions(inDestinationOrder queries: [RouteQuery]) -> [Int]? {
         guard !isEverything else { return nil }
         var positions: [Int] = []
-        for (address, length) in prefixes {
+        func cover(_ address: IPAddress, length: Int) {
             let network = address.network(prefixLength: length)
             var low = 0
             var high = queries.count
@@ -177,8 +190,10 @@ struct RoutingChange {
                 low += 1
             }
         }
+        for family in families { cover(family == .ipv4 ? Self.anyIPv4 : Self.anyIPv6, length: 0) }
+        for (address, length) in prefixes { cover(address, length: length) }
         // Prefixes may overlap (a /24 and a host route in it): each position once, in order.
-        if prefixes.count > 1 { positions = Array(Set(positions)).sorted() }
+        if families.count + prefixes.count > 1 { positions = Array(Set(positions)).sorted() }
         return positions
     }
 }

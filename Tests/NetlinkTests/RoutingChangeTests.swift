@@ -79,6 +79,12 @@ import Testing
             }
             let change = RoutingChange(prefixes: prefixes)
             let expected = queries.indices.filter { change.affects(queries[$0].destination) }
+            // `affects` is each prefix's cover, a default route's (length 0) its whole family.
+            #expect(
+                expected
+                    == queries.indices.filter { position in
+                        prefixes.contains { queries[position].destination.hasPrefix($0.address, length: $0.length) }
+                    })
             #expect(
                 change.coveredPositions(inDestinationOrder: queries) == expected,
                 "\(prefixes) over \(queries.map(\.destination))")
