@@ -46,21 +46,35 @@ extension PathHub {
             ofUsers[ObjectIdentifier(box)] = nil
         }
 
+        /// An interest an update looks at, with what it last published and the query set its first value waits
+        /// for, as they are under the lock.
+        typealias ToDerive = (box: WatchedInterest, published: Update?, firstValueAfter: UInt64?)
+
         /// The interests an update must look at: those whose answers the batch brought and other users' (their
         /// interfaces are their own), when the interfaces and resolvers are as they were; otherwise all.
         /// Each interest comes once, marked with the pass's number as it is taken: a flow's two answers name it
-        /// twice, and a set of boxes hashed every answer of a slice again.
-        mutating func interestsToDerive(inputsKept: Bool) -> [WatchedInterest] {
-            guard inputsKept, let answered else { return Array(interests.values) }
+        /// twice, and a set of boxes hashed every answer of a slice again. Listed with what they published in one
+        /// array (a list of the boxes, then one of them with their values, was two arrays every update).
+        mutating func interestsToDerive(inputsKept: Bool) -> [ToDerive] {
+            func taken(_ box: WatchedInterest) -> ToDerive { (box, box.published, box.firstValueAfter) }
+            guard inputsKept, let answered else {
+                var all: [ToDerive] = []
+                all.reserveCapacity(interests.count)
+                for box in interests.values { all.append(taken(box)) }
+                return all
+            }
             derivationPass &+= 1
             let pass = derivationPass
-            var boxes = Array(ofUsers.values)
+            var boxes: [ToDerive] = []
             boxes.reserveCapacity(ofUsers.count + answered.count)
-            for box in boxes { box.derivationPass = pass }
+            for box in ofUsers.values {
+                box.derivationPass = pass
+                boxes.append(taken(box))
+            }
             for query in answered {
                 for box in asking[query] ?? [] where box.derivationPass != pass {
                     box.derivationPass = pass
-                    boxes.append(box)
+                    boxes.append(taken(box))
                 }
             }
             return boxes

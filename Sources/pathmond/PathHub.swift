@@ -285,9 +285,7 @@ final class PathHub: Sendable {
                 // Let go of the batch's answers once read: held here until the next update, they kept the route
                 // follower from emptying its tables in place, and each change made it new ones.
                 state.changedAnswers = ChangedAnswers()
-                let watched = state.interestsToDerive(inputsKept: kept.interfacesAndResolvers).map {
-                    ($0, $0.published, $0.firstValueAfter)
-                }
+                let watched = state.interestsToDerive(inputsKept: kept.interfacesAndResolvers)
                 return (before, systemChange, kept, state.tracker, watched, state.awaiting, state.queriesAsked)
             }
             var changed: [(WatchedInterest, Published, [UInt8])] = []

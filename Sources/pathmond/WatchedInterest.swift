@@ -95,15 +95,22 @@ struct KeptInputs {
 /// The route queries whose answers a batch's events change or drop, read from the events themselves: a set built
 /// for every update cost as much as the answers it named.
 struct ChangedAnswers {
-    private var changes: [(answers: [RouteQuery: RouteDecision], dropped: Set<RouteQuery>)] = []
+    private typealias Change = (answers: [RouteQuery: RouteDecision], dropped: Set<RouteQuery>)
+    /// A batch carries one event of answers, held here as it is: a list for it was an allocation a route flip.
+    private var first: Change?
+    private var more: [Change] = []
 
     init() {}
 
     init(_ events: [KernelEvent]) {
-        for case .routeDecisions(let answers, let dropped) in events { changes.append((answers, dropped)) }
+        for case .routeDecisions(let answers, let dropped) in events {
+            if first == nil { first = (answers, dropped) } else { more.append((answers, dropped)) }
+        }
     }
 
     func contains(_ query: RouteQuery) -> Bool {
-        changes.contains { $0.answers[query] != nil || $0.dropped.contains(query) }
+        func holds(_ change: Change) -> Bool { change.answers[query] != nil || change.dropped.contains(query) }
+        guard let first else { return false }
+        return holds(first) || more.contains(where: holds)
     }
 }
