@@ -15,7 +15,8 @@ import Testing
         for step in 0..<2_000 {
             let text = texts.randomElement(using: &random)!
             let address = makeAddress(
-                Int32.random(in: 1...3, using: &random), text, prefix: [24, 32, 64, 128].randomElement(using: &random)!,
+                Int32.random(in: 1...3, using: &random), text,
+                prefix: [24, 32, 64, 128].randomElement(using: &random)!,
                 tentative: Bool.random(using: &random))
             if Bool.random(using: &random) {
                 #expect(table.update(address) == model.updateValue(address, forKey: address.key), "step \(step)")
