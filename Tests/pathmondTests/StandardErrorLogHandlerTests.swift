@@ -45,6 +45,28 @@ import Testing
         }
     }
 
+    /// The word-at-a-time test of plain text says what the byte-by-byte rule says: every byte value at every
+    /// place of a line long enough for two words and a tail, among plain bytes, and random lines.
+    @Test func thePlainLineTestIsTheByteRule() {
+        func byteRule(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C } }
+        func wordTest(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer(StandardErrorLogHandler.isPlainLine) }
+        for byte in UInt8.min...UInt8.max {
+            for place in 0..<19 {
+                var line = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+                line[place] = byte
+                #expect(wordTest(line) == byteRule(line), "byte \(byte) at \(place)")
+            }
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let line = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                Bool.random(using: &random)
+                    ? UInt8.random(in: 0x20...0x7E, using: &random) : UInt8.random(in: 0...255, using: &random)
+            }
+            #expect(wordTest(line) == byteRule(line), "\(line)")
+        }
+    }
+
     @Test func anInheritedJournalStreamThatIsNotStderrIsNotTheJournal() {
         #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: [:]))
         #expect(!StandardErrorLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "1:2"]))
