@@ -72,30 +72,10 @@ extension JSONBytes {
     }
 
     /// Whether UTF-8 text is a string literal's content as it is (`JSONWriter.needsNoEscape`: no byte under 0x20,
-    /// no quote, no backslash), eight bytes at a time: byte by byte it cost ten instructions a byte. A word
-    /// flagged by mistake would only take the exact path below; none that holds such a byte passes.
+    /// no quote, no backslash), eight bytes at a time (`PlainBytes`).
     @inline(__always)
     static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard var byte = utf8.baseAddress else { return true }
-        let end = byte + utf8.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while end - byte >= 8 {
-            let word = UnsafeRawPointer(byte).loadUnaligned(as: UInt64.self)
-            // A byte under n borrows into its own high bit when n is taken from each byte (the high bit clear
-            // before); a byte equal to c is a zero byte once c is XORed out, and a zero byte is one under 1.
-            let control = (word &- ones &* 0x20) & ~word
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-            if (control | equal) & highs != 0 { return false }
-            byte += 8
-        }
-        while byte < end {
-            if byte.pointee < 0x20 || byte.pointee == 0x22 || byte.pointee == 0x5C { return false }
-            byte += 1
-        }
-        return true
+        PlainBytes.none(of: utf8, belowSpaceOr: 0x22, 0x5C, asciiOnly: false)
     }
 
     /// The runs that need no escape copied whole, each byte that does written as `JSONWriter` writes it.
