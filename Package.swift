@@ -13,6 +13,13 @@ import PackageDescription
 /// instructions (issue 41). The checks stay where a violation is found, in debug builds: the test suite and the
 /// TSan run.
 ///
+/// Release builds also optimise across our modules (`-cross-module-optimization`): a generic or small function of
+/// PathModel, Netlink or PathProtocol is specialised and inlined where the daemon calls it, instead of being called
+/// through its generic entry point with every argument retained for the call. An isolated route flip costs 4,100
+/// fewer instructions (72.7 K to 68.6 K, whole process), a carrier flip 3,400 (81.2 K to 77.8 K); the stripped
+/// daemon grows by 0.2 MB, pathctl by 25 KB (issue 41). Link-time optimisation (`-lto=llvm-thin`) would go
+/// further, but SwiftPM's Linux link cannot take its bitcode objects (autolink-extract fails).
+///
 /// And each function gets a section of its own, and the public ones lose the mark that kept them all: swiftc puts a
 /// module's code in one .text section and marks every public function "retain" (SHF_GNU_RETAIN, from llvm.used), so
 /// the --gc-sections SwiftPM passes dropped nothing of a library. -internalize-at-link leaves the mark off (without
@@ -24,7 +31,7 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(
         [
             "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-enforce-exclusivity=unchecked",
-            "-Xfrontend", "-function-sections", "-Xfrontend", "-internalize-at-link",
+            "-Xfrontend", "-function-sections", "-Xfrontend", "-internalize-at-link", "-cross-module-optimization",
         ],
         .when(configuration: .release)),
 ]
