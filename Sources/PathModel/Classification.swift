@@ -25,8 +25,12 @@ public enum Classification {
     ]
 
     /// Whether a link is a VPN or tunnel: its traffic rides on another interface, whose cost it inherits.
-    public static func isTunnel(_ link: Link) -> Bool {
-        link.linkKind.map(vpnLinkKinds.contains) == true || link.hardwareType == HardwareType.ppp
+    /// Held by the link, worked out when it was made (`Link.isTunnel`).
+    public static func isTunnel(_ link: Link) -> Bool { link.isTunnel }
+
+    /// Whether a link of this kind and hardware type is a VPN or tunnel.
+    public static func isTunnel(kind: String?, hardwareType: UInt16) -> Bool {
+        hardwareType == HardwareType.ppp || kind.map(vpnLinkKinds.contains) == true
     }
 
     /// Link kinds of WWAN drivers' own netdevices.

@@ -177,7 +177,7 @@ public struct InterfaceStatus: Sendable, Hashable {
     }
 
     /// A VPN or tunnel (WireGuard, tun/tap, PPP, GRE/IPIP/SIT, XFRM): its traffic rides on another interface.
-    public var isTunnel: Bool { Classification.isTunnel(link) }
+    public var isTunnel: Bool { link.isTunnel }
 
     /// The lowest metric among its default routes: what orders interfaces of one kind.
     public var bestMetric: UInt32 { routes.map(\.metric).min() ?? .max }

@@ -22,10 +22,14 @@ public struct Link: Sendable, Hashable {
         var hardwareAddress: String?
         var device: DeviceFacts
         var tunnel: TunnelEndpoints?
+        /// `Classification.isTunnel(kind:hardwareType:)` of the two fields, worked out when either is set: every
+        /// status derived asks it, and the kind's look-up in a set of strings cost each asking 500 instructions.
+        var isTunnel: Bool
 
         init(
             index: Int32, name: String, flags: LinkFlags, operState: OperState, linkKind: String?,
-            hardwareType: UInt16, hardwareAddress: String?, device: DeviceFacts, tunnel: TunnelEndpoints?
+            hardwareType: UInt16, hardwareAddress: String?, device: DeviceFacts, tunnel: TunnelEndpoints?,
+            isTunnel: Bool? = nil
         ) {
             self.index = index
             self.name = name
@@ -36,12 +40,14 @@ public struct Link: Sendable, Hashable {
             self.hardwareAddress = hardwareAddress
             self.device = device
             self.tunnel = tunnel
+            self.isTunnel = isTunnel ?? Classification.isTunnel(kind: linkKind, hardwareType: hardwareType)
         }
 
         func copy() -> Storage {
             Storage(
                 index: index, name: name, flags: flags, operState: operState, linkKind: linkKind,
-                hardwareType: hardwareType, hardwareAddress: hardwareAddress, device: device, tunnel: tunnel)
+                hardwareType: hardwareType, hardwareAddress: hardwareAddress, device: device, tunnel: tunnel,
+                isTunnel: isTunnel)
         }
 
         /// Whether `other` holds the same link but for its state (flags and operational state).
@@ -83,12 +89,20 @@ public struct Link: Sendable, Hashable {
     /// The rtnetlink link kind (IFLA_INFO_KIND): "veth", "bridge", "tun", "wireguard", ...; nil for hardware.
     public var linkKind: String? {
         get { storage.linkKind }
-        set { mutableStorage.linkKind = newValue }
+        set {
+            let storage = mutableStorage
+            storage.linkKind = newValue
+            storage.isTunnel = Classification.isTunnel(kind: newValue, hardwareType: storage.hardwareType)
+        }
     }
     /// The hardware type (ARPHRD_*): 1 Ethernet, 772 loopback, 65534 none (tun), 519 raw IP, 512 PPP.
     public var hardwareType: UInt16 {
         get { storage.hardwareType }
-        set { mutableStorage.hardwareType = newValue }
+        set {
+            let storage = mutableStorage
+            storage.hardwareType = newValue
+            storage.isTunnel = Classification.isTunnel(kind: storage.linkKind, hardwareType: newValue)
+        }
     }
     /// The link-layer address as colon-separated hex, if the link has one.
     public var hardwareAddress: String? {
@@ -116,6 +130,9 @@ public struct Link: Sendable, Hashable {
             index: index, name: name, flags: flags, operState: operState, linkKind: linkKind,
             hardwareType: hardwareType, hardwareAddress: hardwareAddress, device: device, tunnel: tunnel)
     }
+
+    /// Whether the link is a VPN or tunnel (`Classification.isTunnel`), as worked out when its kind was set.
+    public var isTunnel: Bool { storage.isTunnel }
 
     /// Administratively up and able to pass packets: IFF_UP and IFF_RUNNING. The kernel sets RUNNING for
     /// operstate UP and for UNKNOWN, so links with no carrier concept (tun with a reader) count as running.
