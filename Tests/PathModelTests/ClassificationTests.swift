@@ -65,6 +65,28 @@ import Testing
         let link = makeLink(7, "tun0", linkKind: kind, hardwareType: hardwareType)
         #expect(Classification.classify(link) == .other)
     }
+
+    /// A link holds whether it is a tunnel, worked out when made; a kind or hardware type set later on a copy
+    /// works it out again for that copy alone, and the copy it shared its fields with keeps its own.
+    @Test(arguments: Classification.vpnLinkKinds.sorted() + ["veth", "vxlan", "bridge"])
+    func aLinkKnowsWhetherItIsATunnel(_ kind: String) {
+        let expected = Classification.vpnLinkKinds.contains(kind)
+        let made = makeLink(7, "l0", linkKind: kind)
+        #expect(made.isTunnel == expected)
+        var unkind = made
+        unkind.linkKind = nil
+        #expect(!unkind.isTunnel)
+        #expect(made.isTunnel == expected)
+        var point = made
+        point.hardwareType = HardwareType.ppp
+        #expect(point.isTunnel)
+        point.hardwareType = HardwareType.ethernet
+        #expect(point.isTunnel == expected)
+        var kinded = makeLink(8, "l1")
+        #expect(!kinded.isTunnel)
+        kinded.linkKind = kind
+        #expect(kinded.isTunnel == expected)
+    }
 }
 
 extension InterfaceClass {
