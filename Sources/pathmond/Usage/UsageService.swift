@@ -90,15 +90,15 @@ final class UsageService: @unchecked Sendable {
         // of them cost a host of 200 veths 20,000 instructions on every such flip).
         let named = hub.takeIdentityChanges()
         let looked: [(index: Int32, name: String, key: NetworkKey?)]
-        var changed: [Int32] = []
+        // Held in place, not an array: mostly the one interface whose network moved.
+        var changed = InterfaceIndexes()
         if let named, !firstLook {
             looked = hub.networks(ofInterfaces: named)
-            // In any order: each index is looked at alone, and the reading sorts them.
             for index in named {
                 let key = looked.first { $0.index == index }?.key
                 if keys[index] != key {
                     keys[index] = key
-                    changed.append(index)
+                    changed.insert(index)
                 }
             }
         } else {
@@ -108,9 +108,9 @@ final class UsageService: @unchecked Sendable {
             for interface in looked {
                 guard let key = interface.key, now[interface.index] == nil else { continue }
                 now[interface.index] = key
-                if keys[interface.index] != key { changed.append(interface.index) }
+                if keys[interface.index] != key { changed.insert(interface.index) }
             }
-            for index in keys.keys where now[index] == nil { changed.append(index) }
+            for index in keys.keys where now[index] == nil { changed.insert(index) }
             keys = now
         }
         // Interfaces read without a network: those gone since are forgotten here, where the live ones are known
@@ -125,14 +125,18 @@ final class UsageService: @unchecked Sendable {
         func liveName(_ index: Int32) -> String? {
             (looked.first { $0.index == index } ?? elsewhere.first { $0.index == index })?.name
         }
-        for index in readWithoutNetwork where liveName(index) == nil && !changed.contains(index) {
-            changed.append(index)
-        }
+        for index in readWithoutNetwork where liveName(index) == nil { changed.insert(index) }
         // Not saved here: a network that comes and goes with every route flip (a wired network is known by its
-        // gateway) would encode and sync the file each time; the next round saves, within one interval.
-        read(changed.count > 1 ? changed.sorted() : changed, names: liveName, namelessAreGone: true, saving: false)
-        // A policy change (a limit set or cleared) moves the versions too, and may read no interface.
-        if changed.isEmpty { refreshLimits() }
+        // gateway) would encode and sync the file each time; the next round saves, within one interval. Read in
+        // index order, whatever order the set holds them in.
+        if changed.count > 1 {
+            read(changed.sorted(), names: liveName, namelessAreGone: true, saving: false)
+        } else if !changed.isEmpty {
+            read(changed, names: liveName, namelessAreGone: true, saving: false)
+        } else {
+            // A policy change (a limit set or cleared) moves the versions too, and may read no interface.
+            refreshLimits()
+        }
     }
 
     /// Reads `indexes` now and counts their bytes; with `saving`, saves (and otherwise leaves the bytes for the next
@@ -140,11 +144,12 @@ final class UsageService: @unchecked Sendable {
     /// (`names`, looked up before the meter's lock is taken): RTM_GETSTATS answers with the counters alone. With
     /// `namelessAreGone`, an interface `names` does not know is gone: its bytes since the last reading went with
     /// its counters; without, its last reading's name stands in (the rounds read the counted interfaces, which
-    /// the hub knows unless one just went, and its update then says so).
+    /// the hub knows unless one just went, and its update then says so). Any sequence: a network change passes the
+    /// set it found them in, without an array made from it. Its callers skip a read of nothing that saves nothing.
     private func read(
-        _ indexes: [Int32], names: (Int32) -> String?, namelessAreGone: Bool, saving: Bool
+        _ indexes: some Sequence<Int32>, names: (Int32) -> String?, namelessAreGone: Bool, saving: Bool
     ) {
-        guard let reader, saving || !indexes.isEmpty else { return }
+        guard let reader else { return }
         let day = today()
         var counts: [(key: NetworkKey, counts: ByteCounts)] = []
         let encoded: [UInt8]? = meter.withLock { meter in
@@ -196,15 +201,16 @@ final class UsageService: @unchecked Sendable {
     private func round() {
         // Near a limit the rounds come every second: the file is still saved once an interval, not each time.
         let counted = countedWithNames()
-        read(
-            counted.indexes, names: { counted.names[$0] }, namelessAreGone: false,
-            saving: lastSaved.duration(to: .now) >= interval - .milliseconds(100))
+        let saving = lastSaved.duration(to: .now) >= interval - .milliseconds(100)
+        guard saving || !counted.indexes.isEmpty else { return }
+        read(counted.indexes, names: { counted.names[$0] }, namelessAreGone: false, saving: saving)
     }
 
     /// Reads every counted interface before GetUsage answers, without saving: a client that asks often must not
     /// make the disk sync as often (the next round saves).
     func readCounted() {
         let counted = countedWithNames()
+        guard !counted.indexes.isEmpty else { return }
         read(counted.indexes, names: { counted.names[$0] }, namelessAreGone: false, saving: false)
     }
 
