@@ -145,14 +145,19 @@ final class ConnectivityChecker {
                 ? settings.interval
                 : RetryBackoff(first: min(Self.firstRetry, settings.interval), longest: settings.interval)
                     .delay(afterFailures: entry.unanswered)
-            var metadata: Logger.Metadata = [
-                "interface": "\(name)", "connectivity": "\(state)", "detail": "\(answer.detail)",
-                "nextCheckIn": "\(delay.components.seconds)s",
-            ]
-            if let location = answer.location { metadata["location"] = "\(location)" }
+            // Made only for a line that is written (swift-log takes it as an autoclosure): a verdict that did not
+            // change is a debug line, and a dictionary of four formatted strings made for nothing at every check.
+            func metadata() -> Logger.Metadata {
+                var metadata: Logger.Metadata = [
+                    "interface": "\(name)", "connectivity": "\(state)", "detail": "\(answer.detail)",
+                    "nextCheckIn": "\(delay.components.seconds)s",
+                ]
+                if let location = answer.location { metadata["location"] = "\(location)" }
+                return metadata
+            }
             let changed = entry.state != state
             // A new verdict at info; the same one again only for debugging.
-            logger.log(level: changed ? .info : .debug, "connectivity checked", metadata: metadata)
+            logger.log(level: changed ? .info : .debug, "connectivity checked", metadata: metadata())
             entry.state = state
             entry.recheck = schedule(index, after: delay)
             entries[index] = entry
@@ -162,17 +167,19 @@ final class ConnectivityChecker {
             let delay = Self.probeRetries.delay(afterFailures: entry.probeFailures)
             entry.recheck = schedule(index, after: delay)
             entries[index] = entry
-            let metadata: Logger.Metadata = [
-                "interface": "\(name)", "reason": "\(error)", "retryIn": "\(delay.components.seconds)s",
-            ]
+            // Made only for a line that is written: a missing probe is said once, and its error's text was
+            // formatted at every check after.
+            func metadata() -> Logger.Metadata {
+                ["interface": "\(name)", "reason": "\(error)", "retryIn": "\(delay.components.seconds)s"]
+            }
             if error.isProbeMissing {
                 // No probe installed (or its socket stopped): said once, not per interface and check.
                 if !saidProbeMissing {
-                    logger.notice("connectivity not checked: no probe at \(probeSocket)", metadata: metadata)
+                    logger.notice("connectivity not checked: no probe at \(probeSocket)", metadata: metadata())
                 }
                 saidProbeMissing = true
             } else {
-                logger.warning("connectivity check failed", metadata: metadata)
+                logger.warning("connectivity check failed", metadata: metadata())
             }
         }
     }
