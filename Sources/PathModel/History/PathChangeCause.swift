@@ -208,7 +208,7 @@ public struct PathChangeCause: Sendable, Hashable {
         // dictionary, since this runs for every kernel batch that changes the path.
         var tables: UInt8 = 0
         var indices: [Int32] = []
-        var names: [(index: Int32, name: String)] = []
+        var linksChanged = false
         var decisionsChanged = false
         func touch(_ table: KernelTable, _ index: Int32? = nil) {
             tables |= 1 << table.rank
@@ -220,11 +220,7 @@ public struct PathChangeCause: Sendable, Hashable {
                 return PathChangeCause(kind: .resync)
             case .linkChanged(let link):
                 touch(.link, link.index)
-                if let known = names.firstIndex(where: { $0.index == link.index }) {
-                    names[known].name = link.name
-                } else {
-                    names.append((link.index, link.name))
-                }
+                linksChanged = true
             case .linkRemoved(let index):
                 touch(.link, index)
             case .addressAdded(let address), .addressRemoved(let address):
@@ -255,10 +251,26 @@ public struct PathChangeCause: Sendable, Hashable {
             kind: .kernel, kernelTables: KernelTable.sets[Int(tables)], interfaceIndices: indices)
         // Links name themselves when every interface is a link of the batch; the rest are named later from the
         // interfaces the hub knows (a route flip's batch has no link: no list of names made for nothing).
-        if !names.isEmpty, indices.allSatisfy({ index in names.contains { $0.index == index } }) {
-            cause.interfaces = indices.map { index in names.first { $0.index == index }!.name }
-        }
+        if linksChanged, let names = linkNames(of: indices, in: events) { cause.interfaces = names }
         return cause
+    }
+
+    /// Each interface's name as the batch's last message about its link gives it, in the order of `indices`; nil
+    /// when one has no such message. Looked up in the batch, a few events, rather than gathered into a list of
+    /// names as they came (an array made and freed on every carrier flip).
+    private static func linkNames(of indices: [Int32], in events: [KernelEvent]) -> [String]? {
+        var names: [String] = []
+        names.reserveCapacity(indices.count)
+        for index in indices {
+            var name: String?
+            for case .linkChanged(let link) in events.reversed() where link.index == index {
+                name = link.name
+                break
+            }
+            guard let name else { return nil }
+            names.append(name)
+        }
+        return names
     }
 
     /// The cause with interface names looked up by index (an index no one knows stays as "#N").
