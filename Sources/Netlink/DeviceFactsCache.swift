@@ -14,29 +14,24 @@ struct DeviceFactsCache {
     /// The link with its device facts filled in.
     mutating func enrich(_ link: Link) -> Link {
         var link = link
+        enrich(&link)
+        return link
+    }
+
+    /// Fills in the link's device facts.
+    mutating func enrich(_ link: inout Link) {
         if let entry = entries[link.index], entry.name == link.name {
             link.device = entry.facts
         } else {
             link.device = lookup(link.index, link.name)
             entries[link.index] = (link.name, link.device)
         }
-        return link
     }
 
-    /// Adds device facts to link events and forgets removed links.
-    mutating func enrich(_ events: [KernelEvent]) -> [KernelEvent] {
-        guard events.contains(where: \.isLinkEvent) else { return events }
-        return events.map { event in
-            switch event {
-            case .linkChanged(let link):
-                return .linkChanged(enrich(link))
-            case .linkRemoved(let index):
-                entries[index] = nil
-                return event
-            default:
-                return event
-            }
-        }
+    /// Adds device facts to link events, in place, and forgets removed links.
+    mutating func enrich(_ events: inout [KernelEvent]) {
+        guard events.contains(where: \.isLinkEvent) else { return }
+        events.updateLinks({ enrich(&$0) }, removed: { entries[$0] = nil })
     }
 
     /// Keeps only the links a fresh dump saw, so indexes the kernel reuses are looked at anew.

@@ -217,8 +217,8 @@ public final class KernelWatcher: Sendable {
         // One access for the whole batch: the caches and the follower ask sysfs and the kernel, never the watcher.
         // The batch is changed in place, held by nothing else, and the follower appends its answers to it.
         let routesExpire = withState { state in
-            events = state.deviceFacts.enrich(events)
-            events = state.tunnelPeers.enrich(events)
+            state.deviceFacts.enrich(&events)
+            state.tunnelPeers.enrich(&events)
             let routingChange = notifications.sink.takeRoutingChange()
             if state.tunnelPeers.mayMove(routingChange) {
                 // WireGuard announces no endpoint change: ask again whenever routing to its peers may have moved.

@@ -26,27 +26,22 @@ struct TunnelPeerCache {
 
     /// A WireGuard link with its endpoints filled in; any other link as it is.
     mutating func enrich(_ link: Link) -> Link {
-        guard link.linkKind == Self.wireGuardKind, let source else { return link }
         var link = link
-        link.tunnel = source.endpoints(ofLinkAt: link.index)
-        links[link.index] = link
+        enrich(&link)
         return link
     }
 
-    /// Link events with WireGuard endpoints filled in; removed links forgotten.
-    mutating func enrich(_ events: [KernelEvent]) -> [KernelEvent] {
-        guard source != nil, events.contains(where: \.isLinkEvent) else { return events }
-        return events.map { event in
-            switch event {
-            case .linkChanged(let link):
-                return .linkChanged(enrich(link))
-            case .linkRemoved(let index):
-                links[index] = nil
-                return event
-            default:
-                return event
-            }
-        }
+    /// Fills in a WireGuard link's endpoints.
+    mutating func enrich(_ link: inout Link) {
+        guard link.linkKind == Self.wireGuardKind, let source else { return }
+        link.tunnel = source.endpoints(ofLinkAt: link.index)
+        links[link.index] = link
+    }
+
+    /// Fills in link events' WireGuard endpoints, in place; removed links forgotten.
+    mutating func enrich(_ events: inout [KernelEvent]) {
+        guard source != nil, events.contains(where: \.isLinkEvent) else { return }
+        events.updateLinks({ enrich(&$0) }, removed: { links[$0] = nil })
     }
 
     /// A fresh dump's links, enriched; links the dump did not see are forgotten.

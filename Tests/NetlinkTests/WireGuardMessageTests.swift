@@ -135,7 +135,7 @@ enum WireGuardBytes {
         let peers = Peers()
         peers.answers[5] = first
         var cache = TunnelPeerCache(source: peers)
-        let events = cache.enrich([.linkChanged(wg), .linkChanged(eth)])
+        let events = cache.enriched([.linkChanged(wg), .linkChanged(eth)])
         #expect(
             events == [
                 .linkChanged(
@@ -152,7 +152,7 @@ enum WireGuardBytes {
             return
         }
         #expect(link.tunnel == moved && link.name == "wg0")
-        _ = cache.enrich([.linkRemoved(index: 5)])
+        _ = cache.enriched([.linkRemoved(index: 5)])
         #expect(cache.refresh(except: []).isEmpty)
     }
 
@@ -162,7 +162,7 @@ enum WireGuardBytes {
         let peers = Peers()
         peers.answers[5] = first
         var cache = TunnelPeerCache(source: peers)
-        _ = cache.enrich([.linkChanged(wg)])
+        _ = cache.enriched([.linkChanged(wg)])
         peers.answers[5] = nil
         #expect(cache.refresh(except: []).isEmpty)
         peers.answers[5] = first
@@ -178,7 +178,7 @@ enum WireGuardBytes {
         peers.answers[5] = first
         var cache = TunnelPeerCache(source: peers)
         #expect(!cache.mayMove(RoutingChange.everything), "no WireGuard link yet")
-        _ = cache.enrich([.linkChanged(wg)])
+        _ = cache.enriched([.linkChanged(wg)])
         #expect(cache.mayMove(RoutingChange.everything))
         #expect(cache.mayMove(RoutingChange(prefix: WireGuardBytes.v4, length: 32)))
         #expect(!cache.mayMove(RoutingChange(prefix: [10, 9, 9, 9], length: 32)))
@@ -187,7 +187,7 @@ enum WireGuardBytes {
 
     @Test func withoutASourceLinksPassThrough() {
         var cache = TunnelPeerCache(source: nil)
-        #expect(cache.enrich([.linkChanged(wg)]) == [.linkChanged(wg)])
+        #expect(cache.enriched([.linkChanged(wg)]) == [.linkChanged(wg)])
         #expect(cache.restart([wg]) == [wg])
     }
 
@@ -203,5 +203,14 @@ enum WireGuardBytes {
         #expect(source.familyLookups == 1)
         #expect(source.endpoints(ofLinkAt: 6) == nil)
         #expect(source.familyLookups == 2)
+    }
+}
+
+extension TunnelPeerCache {
+    /// The events as `enrich` leaves them (the watcher has its batch changed in place).
+    fileprivate mutating func enriched(_ events: [KernelEvent]) -> [KernelEvent] {
+        var events = events
+        enrich(&events)
+        return events
     }
 }
