@@ -22,10 +22,13 @@ package struct JournalLogHandler: RecordLogHandler {
     package var metadata: Logger.Metadata = [:]
     package var metadataProvider: Logger.MetadataProvider?
     package let identifier: String
+    /// `SYSLOG_IDENTIFIER=identifier`, made once: every record sends it.
+    private let identifierField: [UInt8]
 
     package init(identifier: String, logLevel: Logger.Level) {
         self.identifier = identifier
         self.logLevel = logLevel
+        identifierField = JournalDatagram.identifierField(identifier)
     }
 
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -45,7 +48,7 @@ package struct JournalLogHandler: RecordLogHandler {
     }
 
     package func log(record: LogRecord) {
-        if JournalDatagram(record: record, identifier: identifier).send() { return }
+        if JournalDatagram(record: record, identifierField: identifierField).send() { return }
         StandardErrorLogHandler(style: .journal, logLevel: logLevel).log(record: record)
     }
 

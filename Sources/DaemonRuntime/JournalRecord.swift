@@ -50,6 +50,25 @@ package enum JournalRecord: String, CaseIterable, Sendable {
         }
     }
 
+    /// `MESSAGE_ID=` and the ID, as the journal takes the field: constant text, sent as it is with every record
+    /// (the tests check it against `messageID`).
+    package var messageIDField: StaticString {
+        switch self {
+        case .pathChanged: "MESSAGE_ID=b5af785cefbf499ba90b67d62c2e7983"
+        case .policyChanged: "MESSAGE_ID=d3e7cca7d5a740a6bba0c2fc7ba642e7"
+        case .configurationRefused: "MESSAGE_ID=29ec4136c0a74b7fb05a275beda00ee2"
+        case .configurationReloaded: "MESSAGE_ID=640df6e4f54642dfbad1aaf80ff47dc0"
+        case .policyFileDamaged: "MESSAGE_ID=a18d3132c6bd48fa9fa590ea0fcae784"
+        case .clientLimitReached: "MESSAGE_ID=b7bf2586288e4f4c99fc8fa0e2a3797e"
+        case .watchLimitReached: "MESSAGE_ID=7b97d842ac5c40d1a34bf774f631d976"
+        case .resync: "MESSAGE_ID=aa800737530b45e6a91ea1c9f8a77b86"
+        case .meteredWrittenThrough: "MESSAGE_ID=f969f1ad57a546c08e613dc1b9c7ac99"
+        case .usageFileDamaged: "MESSAGE_ID=8f605a93134e462eb4282db7fd9cd8ff"
+        case .dataLimitWarning: "MESSAGE_ID=b6c92994abf64e6ea94b63d20b3cccce"
+        case .dataLimitReached: "MESSAGE_ID=16e6fc98f819400ebd61d6e73931b28b"
+        }
+    }
+
     /// What pathmond's own fields hold, named as in the journal.
     package enum Field: String, CaseIterable, Sendable {
         case status = "PATHMOND_STATUS"

@@ -13,31 +13,41 @@ import Logging
 package struct LogRecord: Sendable {
     package var level: Logger.Level
     package let kind: JournalRecord
-    /// The message, then each piece's text, as given (the line's escaping is the writer's). A journal field's text
-    /// is `NAME=value`, as the journal takes it: the datagram points at it rather than copying it with its name.
+    /// `MESSAGE=`, the message and each shown pair as ` key=value`, as given: the journal's MESSAGE field as it is
+    /// sent whenever the line needs no escaping (every path change's), pointed at in place; then each journal
+    /// field's text, `NAME=value`, as the journal takes it. The line's escaping, when it needs any, is its writer's.
     private var text: [UInt8] = []
     private var messageEnd = 0
+    /// Where the line ends: the shown pairs come before any field.
+    private var lineEnd = 0
     /// What follows the message in `text`, in the order added.
     private var pieces: [Piece] = []
 
-    /// A text after the message: a pair shown on the line or a journal field, and where it ends in `text`.
+    /// `MESSAGE=`, where the message starts in `text`.
+    private static let messageStart = 8
+
+    /// A text after the message: a pair shown on the line (its value's bytes) or a journal field (its
+    /// `NAME=value`), and where it lies in `text`.
     fileprivate struct Piece: Sendable {
         enum Role: Sendable {
             case shown(StaticString)
             case field(JournalRecord.Field)
         }
         let role: Role
+        let start: Int
         let end: Int
     }
 
-    /// A record with its message; its pairs and fields are added after (`show`, `field`).
+    /// A record with its message; its pairs and fields are added after (`show`, then `field`).
     package init(_ kind: JournalRecord, level: Logger.Level, message: String, capacity: Int = 192) {
         self.kind = kind
         self.level = level
         text.reserveCapacity(capacity)
         pieces.reserveCapacity(8)
+        text.appendUTF8("MESSAGE=")
         text.appendUTF8(message)
         messageEnd = text.count
+        lineEnd = messageEnd
     }
 
     /// A record from its pairs at once: `fields`' nil values are left out, and `shown` must come in key order.
@@ -51,8 +61,9 @@ package struct LogRecord: Sendable {
     }
 
     /// Adds a pair shown after the message as ` key=value`. Pairs must be added in key order (the line shows them
-    /// so, and sorting them each time cost a path change 500 instructions), and their keys must not be journal
-    /// field names (the line leaves those out): lower-case words, as every call site's are.
+    /// so, and sorting them each time cost a path change 500 instructions), before any journal field (the line is
+    /// one piece of the text), and their keys must not be journal field names (the line leaves those out):
+    /// lower-case words, as every call site's are.
     package mutating func show(_ key: StaticString, _ value: String) {
         show(key) { $0.appendUTF8(value) }
     }
@@ -60,22 +71,30 @@ package struct LogRecord: Sendable {
     /// Adds a shown pair whose value `write` appends to the bytes it is given.
     package mutating func show(_ key: StaticString, _ write: (inout [UInt8]) -> Void) {
         assert(lastShownKey.map { $0 < key.description } ?? true, "shown out of key order")
+        precondition(lineEnd == text.count, "a shown pair after a journal field")
+        text.append(UInt8(ascii: " "))
+        text.appendUTF8(key)
+        text.append(UInt8(ascii: "="))
+        let start = text.count
         write(&text)
-        pieces.append(Piece(role: .shown(key), end: text.count))
+        pieces.append(Piece(role: .shown(key), start: start, end: text.count))
+        lineEnd = text.count
     }
 
     /// Adds a journal field.
     package mutating func field(_ field: JournalRecord.Field, _ value: String) {
+        let start = text.count
         appendName(of: field)
         text.appendUTF8(value)
-        pieces.append(Piece(role: .field(field), end: text.count))
+        pieces.append(Piece(role: .field(field), start: start, end: text.count))
     }
 
     /// Adds a journal field whose value is constant text.
     package mutating func field(_ field: JournalRecord.Field, constant value: StaticString) {
+        let start = text.count
         appendName(of: field)
         text.appendUTF8(value)
-        pieces.append(Piece(role: .field(field), end: text.count))
+        pieces.append(Piece(role: .field(field), start: start, end: text.count))
     }
 
     /// `NAME=`, before a field's value.
@@ -90,19 +109,36 @@ package struct LogRecord: Sendable {
     }
 
     /// `message key=value ...` as a line shows it, without its newline: line breaks and what a terminal would act
-    /// on escaped (`StandardErrorLogHandler.appendOneLine`).
+    /// on escaped (`StandardErrorLogHandler.appendOneLine`). A line that needs none, the usual one, is copied whole.
     package func appendLine(to bytes: inout [UInt8]) {
         text.withUnsafeBufferPointer { all in
-            StandardErrorLogHandler.appendOneLine(UnsafeBufferPointer(rebasing: all[0..<messageEnd]), to: &bytes)
-            var start = messageEnd
+            let line = UnsafeBufferPointer(rebasing: all[Self.messageStart..<lineEnd])
+            if StandardErrorLogHandler.isPlainLine(line) { return bytes.append(contentsOf: line) }
+            StandardErrorLogHandler.appendOneLine(
+                UnsafeBufferPointer(rebasing: all[Self.messageStart..<messageEnd]), to: &bytes)
             for piece in pieces {
-                defer { start = piece.end }
                 guard case .shown(let key) = piece.role else { continue }
                 bytes.append(UInt8(ascii: " "))
                 bytes.appendUTF8(key)
                 bytes.append(UInt8(ascii: "="))
-                StandardErrorLogHandler.appendOneLine(UnsafeBufferPointer(rebasing: all[start..<piece.end]), to: &bytes)
+                StandardErrorLogHandler.appendOneLine(
+                    UnsafeBufferPointer(rebasing: all[piece.start..<piece.end]), to: &bytes)
             }
+        }
+    }
+
+    /// The journal's `MESSAGE=line` field: read in place when the line needs no escaping, else escaped into an
+    /// array made for the call; valid only inside `body`.
+    package func withJournalMessage<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        text.withUnsafeBufferPointer { all in
+            if StandardErrorLogHandler.isPlainLine(UnsafeBufferPointer(rebasing: all[Self.messageStart..<lineEnd])) {
+                return body(UnsafeBufferPointer(rebasing: all[..<lineEnd]))
+            }
+            var escaped: [UInt8] = []
+            escaped.reserveCapacity(lineEnd + 64)
+            escaped.appendUTF8("MESSAGE=")
+            appendLine(to: &escaped)
+            return escaped.withUnsafeBufferPointer(body)
         }
     }
 
@@ -120,51 +156,43 @@ package struct LogRecord: Sendable {
     package func withJournalFields<Result>(
         _ body: (JournalFields) -> Result
     ) -> Result {
-        text.withUnsafeBufferPointer { body(JournalFields(text: $0, pieces: pieces[...], messageEnd: messageEnd)) }
+        text.withUnsafeBufferPointer { body(JournalFields(text: $0, pieces: pieces[...])) }
     }
 
     /// A record's journal fields, read where they are in its text: a sequence of each field and its `NAME=value`.
     package struct JournalFields: Sequence {
         fileprivate let text: UnsafeBufferPointer<UInt8>
         fileprivate let pieces: ArraySlice<Piece>
-        fileprivate let messageEnd: Int
 
         package struct Iterator: IteratorProtocol {
             fileprivate let text: UnsafeBufferPointer<UInt8>
             fileprivate var pieces: ArraySlice<Piece>
-            fileprivate var start: Int
 
             package mutating func next() -> (field: JournalRecord.Field, named: UnsafeBufferPointer<UInt8>)? {
                 while let piece = pieces.popFirst() {
-                    defer { start = piece.end }
                     if case .field(let field) = piece.role {
-                        return (field, UnsafeBufferPointer(rebasing: text[start..<piece.end]))
+                        return (field, UnsafeBufferPointer(rebasing: text[piece.start..<piece.end]))
                     }
                 }
                 return nil
             }
         }
 
-        package func makeIterator() -> Iterator { Iterator(text: text, pieces: pieces, start: messageEnd) }
+        package func makeIterator() -> Iterator { Iterator(text: text, pieces: pieces) }
 
         /// The most fields there are (every piece but the shown pairs is one).
         package var maximumCount: Int { pieces.count }
     }
 
     /// The message, as text.
-    package var message: String { String(decoding: text[0..<messageEnd], as: UTF8.self) }
+    package var message: String { String(decoding: text[Self.messageStart..<messageEnd], as: UTF8.self) }
 
     /// The shown pairs, as text, in order.
     package var shown: [(key: String, value: String)] {
-        var pairs: [(key: String, value: String)] = []
-        var start = messageEnd
-        for piece in pieces {
-            defer { start = piece.end }
-            if case .shown(let key) = piece.role {
-                pairs.append((key.description, String(decoding: text[start..<piece.end], as: UTF8.self)))
-            }
+        pieces.compactMap { piece in
+            guard case .shown(let key) = piece.role else { return nil }
+            return (key.description, String(decoding: text[piece.start..<piece.end], as: UTF8.self))
         }
-        return pairs
     }
 
     /// The journal fields, as text, in the order added.

@@ -117,6 +117,13 @@ import Testing
         }
     }
 
+    /// The field sent as constant text is the ID's, for every record.
+    @Test func eachMessageIDFieldIsItsID() {
+        for record in JournalRecord.allCases {
+            #expect(record.messageIDField.description == "MESSAGE_ID=" + record.messageID, "\(record)")
+        }
+    }
+
     /// Every record's ID has its text in the catalog `journalctl -x` shows, and the catalog names no other.
     @Test func theCatalogExplainsEveryRecord() throws {
         let catalogPath = String(#filePath.split(separator: "/Tests/").first!) + "/systemd/pathmond.catalog"
