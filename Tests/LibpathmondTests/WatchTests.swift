@@ -72,11 +72,19 @@ import libpathmond
         #expect(pathmond_watch_path(pair.client, nil, pathHandler, heard.userdata) == 0)
         let flood = (0..<20_000).flatMap { Self.reply($0 == 19_999 ? Self.expensive : Self.cheap) }
         let server = pair.server
-        let writer = Thread {
+        let write: @Sendable () -> Void = {
             _ = flood.withUnsafeBytes { Glibc.send(server, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             shutdown(server, Int32(SHUT_WR))
         }
-        writer.start()
+        // Queued whole before the first read where the socket may hold it (root raises the limit): a reader that
+        // drained a writer starved of the CPU, on a loaded machine, found less than its budget every time and
+        // never read a slice. Elsewhere the writer races the reader from a thread.
+        var room = Int32(4 * flood.count)
+        if setsockopt(server, SOL_SOCKET, SO_SNDBUFFORCE, &room, socklen_t(MemoryLayout<Int32>.size)) == 0 {
+            write()
+        } else {
+            Thread { write() }.start()
+        }
         var slices = 0
         var rounds = 0
         while heard.errors.isEmpty, rounds < 100_000 {
