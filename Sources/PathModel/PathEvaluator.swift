@@ -240,7 +240,14 @@ public struct PathEvaluator: Sendable, Hashable {
         if parameters == .system { return true }
         var widened = parameters
         widened.allowsUltraConstrained = true
-        return widened == .system && !interfaces.contains(where: \.isUltraConstrained)
+        return widened == .system && unrestrictedSharesSystemPath(interfaces: interfaces)
+    }
+
+    /// `sharesSystemPath(.unrestricted, interfaces:)`, known without comparing parameters: `.unrestricted` is
+    /// `.system` but for the opt-in (which the tests check). The hub asks it once per update, and the copies and
+    /// comparisons of the parameters, a set and a string among them, cost 500 instructions.
+    public static func unrestrictedSharesSystemPath(interfaces: [InterfaceStatus]) -> Bool {
+        !interfaces.contains { $0.isUltraConstrained }
     }
 
     /// When the kernel was not asked: an interface holding a split default (a VPN's 0/1 and 128/1) first, which the

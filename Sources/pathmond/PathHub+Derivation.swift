@@ -55,7 +55,7 @@ extension PathHub {
         private var unrestrictedSharesSystemPath: Bool {
             mutating get {
                 if let sharesSystemPath { return sharesSystemPath }
-                let shares = PathEvaluator.sharesSystemPath(.unrestricted, interfaces: tracker.interfaces)
+                let shares = PathEvaluator.unrestrictedSharesSystemPath(interfaces: tracker.interfaces)
                 sharesSystemPath = shares
                 return shares
             }

@@ -91,6 +91,14 @@ import Testing
             #expect(evaluator.path(from: statuses, parameters: parameters) == system)
         }
         #expect(PathEvaluator.sharesSystemPath(.unrestricted, interfaces: statuses) == (configured != true))
+        // The hub's shortcut for the commonest parameters says the same, and rests on `.unrestricted` being `.system`
+        // but for the opt-in.
+        #expect(
+            PathEvaluator.unrestrictedSharesSystemPath(interfaces: statuses)
+                == PathEvaluator.sharesSystemPath(.unrestricted, interfaces: statuses))
+        var optedIn = PathParameters.unrestricted
+        optedIn.allowsUltraConstrained = true
+        #expect(optedIn == .system)
         #expect(!PathEvaluator.sharesSystemPath(PathParameters(routingUser: 1000), interfaces: statuses))
         if configured == true && !wiredUp {
             #expect(evaluator.path(from: statuses, parameters: .unrestricted) != system)
