@@ -27,7 +27,9 @@ extension [KernelEvent] {
             // its box (the switch's copy of the event), and the change copied the box all the same.
             var event = KernelEvent.linkRemoved(index: 0)
             swap(&event, &self[position])
-            guard case .linkChanged(var link) = consume event else { continue }
+            // Bound by a `guard case` from the consumed event, the link is moved out (a `switch` over it copied the
+            // box again); the event is a changed link, as checked above.
+            guard case .linkChanged(var link) = consume event else { preconditionFailure("a changed link") }
             changed(&link)
             self[position] = .linkChanged(link)
         }
